@@ -8,7 +8,8 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 
 // A field holding a stored code: compared with a numeric literal, it is a raw enum value.
 const CODE_FIELD = '/state|status|type|mode|kind/i';
-const CODE_MESSAGE = 'Compare a state / status / type / mode / kind with its generated enum constant (common/generated/schemas, e.g. SignState.Deleted), not a number.';
+const CODE_MESSAGE =
+  'Compare a state / status / type / mode / kind with its generated enum constant (common/generated/schemas, e.g. SignState.Deleted), not a number.';
 const ENUM_LITERAL_RULES = ['left', 'right']
   .flatMap((side) => {
     const other = side === 'left' ? 'right' : 'left';
@@ -59,7 +60,10 @@ export default defineConfig([
       // schema-driven values are `unknown` until checked (JsonSchema types the keywords the code reads);
       // tests, stories and benchmarks may still reach into loose fixtures with `any`
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -83,7 +87,12 @@ export default defineConfig([
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read settings from the config (loadConfig() in server/config.ts, described in schemas/config/env.json), not process.env.' },
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Read settings from the config (loadConfig() in server/config.ts, described in schemas/config/env.json), not process.env.',
+        },
       ],
     },
   },
@@ -95,7 +104,14 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./[^./][^/]*/', message: "import another module through its index.ts ('../<module>'), not its inner files" }] },
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[^./][^/]*/',
+              message: "import another module through its index.ts ('../<module>'), not its inner files",
+            },
+          ],
+        },
       ],
     },
   },
@@ -104,7 +120,14 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(@/screens|(\\.\\./)+screens)(\\.tsx)?$', message: "pages read their own folder's declarations, never the whole screen table" }] },
+        {
+          patterns: [
+            {
+              regex: '^(@/screens|(\\.\\./)+screens)(\\.tsx)?$',
+              message: "pages read their own folder's declarations, never the whole screen table",
+            },
+          ],
+        },
       ],
     },
   },

@@ -19,7 +19,8 @@ function schemaGen(): Plugin {
     configureServer(server) {
       server.watcher.add(dir);
       const regenerate = (file: string) => {
-        if (file.startsWith(dir + path.sep)) generate().catch((e) => server.config.logger.error(`gen: ${e instanceof Error ? e.message : e}`));
+        if (file.startsWith(dir + path.sep))
+          generate().catch((e) => server.config.logger.error(`gen: ${e instanceof Error ? e.message : e}`));
       };
       server.watcher.on('change', regenerate).on('add', regenerate).on('unlink', regenerate);
     },
@@ -38,7 +39,11 @@ export default defineConfig({
   server: {
     port: 5173,
     // /static/scripts/city.json: the invoice address tree, served by the API server (docs/api-invoice.md)
-    proxy: { '/api': `http://127.0.0.1:${apiPort}`, '/static/scripts': `http://127.0.0.1:${apiPort}`, '/openapi': `http://127.0.0.1:${apiPort}` },
+    proxy: {
+      '/api': `http://127.0.0.1:${apiPort}`,
+      '/static/scripts': `http://127.0.0.1:${apiPort}`,
+      '/openapi': `http://127.0.0.1:${apiPort}`,
+    },
   },
   build: {
     outDir: 'dist',

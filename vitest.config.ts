@@ -83,7 +83,10 @@ export default defineConfig({
             headless: true,
             // a browser far from Asia/Shanghai (and with daylight saving): the console's business
             // days and times must be Shanghai's whatever the browser's zone (src/lib/businessTime.ts)
-            provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }, contextOptions: { timezoneId: 'America/New_York' } }),
+            provider: playwright({
+              launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+              contextOptions: { timezoneId: 'America/New_York' },
+            }),
             instances: [{ browser: 'chromium' }],
           },
           setupFiles: ['.storybook/vitest.setup.ts'],

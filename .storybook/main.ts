@@ -7,6 +7,9 @@ const config: StorybookConfig = {
   framework: { name: '@storybook/react-vite', options: {} },
   // the MSW worker serves stories only: kept out of public/ so the production build never ships it
   staticDirs: ['./public'],
-  viteFinal: (config) => ({ ...config, optimizeDeps: { ...config.optimizeDeps, include: [...(config.optimizeDeps?.include ?? []), ...lateDeps] } }),
+  viteFinal: (config) => ({
+    ...config,
+    optimizeDeps: { ...config.optimizeDeps, include: [...(config.optimizeDeps?.include ?? []), ...lateDeps] },
+  }),
 };
 export default config;

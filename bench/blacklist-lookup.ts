@@ -32,20 +32,38 @@ async function main() {
   try {
     const acc =
       (await db.selectFrom('accounts').select('id').orderBy('id').limit(1).executeTakeFirst())?.id ??
-      (await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash) values ('bench', '2', 'x') returning id`.execute(db)).rows[0].id;
+      (
+        await sql<{
+          id: number;
+        }>`insert into accounts (clientid, user_type, password_hash) values ('bench', '2', 'x') returning id`.execute(
+          db,
+        )
+      ).rows[0].id;
     const phones = Array.from({ length: N }, (_, i) => `13${String(100_000_000 + i * 7).slice(-9)}`);
     for (const size of [0, 10_000, 100_000]) {
       await sql`delete from blacklist`.execute(db);
       if (size) {
         // half of each list in the send (every 2nd listed number is one of its numbers), half elsewhere
-        const own = Array.from({ length: size }, (_, i) => (i % 2 ? phones[(i * 37) % N] : `15${String(i).padStart(9, '0')}`));
-        const plat = Array.from({ length: size }, (_, i) => (i % 2 ? phones[(i * 53 + 1) % N] : `17${String(i).padStart(9, '0')}`));
-        await sql`insert into blacklist (account_id, phone, source) select ${acc}::int, p, 2 from unnest(${own}::text[]) p on conflict do nothing`.execute(db);
-        await sql`insert into blacklist (account_id, phone, source) select null, p, 3 from unnest(${plat}::text[]) p on conflict do nothing`.execute(db);
+        const own = Array.from({ length: size }, (_, i) =>
+          i % 2 ? phones[(i * 37) % N] : `15${String(i).padStart(9, '0')}`,
+        );
+        const plat = Array.from({ length: size }, (_, i) =>
+          i % 2 ? phones[(i * 53 + 1) % N] : `17${String(i).padStart(9, '0')}`,
+        );
+        await sql`insert into blacklist (account_id, phone, source) select ${acc}::int, p, 2 from unnest(${own}::text[]) p on conflict do nothing`.execute(
+          db,
+        );
+        await sql`insert into blacklist (account_id, phone, source) select null, p, 3 from unnest(${plat}::text[]) p on conflict do nothing`.execute(
+          db,
+        );
         await sql`analyze blacklist`.execute(db);
       }
       const inSend = new Set(phones);
-      const expected = new Set((await sql<{ phone: string }>`select phone from blacklist`.execute(db)).rows.map((r) => r.phone).filter((p) => inSend.has(p)));
+      const expected = new Set(
+        (await sql<{ phone: string }>`select phone from blacklist`.execute(db)).rows
+          .map((r) => r.phone)
+          .filter((p) => inSend.has(p)),
+      );
       const times: number[] = [];
       let found = new Set<string>();
       for (let r = 0; r < 3; r++) {

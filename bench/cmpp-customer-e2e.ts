@@ -34,7 +34,15 @@ import { pushHooks } from '../server/modules/dispatch/pipeline';
 import { loadConfig } from '../server/config';
 import { createSmscLink } from '../server/modules/smsc/link';
 import { parseSmppUrl } from '../server/modules/smsc/config';
-import { benchAccount, benchCarrier, benchDatabase, benchEnv, consoleComparison, doorRun, runPeer } from './lib/customer-e2e';
+import {
+  benchAccount,
+  benchCarrier,
+  benchDatabase,
+  benchEnv,
+  consoleComparison,
+  doorRun,
+  runPeer,
+} from './lib/customer-e2e';
 import { CMPP_SERVER_DEFAULTS } from '../server/modules/smpp-server';
 
 const COUNT = Number(process.env.COUNT ?? 100_000);
@@ -51,11 +59,19 @@ const { handle, dataDir } = bench;
 const sim = await benchCarrier('cmpp');
 try {
   await seed(handle.db);
-  const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { smppServerPort: 0, cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
+  const app = await buildApp({
+    db: handle.db,
+    dataDir,
+    purgeEveryMs: 0,
+    config: { smppServerPort: 0, cmppServerPort: -1, cmppServerHost: '127.0.0.1' },
+  });
   await app.ready();
   const door = app.services.cmppServer!;
   // the door's window of submits being accepted and of unanswered reports, at least the customer's
-  Object.assign(door.opts, { window: Math.max(door.opts.window, WINDOW), deliverWindow: Math.max(door.opts.deliverWindow, WINDOW) });
+  Object.assign(door.opts, {
+    window: Math.max(door.opts.window, WINDOW),
+    deliverWindow: Math.max(door.opts.deliverWindow, WINDOW),
+  });
   const accountId = await benchAccount(app, handle.db, COUNT);
   const link = createSmscLink(parseSmppUrl(`${sim.url}?version=3&src_id=106900&window=1000`));
   await link.waitReady(10_000);
@@ -64,7 +80,19 @@ try {
 
   // 1. the CMPP door
   // the index fills the destination to 11 digits: 13800 + 6 digits, distinct up to 1,000,000 messages
-  const peerArgs = ['sp', '-addr', `127.0.0.1:${door.port}`, '-v', String(VERSION), '-user', 'cli001', '-password', 'Demo2468', '-n', String(COUNT)];
+  const peerArgs = [
+    'sp',
+    '-addr',
+    `127.0.0.1:${door.port}`,
+    '-v',
+    String(VERSION),
+    '-user',
+    'cli001',
+    '-password',
+    'Demo2468',
+    '-n',
+    String(COUNT),
+  ];
   const { doorCost, ok } = await doorRun({
     ...carrier,
     protocol: `CMPP ${VERSION === 3 ? '3.0' : '2.0'}`,
@@ -72,7 +100,8 @@ try {
     door,
     dispatcher,
     peerName: 'cmpp-peer',
-    run: () => runPeer(PEER, [...peerArgs, '-window', String(WINDOW), '-wait', '120', '-sign', '好易购', '-dest', '13800']),
+    run: () =>
+      runPeer(PEER, [...peerArgs, '-window', String(WINDOW), '-wait', '120', '-sign', '好易购', '-dest', '13800']),
   });
 
   // 2. the console path on the same database, link and carrier

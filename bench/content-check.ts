@@ -94,7 +94,9 @@ const find = measure((t) => matcher.find(t).length > 0, rounds);
 const contains = measure((t) => matcher.contains(t), rounds);
 
 const TARGET_US = 50;
-console.log(`word list: ${matcher.count} words loaded in ${loadCpuMs.toFixed(0)} ms CPU (${loadMs.toFixed(0)} ms wall), normalisation tables included (target < 1000 ms)`);
+console.log(
+  `word list: ${matcher.count} words loaded in ${loadCpuMs.toFixed(0)} ms CPU (${loadMs.toFixed(0)} ms wall), normalisation tables included (target < 1000 ms)`,
+);
 for (const [name, m] of [
   ['find (ranges, the content test)', find],
   ['contains (sending)', contains],
@@ -103,4 +105,5 @@ for (const [name, m] of [
     `check of a 500-character text, normalised, ${name}: ${m.cpu.toFixed(1)} µs CPU (${m.wall.toFixed(1)} µs wall) per check over ${rounds} checks, ${m.hits} with hits (target < ${TARGET_US} µs)`,
   );
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
-process.exitCode = loadCpuMs < 1000 && find.cpu < TARGET_US && contains.cpu < TARGET_US && find.hits === contains.hits ? 0 : 1;
+process.exitCode =
+  loadCpuMs < 1000 && find.cpu < TARGET_US && contains.cpu < TARGET_US && find.hits === contains.hits ? 0 : 1;

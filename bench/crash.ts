@@ -111,15 +111,23 @@ async function byState(taskId: number) {
   const r = await sql<{ state: number; unconfirmed: boolean; leased: boolean; n: number }>`
     select state, error_code = 'UNCONFIRMED' as unconfirmed, id in (select unnest(message_ids) from dispatch_leases) as leased, count(*)::int n
     from sms_messages where task_id = ${taskId} group by 1, 2, 3 order by 1, 2, 3`.execute(db);
-  return r.rows.map((x) => `${x.state}${x.unconfirmed ? ' UNCONFIRMED' : ''}${x.leased ? ' leased' : ''}: ${x.n}`).join(', ');
+  return r.rows
+    .map((x) => `${x.state}${x.unconfirmed ? ' UNCONFIRMED' : ''}${x.leased ? ' leased' : ''}: ${x.n}`)
+    .join(', ');
 }
 
 try {
   await seed(db);
-  const account = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('clientid', '=', 'client1')
+    .executeTakeFirstOrThrow();
   const t0 = performance.now();
   const task = await insertFixtureTask(db, { accountId: account.id, count: COUNT, price: '0.0400' });
-  console.log(`task ${task.uid}: ${COUNT} messages inserted in ${(performance.now() - t0).toFixed(0)} ms (database ${dbName})`);
+  console.log(
+    `task ${task.uid}: ${COUNT} messages inserted in ${(performance.now() - t0).toFixed(0)} ms (database ${dbName})`,
+  );
 
   worker = startWorker(1);
   const killAt = Math.floor(COUNT * KILL_AT);
@@ -127,7 +135,8 @@ try {
   for (;;) {
     const t = await taskRow(task.id);
     if (t.submitted_num >= killAt) break;
-    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`worker 1 did not reach ${killAt} submitted (exit ${worker.exitCode})`);
+    if (Date.now() > deadline || worker.exitCode !== null)
+      throw new Error(`worker 1 did not reach ${killAt} submitted (exit ${worker.exitCode})`);
     await new Promise((r) => setTimeout(r, 20));
   }
   // at a random moment after the threshold (the counters move when a slice is recorded: a kill right then finds nothing in flight)
@@ -135,26 +144,38 @@ try {
   worker.kill('SIGKILL');
   await new Promise((r) => worker!.once('exit', r));
   const atKill = await taskRow(task.id);
-  console.log(`kill -9 at ${atKill.submitted_num} submitted (${atKill.success_num + atKill.fail_num} final); messages: ${await byState(task.id)}`);
+  console.log(
+    `kill -9 at ${atKill.submitted_num} submitted (${atKill.success_num + atKill.fail_num} final); messages: ${await byState(task.id)}`,
+  );
 
   worker = startWorker(2);
   for (;;) {
     const t = await taskRow(task.id);
-    const unconfirmed = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+    const unconfirmed = await sql<{
+      n: number;
+    }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
     const c = await sim.counts();
     if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.receiptsPending === 0) break;
     if (Date.now() > deadline || worker.exitCode !== null)
-      throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`);
+      throw new Error(
+        `not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
   // receipts the simulator sent have been acknowledged = stored; let the applier finish them
   for (let i = 0; i < 50; i++) {
-    const left = await sql<{ n: number }>`select count(*)::int n from sms_receipts r join sms_inflight i on i.msg_id = r.msg_id`.execute(db);
+    const left = await sql<{
+      n: number;
+    }>`select count(*)::int n from sms_receipts r join sms_inflight i on i.msg_id = r.msg_id`.execute(db);
     if (left.rows[0].n === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   // receipts for the unconfirmed messages: matched by number + channel once MATCH_MS has passed
-  const unconfirmedBefore = (await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db)).rows[0].n;
+  const unconfirmedBefore = (
+    await sql<{
+      n: number;
+    }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db)
+  ).rows[0].n;
   for (let last = -1, since = Date.now(); Date.now() - since < MATCH_MS + 15_000;) {
     const n = (await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db)).rows[0].n;
     if (n === 0) break;
@@ -172,9 +193,14 @@ try {
   const bad = await sql<{ n: number }>`
     select count(*)::int n from sms_messages where task_id = ${task.id}
       and (not (state in (3, 4, 6) or (state = 1 and error_code = 'UNCONFIRMED'))
-        or id in (select unnest(message_ids) from dispatch_leases) or id in (select message_id from sms_requeue))`.execute(db);
-  if (bad.rows[0].n) violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased / queued)`);
-  const total = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id}`.execute(db);
+        or id in (select unnest(message_ids) from dispatch_leases) or id in (select message_id from sms_requeue))`.execute(
+    db,
+  );
+  if (bad.rows[0].n)
+    violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased / queued)`);
+  const total = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id}`.execute(
+    db,
+  );
   if (total.rows[0].n !== COUNT) violations.push(`${total.rows[0].n} message rows instead of ${COUNT}`);
 
   const c = await sim.counts();
@@ -192,16 +218,21 @@ try {
 
   // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
   const refs = (c as typeof c & { refs?: Record<string, number> }).refs ?? {};
-  const unconf = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  const unconf = await sql<{
+    id: number;
+    phone: string;
+  }>`select id, phone from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
   /** what the simulator counted a message under: our ref (SMPP), its number (CMPP) */
   const key = (m: { id: number; phone: string }) => (CMPP ? m.phone : String(m.id));
   // unconfirmed messages the simulator never got: in flight at the kill (marked, written or about to be) and lost with the
   // process or its connection (a socket closed by the kernel with unread data is reset: what the peer had not read yet is gone)
   const lostInCrash = unconf.rows.filter((m) => !refs[key(m)]).length;
   // messages that are not unconfirmed and never reached the simulator: claimed and never sent (the guarantee: 0)
-  const all = await sql<{ id: number; phone: string; state: number }>`select id, phone, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(
-    db,
-  );
+  const all = await sql<{
+    id: number;
+    phone: string;
+    state: number;
+  }>`select id, phone, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(db);
   const neverSent = all.rows.filter((m) => !refs[key(m)]).length;
   const limit = WINDOW * CONNECTIONS;
   console.log(
@@ -209,19 +240,36 @@ try {
       `unconfirmed ${unconf.rows.length} (target ≤ window × connections = ${limit}; of them ${lostInCrash} never reached the simulator: in flight, lost with the killed process's connection), ` +
       `never sent ${neverSent} (target 0), sent twice ${c.duplicates.length} (target 0)`,
   );
-  if (unconf.rows.length > limit) violations.push(`${unconf.rows.length} unconfirmed messages, more than window × connections (${limit})`);
+  if (unconf.rows.length > limit)
+    violations.push(`${unconf.rows.length} unconfirmed messages, more than window × connections (${limit})`);
   if (neverSent) violations.push(`${neverSent} messages were never sent`);
 
-  const recount = await sql<{ success: number; fail: number; unknown: number; submitted: number; pieces: number; cost: string }>`
+  const recount = await sql<{
+    success: number;
+    fail: number;
+    unknown: number;
+    submitted: number;
+    pieces: number;
+    cost: string;
+  }>`
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted,
       coalesce(sum(pieces) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::int pieces,
       coalesce(sum(pieces * price) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::text cost
     from sms_messages where task_id = ${task.id}`.execute(db);
   const r = recount.rows[0];
-  const counters = { success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num, pieces: t.refundable_pieces, cost: Number(t.refundable_cost) };
+  const counters = {
+    success: t.success_num,
+    fail: t.fail_num,
+    unknown: t.unknown_num,
+    submitted: t.submitted_num,
+    pieces: t.refundable_pieces,
+    cost: Number(t.refundable_cost),
+  };
   const records = { ...r, cost: Number(r.cost) };
-  console.log(`task counters: ${JSON.stringify(counters)}\nrecount:       ${JSON.stringify(records)}\ntask status ${t.status}, finished_at ${t.finished_at?.toISOString()}`);
+  console.log(
+    `task counters: ${JSON.stringify(counters)}\nrecount:       ${JSON.stringify(records)}\ntask status ${t.status}, finished_at ${t.finished_at?.toISOString()}`,
+  );
   if (JSON.stringify(counters) !== JSON.stringify(records)) violations.push('task counters differ from the records');
   if (t.status !== 3 || !t.finished_at) violations.push('task not completed');
 
@@ -239,7 +287,9 @@ try {
   if (pools.rows.length) violations.push(`pools out of balance: ${pools.rows.map((p) => p.id).join(', ')}`);
   const orphans = await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db);
   const mo = await sql<{ n: number }>`select count(*)::int n from sms_mo`.execute(db);
-  console.log(`receipts waiting (for unconfirmed messages, purged after 3 days): ${orphans.rows[0].n}; uplinks stored: ${mo.rows[0].n}`);
+  console.log(
+    `receipts waiting (for unconfirmed messages, purged after 3 days): ${orphans.rows[0].n}; uplinks stored: ${mo.rows[0].n}`,
+  );
 } catch (e) {
   violations.push(`run failed: ${(e as Error).message}`);
 } finally {

@@ -80,7 +80,10 @@ const cpuMs = (pid: number) => {
 /** PostgreSQL: the backends of the bench database (their CPU time by pid) and its committed statements */
 async function pgSnapshot(admin: pg.Client, db: string): Promise<{ cpu: Map<number, number>; xacts: number }> {
   const pids = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [db]);
-  const x = await admin.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = $1', [db]);
+  const x = await admin.query<{ n: string }>(
+    'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
+    [db],
+  );
   return { cpu: new Map(pids.rows.map((r) => [r.pid, cpuMs(r.pid)])), xacts: Number(x.rows[0]?.n ?? 0) };
 }
 
@@ -94,7 +97,12 @@ interface Target {
 const TARGETS: Target[] = [
   { name: 'send records (发送记录)', user: 'client1', path: '/api/send/getrecords', body: { page: 1, rows: 10 } },
   { name: 'tasks (任务列表)', user: 'client1', path: '/api/send/sendTask', body: { page: 1, rows: 10 } },
-  { name: 'sub-accounts (子账户)', user: 'agent1', path: '/api/client/accounts', body: { currentPage: 1, pageSize: 10 } },
+  {
+    name: 'sub-accounts (子账户)',
+    user: 'agent1',
+    path: '/api/client/accounts',
+    body: { currentPage: 1, pageSize: 10 },
+  },
 ];
 
 const rssMb = (pid: number) => {
@@ -145,25 +153,29 @@ async function run(backend: 'pglite' | 'postgres') {
   const base = `http://127.0.0.1:${port}`;
   const processes = backend === 'postgres' ? API_PROCESSES : 1;
   const start = () =>
-    spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      // SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT 0: the customer doors stay off (their fixed ports 2775 / 7890 / 8890 may be taken: the server would exit)
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        SMPP_SERVER_PORT: '0',
-        CMPP_SERVER_PORT: '0',
-        SMGP_SERVER_PORT: '0',
-        SGIP_SERVER_PORT: '0',
-        HTTP_REUSE_PORT: processes > 1 ? '1' : '0',
+    spawn(
+      process.execPath,
+      [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'],
+      {
+        cwd: root,
+        // SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT 0: the customer doors stay off (their fixed ports 2775 / 7890 / 8890 may be taken: the server would exit)
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl,
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          SMPP_SERVER_PORT: '0',
+          CMPP_SERVER_PORT: '0',
+          SMGP_SERVER_PORT: '0',
+          SGIP_SERVER_PORT: '0',
+          HTTP_REUSE_PORT: processes > 1 ? '1' : '0',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    );
   const children: ChildProcess[] = [];
   // one at a time: the first makes the schema and the demo data, the others find them
   for (let i = 0; i < processes; i++) {
@@ -183,7 +195,11 @@ async function run(backend: 'pglite' | 'postgres') {
       sessions.set(user, { cookie, 'x-xsrf-token': decodeURIComponent(xsrf), 'content-type': 'application/json' });
     }
     for (const t of TARGETS) {
-      const r = await fetch(`${base}${t.path}`, { method: 'POST', headers: sessions.get(t.user)!, body: JSON.stringify(t.body) });
+      const r = await fetch(`${base}${t.path}`, {
+        method: 'POST',
+        headers: sessions.get(t.user)!,
+        body: JSON.stringify(t.body),
+      });
       const b = await r.json();
       if (b.code !== 0) throw new Error(`${t.path}: ${JSON.stringify(b).slice(0, 200)}`);
     }
@@ -228,7 +244,16 @@ async function run(backend: 'pglite' | 'postgres') {
       const headers = sessions.get(t.user)!;
       const body = JSON.stringify(t.body);
       const r = o.rate
-        ? await openLoop({ origin: base, path: t.path, method: 'POST', headers, body, rate: o.rate, durationMs: o.duration * 1000, connections: CONNECTIONS }).then((q) => ({
+        ? await openLoop({
+            origin: base,
+            path: t.path,
+            method: 'POST',
+            headers,
+            body,
+            rate: o.rate,
+            durationMs: o.duration * 1000,
+            connections: CONNECTIONS,
+          }).then((q) => ({
             sent: q.sent,
             answered: q.completed,
             perSecond: q.throughput,
@@ -239,7 +264,14 @@ async function run(backend: 'pglite' | 'postgres') {
             errors: q.errors,
             timeouts: undefined as number | undefined,
           }))
-        : await autocannon({ url: `${base}${t.path}`, method: 'POST', headers, body, connections: CONNECTIONS, duration: o.duration }).then((a) => ({
+        : await autocannon({
+            url: `${base}${t.path}`,
+            method: 'POST',
+            headers,
+            body,
+            connections: CONNECTIONS,
+            duration: o.duration,
+          }).then((a) => ({
             sent: a.requests.sent,
             answered: a.requests.total,
             perSecond: a.requests.average,
@@ -255,7 +287,8 @@ async function run(backend: 'pglite' | 'postgres') {
       const busy = busyPercent(m0, m1);
       return { r, driverMs: (c.user + c.system) / 1000 / (r.answered || 1), busy };
     };
-    const load = (d: { driverMs: number; busy: number }) => `load generator ${d.driverMs.toFixed(3)} ms/req, machine ${d.busy.toFixed(0)} % busy`;
+    const load = (d: { driverMs: number; busy: number }) =>
+      `load generator ${d.driverMs.toFixed(3)} ms/req, machine ${d.busy.toFixed(0)} % busy`;
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
         const before = serverRssMb(child.pids);

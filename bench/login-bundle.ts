@@ -15,9 +15,8 @@ import zlib from 'node:zlib';
 /** gzip KB of JavaScript /login may fetch before it renders */
 const BUDGET_KB = 200;
 const dist = path.resolve(import.meta.dirname, '../dist');
-const manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string; css?: string[] }> = JSON.parse(
-  fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
-);
+const manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string; css?: string[] }> =
+  JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 
 function closure(keys: string[], seen = new Set<string>()): Set<string> {
   for (const k of keys) {
@@ -47,8 +46,14 @@ for (const k of chunks) {
 rows.sort((a, b) => b[2] - a[2]);
 // --summary: the total only (npm run test:e2e checks the budget after each build)
 if (!process.argv.includes('--summary'))
-  for (const [f, r, g] of rows) console.log(`  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`);
-const allJs = Object.values(manifest).reduce((s, m) => s + (m.file.endsWith('.js') ? fs.statSync(path.join(dist, m.file)).size : 0), 0);
+  for (const [f, r, g] of rows)
+    console.log(
+      `  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`,
+    );
+const allJs = Object.values(manifest).reduce(
+  (s, m) => s + (m.file.endsWith('.js') ? fs.statSync(path.join(dist, m.file)).size : 0),
+  0,
+);
 console.log(
   `/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget < ${BUDGET_KB} KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`,
 );
@@ -60,7 +65,9 @@ const DEV_CODE: [RegExp, string][] = [
   [/\/src\/stories\/|\.stories\.tsx?\b/, 'a story or story mock'],
 ];
 function filesOf(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesOf(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 const devFindings: string[] = [];
 for (const f of filesOf(dist)) {
@@ -68,10 +75,12 @@ for (const f of filesOf(dist)) {
   if (DEV_FILE.test(rel)) devFindings.push(`${rel}: development file`);
   else if (/\.(js|html|css|json)$/.test(rel) && !rel.startsWith('.vite/')) {
     const text = fs.readFileSync(f, 'utf8');
-    for (const [re, what] of DEV_CODE) if (re.test(text)) devFindings.push(`${rel}: carries ${what} (${text.match(re)![0]})`);
+    for (const [re, what] of DEV_CODE)
+      if (re.test(text)) devFindings.push(`${rel}: carries ${what} (${text.match(re)![0]})`);
   }
 }
-for (const m of Object.keys(manifest)) if (/\.stories\.|(^|\/)src\/stories\//.test(m)) devFindings.push(`${m}: a story module is a chunk of the build`);
+for (const m of Object.keys(manifest))
+  if (/\.stories\.|(^|\/)src\/stories\//.test(m)) devFindings.push(`${m}: a story module is a chunk of the build`);
 if (devFindings.length) console.log(`development code in dist/:\n  ${devFindings.join('\n  ')}`);
 else console.log('dist/ carries nothing for development (no MSW worker, no stories, no story mocks)');
 

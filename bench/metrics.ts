@@ -96,22 +96,39 @@ async function scrapeFigure(): Promise<boolean> {
       db: handle.db,
       dataDir,
       purgeEveryMs: 0,
-      config: { metrics: true, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1' },
+      config: {
+        metrics: true,
+        smppServerPort: -1,
+        smppServerHost: '127.0.0.1',
+        cmppServerPort: -1,
+        cmppServerHost: '127.0.0.1',
+      },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
     // 20 channels that carry a task of 10,000 messages over three carriers
-    const routes: ChannelRoute[] = Array.from({ length: CHANNELS }, (_, i) => ({ name: `ch${String(i + 1).padStart(2, '0')}`, link: new InstantLink(`c${i}`) }));
-    const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const routes: ChannelRoute[] = Array.from({ length: CHANNELS }, (_, i) => ({
+      name: `ch${String(i + 1).padStart(2, '0')}`,
+      link: new InstantLink(`c${i}`),
+    }));
+    const account = await handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow();
     const task = await insertFixtureTask(handle.db, { accountId: account.id, count: 10_000 });
     await sql`update sms_messages set carrier = 1 + id % 3 where task_id = ${task.id}`.execute(handle.db);
     const dispatcher = new Dispatcher(app.ctx, routes, { markSubmittedMs: 0 }).start();
     watchDispatcher(app.ctx, dispatcher);
     const t0 = performance.now();
     for (;;) {
-      const t = await handle.db.selectFrom('sms_tasks').select(['success_num', 'fail_num']).where('id', '=', task.id).executeTakeFirstOrThrow();
+      const t = await handle.db
+        .selectFrom('sms_tasks')
+        .select(['success_num', 'fail_num'])
+        .where('id', '=', task.id)
+        .executeTakeFirstOrThrow();
       if (t.success_num + t.fail_num >= 10_000) break;
       if (performance.now() - t0 > 300_000) throw new Error('the task did not finish in 5 minutes');
       await new Promise((r) => setTimeout(r, 100));
@@ -120,12 +137,18 @@ async function scrapeFigure(): Promise<boolean> {
 
     // every /api route once, anonymously: a label set per route and answer code
     const cookie = await loginCookies(base, 'agent1', 'Demo1234');
-    const doc = (await app.inject({ method: 'GET', url: '/api/help/openapi.json', headers: { cookie } })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const doc = (await app.inject({ method: 'GET', url: '/api/help/openapi.json', headers: { cookie } })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     let routesCalled = 0;
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const m of Object.keys(ops)) {
         if (m !== 'get' && m !== 'post') continue;
-        await app.inject({ method: m === 'get' ? 'GET' : 'POST', url: p.replace(/\{[^}]+\}/g, 'x'), remoteAddress: '10.9.8.7' });
+        await app.inject({
+          method: m === 'get' ? 'GET' : 'POST',
+          url: p.replace(/\{[^}]+\}/g, 'x'),
+          remoteAddress: '10.9.8.7',
+        });
         routesCalled++;
       }
     }
@@ -140,7 +163,11 @@ async function scrapeFigure(): Promise<boolean> {
           .get(`${base}/metrics`, { agent }, (res) => {
             let bytes = 0;
             res.on('data', (c: Buffer) => (bytes += c.length));
-            res.on('end', () => (res.statusCode === 200 ? resolve({ ms: performance.now() - t, bytes }) : reject(new Error(`/metrics answered ${res.statusCode}`))));
+            res.on('end', () =>
+              res.statusCode === 200
+                ? resolve({ ms: performance.now() - t, bytes })
+                : reject(new Error(`/metrics answered ${res.statusCode}`)),
+            );
           })
           .on('error', reject);
       });
@@ -163,7 +190,12 @@ async function scrapeFigure(): Promise<boolean> {
     );
     // the server's own time for them: its HTTP histogram's /metrics series (request to last byte handed to the socket)
     const own = (what: 'sum' | 'count') =>
-      Number(new RegExp(`^sms_http_request_duration_seconds_${what}\\{method="GET",route="/metrics",code="200"\\} (\\S+)$`, 'm').exec(last)?.[1] ?? NaN);
+      Number(
+        new RegExp(
+          `^sms_http_request_duration_seconds_${what}\\{method="GET",route="/metrics",code="200"\\} (\\S+)$`,
+          'm',
+        ).exec(last)?.[1] ?? NaN,
+      );
     console.log(
       `  ${SCRAPES} scrapes over loopback HTTP, one at a time: p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${max.toFixed(2)} ms; ` +
         `the server's mean ${((own('sum') / own('count')) * 1000).toFixed(2)} ms; CPU of this process (server and client) ${((cpu.user + cpu.system) / 1000 / SCRAPES).toFixed(2)} ms a scrape; load average ${os.loadavg()[0].toFixed(1)}`,
@@ -192,15 +224,30 @@ function e2e(metrics: boolean): Promise<E2e> {
   return new Promise((resolve, reject) => {
     const c = spawn(process.execPath, ['--import', 'tsx', 'bench/send-e2e.ts'], {
       cwd: root,
-      env: { ...process.env, COUNT: String(COUNT), ONLY: 'postgres', PARTS: '1', METRICS: metrics ? '1' : '0', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        COUNT: String(COUNT),
+        ONLY: 'postgres',
+        PARTS: '1',
+        METRICS: metrics ? '1' : '0',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     c.stdout.on('data', (d: Buffer) => (out += d.toString()));
     c.once('exit', () => {
       const m = /^postgres\s+\d+ messages of 1 part\(s\), metrics o(?:n|ff):.*→ (\d+) messages\/s/m.exec(out);
-      const c = /CPU per message: dispatcher process (\d+) µs, simulator (\d+) µs, PostgreSQL backends of the run (\d+) µs/.exec(out);
-      if (m && c) resolve({ perSecond: Number(m[1]), dispatcherUs: Number(c[1]), totalUs: Number(c[1]) + Number(c[2]) + Number(c[3]) });
+      const c =
+        /CPU per message: dispatcher process (\d+) µs, simulator (\d+) µs, PostgreSQL backends of the run (\d+) µs/.exec(
+          out,
+        );
+      if (m && c)
+        resolve({
+          perSecond: Number(m[1]),
+          dispatcherUs: Number(c[1]),
+          totalUs: Number(c[1]) + Number(c[2]) + Number(c[3]),
+        });
       else reject(new Error(`send-e2e printed no figure:\n${out.slice(-2000)}`));
     });
   });
@@ -238,7 +285,9 @@ async function costFigure(): Promise<boolean> {
   figure('CPU per message, dispatcher process', (r) => r.dispatcherUs, 'µs', false);
   figure('CPU per message, all processes', (r) => r.totalUs, 'µs', false);
   const ok = cost < COST_TARGET_PERCENT;
-  console.log(`  target < ${COST_TARGET_PERCENT} % of the throughput: ${ok ? 'met' : 'MISSED'} (judged on the throughput medians; on a busy machine read the CPU figures)`);
+  console.log(
+    `  target < ${COST_TARGET_PERCENT} % of the throughput: ${ok ? 'met' : 'MISSED'} (judged on the throughput medians; on a busy machine read the CPU figures)`,
+  );
   return ok;
 }
 

@@ -67,19 +67,29 @@ const regionRuns = Array.from({ length: 7 }, () => time(() => unique.forEach((n)
 
 const size = fs.statSync(SEGMENTS_FILE).size;
 const gz = zlib.gzipSync(fs.readFileSync(SEGMENTS_FILE)).length;
-console.log(`numbers: ${r.total} pasted (${text.length} characters): ${r.valid} valid, ${r.invalid} invalid, ${r.repeat} repeats; carriers ${JSON.stringify(r.carriers)}`);
+console.log(
+  `numbers: ${r.total} pasted (${text.length} characters): ${r.valid} valid, ${r.invalid} invalid, ${r.repeat} repeats; carriers ${JSON.stringify(r.carriers)}`,
+);
 console.log(
   `parse + carrier of 60,000 numbers: median ${parseMs.toFixed(1)} ms of 15 runs, fastest ${parseMin.toFixed(1)} ms, median CPU time ${parseCpu.toFixed(1)} ms, first run ${cold.toFixed(1)} ms (CPU ${cpu[0].toFixed(1)} ms) (target < 50 ms, judged on the median, or on the CPU time when the machine is loaded: load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`,
 );
-console.log(`region of ${unique.length} numbers: median ${median(regionRuns).toFixed(1)} ms of 7 runs; first call (decodes the table) ${regionCold.toFixed(1)} ms`);
-console.log(`segment table ${SEGMENTS_FILE.replace(`${process.cwd()}/`, '')}: ${(size / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzip`);
+console.log(
+  `region of ${unique.length} numbers: median ${median(regionRuns).toFixed(1)} ms of 7 runs; first call (decodes the table) ${regionCold.toFixed(1)} ms`,
+);
+console.log(
+  `segment table ${SEGMENTS_FILE.replace(`${process.cwd()}/`, '')}: ${(size / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzip`,
+);
 // the same in Chromium (headless, Debian's /usr/bin/chromium or CHROMIUM_PATH): the module bundled
 // by esbuild, the same text, timed in the page (first paste, then the median of 15)
 if (fs.existsSync(CHROMIUM)) {
-  const { browser, page } = await pageWithModule(path.join(import.meta.dirname, '../common/sms/numbers.ts'), 'smsNumbers');
+  const { browser, page } = await pageWithModule(
+    path.join(import.meta.dirname, '../common/sms/numbers.ts'),
+    'smsNumbers',
+  );
   try {
     const res = await page.evaluate((input) => {
-      const check = (globalThis as unknown as { smsNumbers: { checkNumbers: (t: string) => { valid: number } } }).smsNumbers.checkNumbers;
+      const check = (globalThis as unknown as { smsNumbers: { checkNumbers: (t: string) => { valid: number } } })
+        .smsNumbers.checkNumbers;
       const t0 = performance.now();
       const first = check(input);
       const cold = performance.now() - t0;

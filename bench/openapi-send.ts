@@ -57,7 +57,10 @@ async function run(backend: 'postgres' | 'pglite'): Promise<boolean> {
       .executeTakeFirstOrThrow();
     await new LedgerService(app.ctx).credit(account.id, String(REQUESTS * NUMBERS));
     const bodies = Array.from({ length: REQUESTS }, (_, r) =>
-      JSON.stringify({ content: '【好易购】您的订单已发货，请注意查收。', mobiles: Array.from({ length: NUMBERS }, (_, i) => `139${String(r * NUMBERS + i).padStart(8, '0')}`) }),
+      JSON.stringify({
+        content: '【好易购】您的订单已发货，请注意查收。',
+        mobiles: Array.from({ length: NUMBERS }, (_, i) => `139${String(r * NUMBERS + i).padStart(8, '0')}`),
+      }),
     );
     const send = async (body: string) => {
       const ts = String(Math.floor(Date.now() / 1000));

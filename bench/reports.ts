@@ -29,7 +29,11 @@ const N = Number(process.env.BENCH_RECORDS ?? 10_000_000);
 const RUNS = Number(process.env.RUNS ?? 100);
 const DAYS = 365;
 const TARGET_P95_MS = 100;
-const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://sms:sms@127.0.0.1:5432/postgres';
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL ||
+  process.env.DATABASE_URL ||
+  process.env.TEST_DATABASE_URL ||
+  'postgres://sms:sms@127.0.0.1:5432/postgres';
 const schema = `bench_reports_${process.pid}`;
 
 async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -52,9 +56,10 @@ try {
   const rows = await withPg(async (c) => {
     const { rows: a1 } = await c.query(`select id, password_hash from accounts where clientid = 'agent1'`);
     const agent1 = a1[0].id as number;
-    await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [
-      a1[0].password_hash,
-    ]);
+    await c.query(
+      `insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`,
+      [a1[0].password_hash],
+    );
     await c.query(
       `insert into accounts (clientid, user_type, agent_id, name, password_hash)
        select 'bc' || lpad(g::text, 4, '0'), '2',
@@ -94,7 +99,8 @@ try {
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const reports = new ReportsService(app.ctx);
-  const account = (clientid: string) => db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  const account = (clientid: string) =>
+    db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
   const agent1 = await account('agent1');
   const other = await account('bagent7');
   const sub = await account('bc0045'); // agent1's, prepaid
@@ -102,18 +108,26 @@ try {
   const back = (n: number) => businessDay(new Date(Date.now() - (n + 1) * 86_400_000));
   const month = { start_time_day: back(29), end_time_day: yesterday };
 
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   let failed = false;
   const cases: [string, () => Promise<{ list: unknown[]; totalCount: number }>, boolean?][] = [
     ['agent1 (200 sub-accounts), a month, prepaid, page 1', () => reports.total(agent1, 'pre', month)],
     ['agent1, a month, prepaid, page 20', () => reports.total(agent1, 'pre', { ...month, currentPage: 20 })],
     ['agent1, a month, postpaid', () => reports.total(agent1, 'suf', month)],
     ['agent1, a month, 营销 only', () => reports.total(agent1, 'pre', { ...month, smstype: 5 })],
-    ['agent1, a month, customerInfo 压测客户1', () => reports.total(agent1, 'pre', { ...month, customerInfo: '压测客户1' })],
+    [
+      'agent1, a month, customerInfo 压测客户1',
+      () => reports.total(agent1, 'pre', { ...month, customerInfo: '压测客户1' }),
+    ],
     ['bagent7 (16 sub-accounts), a month', () => reports.total(other, 'pre', month)],
     ['agent1, daily view of bc0045, a month', () => reports.daily(agent1, 'pre', { ...month, id: 'bc0045' })],
     ['sub-account bc0045, own report, a month', () => reports.total(sub, 'pre', month)],
-    ['agent1, a year, prepaid (informational)', () => reports.total(agent1, 'pre', { start_time_day: back(364), end_time_day: yesterday }), true],
+    [
+      'agent1, a year, prepaid (informational)',
+      () => reports.total(agent1, 'pre', { start_time_day: back(364), end_time_day: yesterday }),
+      true,
+    ],
   ];
   for (const [label, run, informational] of cases) {
     for (let i = 0; i < 5; i++) await run();

@@ -16,8 +16,28 @@ const N = Number(process.env.N ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 5);
 const TARGET_MS = 1000;
 
-const prefixes = ['138', '139', '186', '130', '189', '133', '150', '177', '158', '181', '135', '152', '187', '132', '153', '199'];
-const phones = Array.from({ length: N }, (_, i) => `${prefixes[i % prefixes.length]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`);
+const prefixes = [
+  '138',
+  '139',
+  '186',
+  '130',
+  '189',
+  '133',
+  '150',
+  '177',
+  '158',
+  '181',
+  '135',
+  '152',
+  '187',
+  '132',
+  '153',
+  '199',
+];
+const phones = Array.from(
+  { length: N },
+  (_, i) => `${prefixes[i % prefixes.length]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`,
+);
 const ps = provinces()
   .slice(0, 12)
   .map((p) => p.provinceId);

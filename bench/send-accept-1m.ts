@@ -90,7 +90,8 @@ function row(k: number): [string, string, string, string] {
   const prefixes = ['138', '139', '186', '130', '189', '133', '150', '177', '158', '181'];
   const phone = `${prefixes[k % 10]}${String((k * 7919) % 100_000_000).padStart(8, '0')}`;
   // every 10th row English variables long enough for a second piece
-  if (k % 10 === 9) return [phone, `Member-${String(k).padStart(12, '0')}`, 'Comprehensive-check', `${(k % 12) + 8}:30 tomorrow`];
+  if (k % 10 === 9)
+    return [phone, `Member-${String(k).padStart(12, '0')}`, 'Comprehensive-check', `${(k % 12) + 8}:30 tomorrow`];
   return [phone, `会员${k % 977}`, '体检', `${(k % 12) + 8}点`];
 }
 
@@ -121,7 +122,11 @@ try {
   await new LedgerService({ db, now: () => new Date() }).credit(agent0.id, '900000.00', { remark: 'bench' });
   const ctx = app.ctx;
   const svc = new VarIntlService(ctx, new SendService(ctx, new ClientsService(ctx)));
-  const tpl = await db.selectFrom('templates').select(['id', 'smstype', 'content']).where('content', 'like', '尊敬的{name}%').executeTakeFirstOrThrow();
+  const tpl = await db
+    .selectFrom('templates')
+    .select(['id', 'smstype', 'content'])
+    .where('content', 'like', '尊敬的{name}%')
+    .executeTakeFirstOrThrow();
   const literals = templateParts(tpl.content);
   const f = await newWorkFile(ctx, agent0, 'tsv');
   const out = fs.createWriteStream(f.abs);
@@ -184,9 +189,20 @@ try {
       }
     })();
     const t0 = performance.now();
-    const res = await svc.sendVariable(agent0, { clientId: 'agent0', templateId: tpl.id, smstype: tpl.smstype ?? 0, sign: SIGN, fileType: 1, importFilePath: f.rel } as never, {
-      probe,
-    });
+    const res = await svc.sendVariable(
+      agent0,
+      {
+        clientId: 'agent0',
+        templateId: tpl.id,
+        smstype: tpl.smstype ?? 0,
+        sign: SIGN,
+        fileType: 1,
+        importFilePath: f.rel,
+      } as never,
+      {
+        probe,
+      },
+    );
     wall.total = performance.now() - t0;
     node.total = cpuMs() - c0;
     probing = false;
@@ -199,12 +215,18 @@ try {
 
     // exact figures: the ledger, the task's amount and pieces from its rows, a sample of rows' text and pieces
     const bad = await new LedgerService({ db, now: () => new Date() }).violations();
-    const task = await db.selectFrom('sms_tasks').select(['id', 'amount', 'cost', 'charge_num_total']).where('uid', '=', res.taskId).executeTakeFirstOrThrow();
+    const task = await db
+      .selectFrom('sms_tasks')
+      .select(['id', 'amount', 'cost', 'charge_num_total'])
+      .where('uid', '=', res.taskId)
+      .executeTakeFirstOrThrow();
     const agg = await sql<{
       n: string;
       pieces: string;
       cost: string;
-    }>`select count(*)::text as n, sum(pieces)::text as pieces, sum(price * pieces)::text as cost from sms_messages where task_id = ${task.id}`.execute(db);
+    }>`select count(*)::text as n, sum(pieces)::text as pieces, sum(price * pieces)::text as cost from sms_messages where task_id = ${task.id}`.execute(
+      db,
+    );
     const { n, pieces, cost } = agg.rows[0];
     const sample = Array.from({ length: 200 }, (_, i) => Math.floor((i * N) / 200) + (i % 10));
     const stored = new Map(
@@ -250,7 +272,9 @@ try {
     const { best, median } = stat(get);
     return `${label.padEnd(22)} best ${(best / 1000).toFixed(2).padStart(6)} s   median ${(median / 1000).toFixed(2).padStart(6)} s`;
   };
-  console.log(`\n${pglite ? 'pglite' : 'postgres'}: accepting a ${N}-row variable task, ${RUNS} runs (target < ${TARGET_MS / 1000} s)`);
+  console.log(
+    `\n${pglite ? 'pglite' : 'postgres'}: accepting a ${N}-row variable task, ${RUNS} runs (target < ${TARGET_MS / 1000} s)`,
+  );
   console.log(line('read (wall)', (f) => f.wall.read));
   console.log(line('checks (wall)', (f) => f.wall.checks));
   console.log(line('before the insert', (f) => f.wall.prepare));

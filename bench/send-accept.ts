@@ -44,7 +44,10 @@ async function withPg(q: string) {
 /** N distinct numbers of run r over the three carriers and many regions */
 function numbersOf(r: number): string {
   const prefixes = ['138', '139', '186', '130', '189', '133', '150', '177', '158', '181'];
-  return Array.from({ length: N }, (_, i) => `${prefixes[i % prefixes.length]}${String(((r * N + i) * 7919) % 100_000_000).padStart(8, '0')}`).join(',');
+  return Array.from(
+    { length: N },
+    (_, i) => `${prefixes[i % prefixes.length]}${String(((r * N + i) * 7919) % 100_000_000).padStart(8, '0')}`,
+  ).join(',');
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
@@ -58,7 +61,11 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
   try {
     await seed(db);
     await approveSign(db, 'agent0', '云讯通');
-    const agent0 = await db.selectFrom('accounts').selectAll().where('clientid', '=', 'agent0').executeTakeFirstOrThrow();
+    const agent0 = await db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('clientid', '=', 'agent0')
+      .executeTakeFirstOrThrow();
     await new LedgerService({ db, now: () => new Date() }).credit(agent0.id, '100000.00', { remark: 'bench' });
     const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
     const tpl = await db.selectFrom('templates').select('id').where('content', '=', content).executeTakeFirstOrThrow();
@@ -69,11 +76,20 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
       // past the 3 s submit lock of the previous run
       offset += 3100;
       const t0 = performance.now();
-      const res = await app.services.send.send(agent0, { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl.id, content, mobile });
+      const res = await app.services.send.send(agent0, {
+        clientId: 'agent0',
+        sign: '云讯通',
+        smstype: 0,
+        templateId: tpl.id,
+        content,
+        mobile,
+      });
       const ms = performance.now() - t0;
       times.push(ms);
       uids.push(res.taskId);
-      console.log(`${kind} run ${r + 1}: ${res.submitTotal} messages accepted and charged (${res.amount} 元) in ${ms.toFixed(0)} ms`);
+      console.log(
+        `${kind} run ${r + 1}: ${res.submitTotal} messages accepted and charged (${res.amount} 元) in ${ms.toFixed(0)} ms`,
+      );
     }
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
@@ -97,7 +113,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
     // the floor the table sets: N rows by a plain INSERT … generate_series (same indexes, no client work)
     const f0 = performance.now();
     await sql`insert into sms_messages (task_id, account_id, phone, carrier, pieces, price, state, created_at)
-      select 1, ${agent0.id}::int, (13000000000 + g)::text, 1, 1, 0.045, 0, now() from generate_series(1, ${N}::int) g`.execute(db);
+      select 1, ${agent0.id}::int, (13000000000 + g)::text, 1, 1, 0.045, 0, now() from generate_series(1, ${N}::int) g`.execute(
+      db,
+    );
     const floor = performance.now() - f0;
     console.log(
       `${kind}: accept ${N} numbers: median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (target < ${TARGET_MS} ms); then ${expanded} rows written from chunks in ${expandMs.toFixed(0)} ms; every task has its ${N} rows: ${complete ? 'yes' : 'NO'}; ${msgs.n} message rows; ledger violations: ${bad.length}; table floor (plain INSERT of ${N} rows) ${floor.toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,

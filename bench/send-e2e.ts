@@ -80,7 +80,16 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
   } else {
     handle = await openDatabase({ dataDir });
   }
-  const sim = await startSimProcess({ seed: 42, delivered: 0.95, failed: 0.05, noReceipt: 0, latencyMinMs: 50, latencyMaxMs: 500, moRatio: 0, keepRecent: 0 });
+  const sim = await startSimProcess({
+    seed: 42,
+    delivered: 0.95,
+    failed: 0.05,
+    noReceipt: 0,
+    latencyMinMs: 50,
+    latencyMaxMs: 500,
+    moRatio: 0,
+    keepRecent: 0,
+  });
   try {
     await seed(handle.db);
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { metrics: METRICS } });
@@ -98,22 +107,45 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
         }, SCRAPE_MS)
       : null;
     scraper?.unref();
-    const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const account = await handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow();
 
     const pgPids = async () =>
-      backend === 'postgres' ? (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid) : [];
+      backend === 'postgres'
+        ? (
+            await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(
+              handle.db,
+            )
+          ).rows.map((r) => r.pid)
+        : [];
     const pgBefore = procCpuMs(await pgPids());
     const simBefore = (await sim.counts()).cpuMs;
-    const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.${backend}.cpuprofile` : '');
-    const heap = await startHeapProfile(process.env.BENCH_HEAP_PROFILE ? `${process.env.BENCH_HEAP_PROFILE}.${backend}.heapprofile` : '');
+    const profile = await startCpuProfile(
+      process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.${backend}.cpuprofile` : '',
+    );
+    const heap = await startHeapProfile(
+      process.env.BENCH_HEAP_PROFILE ? `${process.env.BENCH_HEAP_PROFILE}.${backend}.heapprofile` : '',
+    );
     const selfBefore = process.cpuUsage();
     const machine0 = machineTicks();
     const t0 = performance.now();
-    const task = await insertFixtureTask(handle.db, { accountId: account.id, count: COUNT, price: '0.0400', ...(parts === 3 ? { content: TEXT_3_PARTS, pieces: 3 } : {}) });
+    const task = await insertFixtureTask(handle.db, {
+      accountId: account.id,
+      count: COUNT,
+      price: '0.0400',
+      ...(parts === 3 ? { content: TEXT_3_PARTS, pieces: 3 } : {}),
+    });
     const t1 = performance.now();
     let last = 0;
     for (;;) {
-      const t = await handle.db.selectFrom('sms_tasks').select(['success_num', 'fail_num', 'unknown_num', 'submitted_num']).where('id', '=', task.id).executeTakeFirstOrThrow();
+      const t = await handle.db
+        .selectFrom('sms_tasks')
+        .select(['success_num', 'fail_num', 'unknown_num', 'submitted_num'])
+        .where('id', '=', task.id)
+        .executeTakeFirstOrThrow();
       const done = t.success_num + t.fail_num;
       if (done >= COUNT) break;
       if (performance.now() - last > 2000) {
@@ -137,7 +169,9 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
     const per = (ms: number) => `${((ms * 1000) / COUNT).toFixed(0)} µs`;
     console.log(
       `  CPU per message: dispatcher process ${per(selfMs)}, simulator ${per(simMs)}` +
-        (backend === 'postgres' ? `, PostgreSQL backends of the run ${per(pgMs)}` : ' (PGlite runs inside the dispatcher process)') +
+        (backend === 'postgres'
+          ? `, PostgreSQL backends of the run ${per(pgMs)}`
+          : ' (PGlite runs inside the dispatcher process)') +
         // bound: all the CPU over the cores, and the dispatcher process (one thread, PGlite included) on one core
         ` → at most ${Math.round(Math.min(COUNT / ((selfMs + simMs + pgMs) / 1000 / os.cpus().length), COUNT / (selfMs / 1000)))} messages/s on ${os.cpus().length} otherwise idle cores` +
         // below 100 %: the pipeline waited (a lock, a round trip, a timer), not the cores
@@ -168,10 +202,14 @@ for (const parts of PARTS) {
   if (only !== 'postgres') figures.push(await run('pglite', parts));
 }
 
-console.log(`\nend to end (accept → SMPP submit → receipt → record), link ${LINK_OPTIONS} (long=${parseSmppUrl(`smpp://a:b@h?${LINK_OPTIONS}`).long}):`);
+console.log(
+  `\nend to end (accept → SMPP submit → receipt → record), link ${LINK_OPTIONS} (long=${parseSmppUrl(`smpp://a:b@h?${LINK_OPTIONS}`).long}):`,
+);
 for (const f of figures) {
   const extra = f.parts > 1 ? `, ${Math.round(f.perSecond * f.parts)} parts/s` : '';
-  console.log(`  ${f.backend.padEnd(8)} ${f.parts} part${f.parts > 1 ? 's' : ' '} ${f.perSecond} messages/s${extra} (${COUNT} messages in ${(f.totalMs / 1000).toFixed(2)} s)`);
+  console.log(
+    `  ${f.backend.padEnd(8)} ${f.parts} part${f.parts > 1 ? 's' : ' '} ${f.perSecond} messages/s${extra} (${COUNT} messages in ${(f.totalMs / 1000).toFixed(2)} s)`,
+  );
 }
 const pgFigure = figures.find((f) => f.backend === 'postgres' && f.parts === 1);
 let failed = figures.some((f) => f.duplicates > 0);

@@ -49,9 +49,19 @@ const text = numbers.map((n, i) => n + seps[i % seps.length]).join('');
 // every page load is a fresh renderer (a new browser context): nothing compiled, no heap grown, as
 // when a user opens the send page and pastes; its first paste is what the user feels
 const LOADS = Number(process.env.BENCH_LOADS ?? 7);
-const { browser, newPage } = await browserWithModule(path.join(import.meta.dirname, '../src/custom-pages/send/numberPool.ts'), 'numberPool');
-type Box = { text: string; check: { total: number; valid: number; invalid: number; repeat: number; carriers: Record<number, number> } };
-type Pool = { numberInput: (t: string) => Box; confirmBox: (t: string) => Box; checkNumbers: (t: string) => Box['check'] };
+const { browser, newPage } = await browserWithModule(
+  path.join(import.meta.dirname, '../src/custom-pages/send/numberPool.ts'),
+  'numberPool',
+);
+type Box = {
+  text: string;
+  check: { total: number; valid: number; invalid: number; repeat: number; carriers: Record<number, number> };
+};
+type Pool = {
+  numberInput: (t: string) => Box;
+  confirmBox: (t: string) => Box;
+  checkNumbers: (t: string) => Box['check'];
+};
 const firsts: number[] = [];
 const firstCpu: number[] = [];
 const warm: number[] = [];
@@ -75,7 +85,8 @@ try {
       });
       firstCpu.push((await threadMs()) - cpu0);
       firsts.push(first.ms);
-      if (check && JSON.stringify(check) !== JSON.stringify(first.check)) throw new Error('a page load counted differently');
+      if (check && JSON.stringify(check) !== JSON.stringify(first.check))
+        throw new Error('a page load counted differently');
       check = first.check;
       const res = await page.evaluate((RUNS) => {
         const g = globalThis as unknown as { numberPool: Pool; pasted: string; box: Box };
@@ -115,4 +126,5 @@ console.log(
 // judged on the first paste's median (and the repeat median), or, when the machine is overloaded
 // (load above its cores), on the best first paste and the fastest repeat
 const loaded = load > os.availableParallelism();
-process.exitCode = (median(firsts) < 50 && median(warm) < 50) || (loaded && Math.min(...firsts) < 50 && Math.min(...warm) < 50) ? 0 : 1;
+process.exitCode =
+  (median(firsts) < 50 && median(warm) < 50) || (loaded && Math.min(...firsts) < 50 && Math.min(...warm) < 50) ? 0 : 1;

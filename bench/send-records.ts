@@ -40,7 +40,8 @@ const HEAVY_SHARE = Number(process.env.BENCH_HEAVY_SHARE ?? 0.1);
 const RUNS = Number(process.env.RUNS ?? 100);
 const TASK_SIZE = 1000;
 const TARGET_P95_MS = 50;
-const databaseUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://sms:sms@127.0.0.1:5432/postgres';
+const databaseUrl =
+  process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://sms:sms@127.0.0.1:5432/postgres';
 /** BENCH_SCHEMA=name: keep the data in that schema (and reuse it when already loaded) instead of a throw-away one */
 const keep = process.env.BENCH_SCHEMA;
 const schema = keep ?? `bench_records_${process.pid}`;
@@ -72,9 +73,10 @@ try {
       await c.query(`set maintenance_work_mem = '512MB'`);
       const { rows: a1 } = await c.query(`select id, password_hash from accounts where clientid = 'agent1'`);
       const agent1 = a1[0].id as number;
-      await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [
-        a1[0].password_hash,
-      ]);
+      await c.query(
+        `insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`,
+        [a1[0].password_hash],
+      );
       await c.query(
         `insert into accounts (clientid, user_type, agent_id, name, password_hash)
        select 'bc' || lpad(g::text, 4, '0'), '2',
@@ -96,12 +98,16 @@ try {
          else 'bc' || lpad(((g % 999) + case when (g % 999) + 1 >= 50 then 2 else 1 end)::text, 4, '0') end`,
       );
       // indexes and the task FK after the load (recreated from their own definitions)
-      const { rows: idx } = await c.query(`select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`, [
-        schema,
-      ]);
+      const { rows: idx } = await c.query(
+        `select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`,
+        [schema],
+      );
       for (const i of idx) await c.query(`drop index ${i.indexname}`);
       // the task FK, where the schema still has it (migration 0010 dropped it for the COPY of an acceptance)
-      const { rows: fk } = await c.query(`select 1 from pg_constraint where conname = 'sms_messages_task_id_fkey' and connamespace = $1::regnamespace`, [schema]);
+      const { rows: fk } = await c.query(
+        `select 1 from pg_constraint where conname = 'sms_messages_task_id_fkey' and connamespace = $1::regnamespace`,
+        [schema],
+      );
       if (fk.length) await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
       const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
       const base = Number(first[0].id);
@@ -119,18 +125,26 @@ try {
        cross join lateral (select case when x.r = 0 then 11 when x.r = 1 then 0 when x.r = 2 then 1 else x.st end as state) s`,
       );
       const t1 = performance.now();
-      console.log(`loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`,
+      );
       for (const i of idx) await c.query(i.indexdef);
-      if (fk.length) await c.query(`alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`);
+      if (fk.length)
+        await c.query(
+          `alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`,
+        );
       await c.query(`vacuum analyze sms_messages`);
       await c.query(`vacuum analyze sms_tasks`);
       await c.query(`analyze accounts`);
-      console.log(`indexes (${idx.map((i) => i.indexname).join(', ')}) and vacuum in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+      console.log(
+        `indexes (${idx.map((i) => i.indexname).join(', ')}) and vacuum in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+      );
     });
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const records = new RecordsService(app.ctx, app.services.clients);
-  const account = (clientid: string) => db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  const account = (clientid: string) =>
+    db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
   const heavy = await account('bc0050');
   const typical = await account('bc0100');
   const agent1 = await account('agent1');
@@ -140,29 +154,57 @@ try {
     .where('account_id', 'in', [heavy.id, typical.id])
     .groupBy('account_id')
     .execute();
-  console.log(`bc0050 (heavy): ${counts.find((c) => c.account_id === heavy.id)?.n} records; bc0100 (typical): ${counts.find((c) => c.account_id === typical.id)?.n}`);
-  const phone = (await db.selectFrom('sms_messages').select('phone').where('account_id', '=', heavy.id).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()).phone;
+  console.log(
+    `bc0050 (heavy): ${counts.find((c) => c.account_id === heavy.id)?.n} records; bc0100 (typical): ${counts.find((c) => c.account_id === typical.id)?.n}`,
+  );
+  const phone = (
+    await db
+      .selectFrom('sms_messages')
+      .select('phone')
+      .where('account_id', '=', heavy.id)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow()
+  ).phone;
   const today = startOfBusinessDay(new Date());
   const day = (d: number) => dayOf(addDays(today, d));
 
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   let failed = false;
   const cases: [string, typeof heavy, Record<string, unknown>, boolean?][] = [
     ['heavy account, 90 days (default), page 1', heavy, {}],
     ['heavy account, 90 days, state 6 (明确失败)', heavy, { stateList: '6' }],
-    ['heavy account, 30 days, states 4,6 + number', heavy, { beginDate: day(-29), endDate: day(0), stateList: '4,6', phone }],
+    [
+      'heavy account, 30 days, states 4,6 + number',
+      heavy,
+      { beginDate: day(-29), endDate: day(0), stateList: '4,6', phone },
+    ],
     ['heavy account, 90 days, number', heavy, { phone }],
     ['heavy account, 90 days, state 3 + 联通 + 广东', heavy, { stateList: '3', operatorstype: 2, province: 44 }],
     ['heavy account, 90 days, 电信 + city', heavy, { operatorstype: 3, province: PROVINCES[1], city: CITIES[1] }],
-    ['heavy account, last 7 days, state 1 + 移动 + province', heavy, { beginDate: day(-6), stateList: '1', operatorstype: 1, province: 11 }],
+    [
+      'heavy account, last 7 days, state 1 + 移动 + province',
+      heavy,
+      { beginDate: day(-6), stateList: '1', operatorstype: 1, province: 11 },
+    ],
     ['typical account, 90 days, state 6', typical, { stateList: '6' }],
     ['typical account, 90 days, number', typical, { phone }],
     ['agent1 scope (20 sub-accounts incl. heavy), 90 days, state 3', agent1, { stateList: '3' }],
     ['agent1 scope, 90 days, state 6 + 电信 + province', agent1, { stateList: '6', operatorstype: 3, province: 32 }],
     ['agent1 scope, 90 days, province', agent1, { province: 44 }],
-    [`heavy account, 90 days, page ${app.ctx.config.recordCountCap / 10} of 10 (the deepest the count cap allows)`, heavy, { page: app.ctx.config.recordCountCap / 10 }],
+    [
+      `heavy account, 90 days, page ${app.ctx.config.recordCountCap / 10} of 10 (the deepest the count cap allows)`,
+      heavy,
+      { page: app.ctx.config.recordCountCap / 10 },
+    ],
     ['heavy account, 90 days, content contains 大促 (informational)', heavy, { searchContent: '大促' }, true],
-    ['heavy account, 180 days, state 11 (rare: 2 %) (informational)', heavy, { beginDate: day(-179), stateList: '11' }, true],
+    [
+      'heavy account, 180 days, state 11 (rare: 2 %) (informational)',
+      heavy,
+      { beginDate: day(-179), stateList: '11' },
+      true,
+    ],
   ];
   for (const [label, me, filter, informational] of cases) {
     for (let i = 0; i < (informational ? 1 : 5); i++) await records.records(me, filter); // warm-up

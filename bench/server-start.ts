@@ -42,6 +42,8 @@ console.log(`first start (migrations + seed): ${(first / 1000).toFixed(2)} s`);
 const times: number[] = [];
 for (let i = 0; i < 5; i++) times.push(await startOnce());
 times.sort((a, b) => a - b);
-console.log(`start with existing data: median ${(times[2] / 1000).toFixed(2)} s, max ${(times[4] / 1000).toFixed(2)} s (target < 3 s)`);
+console.log(
+  `start with existing data: median ${(times[2] / 1000).toFixed(2)} s, max ${(times[4] / 1000).toFixed(2)} s (target < 3 s)`,
+);
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.exitCode = times[4] < 3000 ? 0 : 1;

@@ -28,7 +28,14 @@ const targetRate = Number(process.env.BENCH_RATE ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  },
   stdio: 'ignore',
 });
 
@@ -67,8 +74,11 @@ try {
       `p50 ${c.latency.p50} ms, p99 ${c.latency.p99} ms (queueing: ${connections} in flight / throughput), ${c.non2xx} non-2xx, ${c.errors} errors`,
   );
 
-  const ok = !!judged && judged.p99 < 5 && judged.errors === 0 && judged.non2xx === 0 && judged.completed === judged.sent;
-  console.log(`p99 at ${targetRate} req/s over ${connections} connections: ${ms(judged!.p99)} ms (target < 5 ms) ${ok ? 'met' : 'NOT met'}`);
+  const ok =
+    !!judged && judged.p99 < 5 && judged.errors === 0 && judged.non2xx === 0 && judged.completed === judged.sent;
+  console.log(
+    `p99 at ${targetRate} req/s over ${connections} connections: ${ms(judged!.p99)} ms (target < 5 ms) ${ok ? 'met' : 'NOT met'}`,
+  );
   process.exitCode = ok ? 0 : 1;
 } finally {
   child.kill('SIGTERM');

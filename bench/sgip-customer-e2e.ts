@@ -123,7 +123,19 @@ try {
 
   // 1. the SGIP door
   // the index fills the destination to 11 digits: 13800 + 6 digits, distinct up to 1,000,000 messages
-  const peerArgs = ['sp', '-addr', `127.0.0.1:${door.port}`, '-user', 'cli001', '-password', 'Demo2468', '-n', String(COUNT), '-listen', `127.0.0.1:${CUSTOMER_PORT}`];
+  const peerArgs = [
+    'sp',
+    '-addr',
+    `127.0.0.1:${door.port}`,
+    '-user',
+    'cli001',
+    '-password',
+    'Demo2468',
+    '-n',
+    String(COUNT),
+    '-listen',
+    `127.0.0.1:${CUSTOMER_PORT}`,
+  ];
   const { doorCost, ok } = await doorRun({
     ...carrier,
     protocol: 'SGIP 1.2',

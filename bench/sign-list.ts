@@ -42,8 +42,14 @@ const db = handle.db;
 try {
   await seed(db);
   const t0 = performance.now();
-  const agent1 = await db.selectFrom('accounts').select(['id']).where('clientid', '=', 'agent1').executeTakeFirstOrThrow();
-  const hash = (await db.selectFrom('accounts').select('password_hash').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).password_hash;
+  const agent1 = await db
+    .selectFrom('accounts')
+    .select(['id'])
+    .where('clientid', '=', 'agent1')
+    .executeTakeFirstOrThrow();
+  const hash = (
+    await db.selectFrom('accounts').select('password_hash').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()
+  ).password_hash;
   // 49 more agents, then 1,000 sub-accounts spread over the 50 (agent1 gets every 50th)
   await sql`insert into accounts (clientid, user_type, name, password_hash)
     select 'bagent' || g, '1', '压测代理商' || g, ${hash} from generate_series(1, 49) g`.execute(db);
@@ -72,7 +78,9 @@ try {
         .executeTakeFirstOrThrow()
     ).n,
   );
-  console.log(`seeded ${total.toLocaleString()} signs on ${handle.kind} (${handle.location}) in ${((t2 - t0) / 1000).toFixed(1)} s (accounts ${((t1 - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `seeded ${total.toLocaleString()} signs on ${handle.kind} (${handle.location}) in ${((t2 - t0) / 1000).toFixed(1)} s (accounts ${((t1 - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const me = await db.selectFrom('accounts').selectAll().where('id', '=', agent1.id).executeTakeFirstOrThrow();
@@ -82,15 +90,21 @@ try {
   const deepPage = Math.max(1, first.totalPage - 1);
   const all = await app.services.signs.list(me, { currentPage: 1, pageRowCount: 15 });
   const deepAll = Math.max(1, all.totalPage - 1);
-  console.log(`agent1 scope: ${first.totalCount} rows match the filter (${first.totalPage} pages of 15); ${all.totalCount} live signs unfiltered (${all.totalPage} pages)`);
+  console.log(
+    `agent1 scope: ${first.totalCount} rows match the filter (${first.totalPage} pages of 15); ${all.totalCount} live signs unfiltered (${all.totalPage} pages)`,
+  );
 
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   let failed = false;
   for (const [label, body] of [
     ['state + 90 days + sign contains, page 1', { ...filter, currentPage: 1, pageRowCount: 15 }],
     [`state + 90 days + sign contains, page ${deepPage}`, { ...filter, currentPage: deepPage, pageRowCount: 15 }],
     ['90 days, all states, page 1', { start_time: day(90), end_time: day(0), currentPage: 1, pageRowCount: 15 }],
-    [`page ${deepAll}, unfiltered (every live sign of the agent; informational, no target)`, { currentPage: deepAll, pageRowCount: 15 }],
+    [
+      `page ${deepAll}, unfiltered (every live sign of the agent; informational, no target)`,
+      { currentPage: deepAll, pageRowCount: 15 },
+    ],
   ] as const) {
     const informational = label.includes('informational');
     for (let i = 0; i < 10; i++) await app.services.signs.list(me, body); // warm-up

@@ -30,7 +30,15 @@ import { pushHooks } from '../server/modules/dispatch/pipeline';
 import { loadConfig } from '../server/config';
 import { createSmscLink } from '../server/modules/smsc/link';
 import { parseSmppUrl } from '../server/modules/smsc/config';
-import { benchAccount, benchCarrier, benchDatabase, benchEnv, consoleComparison, doorRun, runPeer } from './lib/customer-e2e';
+import {
+  benchAccount,
+  benchCarrier,
+  benchDatabase,
+  benchEnv,
+  consoleComparison,
+  doorRun,
+  runPeer,
+} from './lib/customer-e2e';
 import { SMGP_SERVER_DEFAULTS } from '../server/modules/smpp-server';
 
 const COUNT = Number(process.env.COUNT ?? 100_000);
@@ -46,11 +54,19 @@ const { handle, dataDir } = bench;
 const sim = await benchCarrier('smgp');
 try {
   await seed(handle.db);
-  const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { smppServerPort: 0, cmppServerPort: 0, smgpServerPort: -1, smgpServerHost: '127.0.0.1' } });
+  const app = await buildApp({
+    db: handle.db,
+    dataDir,
+    purgeEveryMs: 0,
+    config: { smppServerPort: 0, cmppServerPort: 0, smgpServerPort: -1, smgpServerHost: '127.0.0.1' },
+  });
   await app.ready();
   const door = app.services.smgpServer!;
   // the door's window of submits being accepted and of unanswered reports, at least the customer's
-  Object.assign(door.opts, { window: Math.max(door.opts.window, WINDOW), deliverWindow: Math.max(door.opts.deliverWindow, WINDOW) });
+  Object.assign(door.opts, {
+    window: Math.max(door.opts.window, WINDOW),
+    deliverWindow: Math.max(door.opts.deliverWindow, WINDOW),
+  });
   const accountId = await benchAccount(app, handle.db, COUNT);
   const link = createSmscLink(parseSmppUrl(`${sim.url}?src=106900&window=1000`), undefined, { sourcePrefix: '106900' });
   await link.waitReady(10_000);
@@ -59,7 +75,19 @@ try {
 
   // 1. the SMGP door
   // the index fills the destination to 11 digits: 18900 + 6 digits, distinct up to 1,000,000 messages
-  const peerArgs = ['sp', '-addr', `127.0.0.1:${door.port}`, '-user', 'cli001', '-password', 'Demo2468', '-n', String(COUNT), '-src', '106900'];
+  const peerArgs = [
+    'sp',
+    '-addr',
+    `127.0.0.1:${door.port}`,
+    '-user',
+    'cli001',
+    '-password',
+    'Demo2468',
+    '-n',
+    String(COUNT),
+    '-src',
+    '106900',
+  ];
   const { doorCost, ok } = await doorRun({
     ...carrier,
     protocol: 'SMGP 3.0',
@@ -67,7 +95,8 @@ try {
     door,
     dispatcher,
     peerName: 'smgp-peer',
-    run: () => runPeer(PEER, [...peerArgs, '-window', String(WINDOW), '-wait', '120', '-sign', '好易购', '-dest', '18900']),
+    run: () =>
+      runPeer(PEER, [...peerArgs, '-window', String(WINDOW), '-wait', '120', '-sign', '好易购', '-dest', '18900']),
   });
 
   // 2. the console path on the same database, link and carrier

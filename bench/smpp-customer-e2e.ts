@@ -78,10 +78,24 @@ await pgAdmin(pgUrl, `create database ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
 const handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
-const sim = await startSimProcess({ seed: 42, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 0, latencyMaxMs: 20, moRatio: 0, keepRecent: 0 });
+const sim = await startSimProcess({
+  seed: 42,
+  delivered: 1,
+  failed: 0,
+  noReceipt: 0,
+  latencyMinMs: 0,
+  latencyMaxMs: 20,
+  moRatio: 0,
+  keepRecent: 0,
+});
 try {
   await seed(handle.db);
-  const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+  const app = await buildApp({
+    db: handle.db,
+    dataDir,
+    purgeEveryMs: 0,
+    config: { smppServerPort: -1, smppServerHost: '127.0.0.1' },
+  });
   await app.ready();
   const smppServer = app.services.smppServer!;
   // the session's window of unanswered submit_sm and of unanswered receipts (deliver_sm) as the customer's
@@ -89,7 +103,13 @@ try {
   // client1: pass-through receipts, no speed limit in the way, money enough for the run
   const account = await handle.db
     .updateTable('accounts')
-    .set({ needreport: NeedReport.PassThrough, access_speed: 1_000_000, operation_mode: OperationMode.DirectCharge, needaudit: 0, nodenum: '' })
+    .set({
+      needreport: NeedReport.PassThrough,
+      access_speed: 1_000_000,
+      operation_mode: OperationMode.DirectCharge,
+      needaudit: 0,
+      nodenum: '',
+    })
     .where('clientid', '=', 'client1')
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -100,18 +120,35 @@ try {
 
   const customer = fork(
     path.join(import.meta.dirname, 'lib/smpp-customer.ts'),
-    [JSON.stringify({ port: smppServer.port, systemId: 'client1', password: 'Demo2468', n: COUNT, window: WINDOW, text: '【好易购】您的订单已发货，请注意查收，验证码 123456' })],
+    [
+      JSON.stringify({
+        port: smppServer.port,
+        systemId: 'client1',
+        password: 'Demo2468',
+        n: COUNT,
+        window: WINDOW,
+        text: '【好易购】您的订单已发货，请注意查收，验证码 123456',
+      }),
+    ],
     { execArgv: ['--import', 'tsx'] },
   );
-  const pgPids = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid);
+  const pgPids = async () =>
+    (
+      await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)
+    ).rows.map((r) => r.pid);
   const pgBefore = procCpuMs(await pgPids());
   const simBefore = (await sim.counts()).cpuMs;
-  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.cpuprofile` : '');
+  const profile = await startCpuProfile(
+    process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.cpuprofile` : '',
+  );
   const selfBefore = process.cpuUsage();
   const t0 = performance.now();
   let accepted: { ms: number; ok: number; statuses: Record<string, number>; cpuMs: number } | null = null;
   const done = await new Promise<{ ms: number; receipts: number; cpuMs: number }>((resolve, reject) => {
-    const progress = setInterval(() => console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s ${JSON.stringify(dispatcher.stats)}`), 5000);
+    const progress = setInterval(
+      () => console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s ${JSON.stringify(dispatcher.stats)}`),
+      5000,
+    );
     const timeout = setTimeout(() => reject(new Error('not finished after 10 minutes')), 600_000);
     customer.on('message', (m: { type: string; [k: string]: unknown }) => {
       if (m.type === 'error') reject(new Error(String(m.message)));
@@ -150,7 +187,9 @@ try {
   );
   if (queries.size) {
     const total = [...queries.values()].reduce((a, b) => a + b.n, 0);
-    console.log(`  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent, with their summed wall time to the answer:`);
+    console.log(
+      `  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent, with their summed wall time to the answer:`,
+    );
     for (const [text, e] of [...queries].sort((a, b) => b[1].n - a[1].n).slice(0, 25))
       console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
     console.log('  the longest in summed wall time:');

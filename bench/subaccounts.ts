@@ -63,12 +63,21 @@ try {
   const token = randomToken();
   await db
     .insertInto('sessions')
-    .values({ id: sha256hex(token), account_id: agent.id, expires_at: new Date(Date.now() + 3600_000), last_seen_at: new Date() })
+    .values({
+      id: sha256hex(token),
+      account_id: agent.id,
+      expires_at: new Date(Date.now() + 3600_000),
+      last_seen_at: new Date(),
+    })
     .execute();
   // the CSRF token is bound to the session: ask the server for this session's
   const first = await app.inject({ method: 'GET', url: '/api/login/timeout', headers: { cookie: `sid=${token}` } });
   const xsrf = (first.cookies as { name: string; value: string }[]).find((c) => c.name === 'XSRF-TOKEN')!.value;
-  const headers = { cookie: `sid=${token}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, 'content-type': 'application/x-www-form-urlencoded' };
+  const headers = {
+    cookie: `sid=${token}; XSRF-TOKEN=${xsrf}`,
+    'x-xsrf-token': xsrf,
+    'content-type': 'application/x-www-form-urlencoded',
+  };
   const post = async (u: string, body: Record<string, string>) => {
     const r = await app.inject({ method: 'POST', url: u, headers, payload: new URLSearchParams(body).toString() });
     return r.json() as { code: number; msg: string; data: any };
@@ -102,7 +111,9 @@ try {
   if (p95 >= 30) failed = true;
 
   // 2) 1,000 concurrent recharges and rollbacks
-  const targets = Array.from({ length: 20 }, (_, i) => `b${String(i * 7 + 1).padStart(5, '0')}`).filter((_, i) => (i * 7 + 1) % 17 !== 0);
+  const targets = Array.from({ length: 20 }, (_, i) => `b${String(i * 7 + 1).padStart(5, '0')}`).filter(
+    (_, i) => (i * 7 + 1) % 17 !== 0,
+  );
   const s = Date.now();
   const res = await Promise.all(
     Array.from({ length: CALLS }, (_, i) =>
@@ -117,11 +128,14 @@ try {
   const okN = res.filter((r) => r.code === 0).length;
   const refused = res.filter((r) => r.code !== 0);
   const byMsg = new Map<string, number>();
-  for (const r of refused) byMsg.set(r.msg.replace(/[\d.]+ 元/, 'N 元'), (byMsg.get(r.msg.replace(/[\d.]+ 元/, 'N 元')) ?? 0) + 1);
+  for (const r of refused)
+    byMsg.set(r.msg.replace(/[\d.]+ 元/, 'N 元'), (byMsg.get(r.msg.replace(/[\d.]+ 元/, 'N 元')) ?? 0) + 1);
   const bad = await sql<{ clientid: string }>`
     select a.clientid from accounts a left join (select account_id, sum(amount) s from ledger group by account_id) l on l.account_id = a.id
     where a.balance <> coalesce(l.s, 0) or a.balance < 0`.execute(db);
-  const ledgerRows = await sql<{ n: string }>`select count(*)::text n from ledger where request_id like 'bench-%'`.execute(db);
+  const ledgerRows = await sql<{
+    n: string;
+  }>`select count(*)::text n from ledger where request_id like 'bench-%'`.execute(db);
   console.log(
     `${CALLS} concurrent recharge/rollback calls in ${dur} ms (${Math.round((CALLS / dur) * 1000)}/s): ${okN} applied, ${refused.length} refused ` +
       `${JSON.stringify(Object.fromEntries(byMsg))}; ${ledgerRows.rows[0].n} ledger rows (2 per applied call); ` +

@@ -48,8 +48,11 @@ const load = () =>
 // a number file: lines of 11-digit numbers (any bytes would do: the content is checked at merge)
 {
   const fd = fs.openSync(file, 'w');
-  const block = Buffer.from(Array.from({ length: 87_381 }, (_, i) => `1380${String(i).padStart(7, '0')}`).join('\n') + '\n');
-  for (let written = 0; written < SIZE_MB * MB; written += block.length) fs.writeSync(fd, block, 0, Math.min(block.length, SIZE_MB * MB - written));
+  const block = Buffer.from(
+    Array.from({ length: 87_381 }, (_, i) => `1380${String(i).padStart(7, '0')}`).join('\n') + '\n',
+  );
+  for (let written = 0; written < SIZE_MB * MB; written += block.length)
+    fs.writeSync(fd, block, 0, Math.min(block.length, SIZE_MB * MB - written));
   fs.closeSync(fd);
 }
 const size = fs.statSync(file).size;
@@ -82,26 +85,35 @@ if (PG_URL) {
   databaseUrl = u.toString();
 }
 const backendPids = async (): Promise<number[]> =>
-  admin ? (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid) : [];
+  admin
+    ? (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map(
+        (r) => r.pid,
+      )
+    : [];
 /** CPU of the database backends: sampled before and after (a backend may come during the phase) */
 async function dbCpu(): Promise<Map<number, number>> {
   return new Map((await backendPids()).map((p) => [p, cpuOf(p)]));
 }
-const dbDelta = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((s, [p, c]) => s + c - (before.get(p) ?? 0), 0);
+const dbDelta = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((s, [p, c]) => s + c - (before.get(p) ?? 0), 0);
 
-const child = spawn(process.execPath, [...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROF)}`] : []), '--import', 'tsx', 'server/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(dataDir, 'data'),
-    LOG_LEVEL: 'warn',
-    DISPATCH: '0',
-    DATABASE_URL: databaseUrl ?? '',
+const child = spawn(
+  process.execPath,
+  [...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROF)}`] : []), '--import', 'tsx', 'server/main.ts'],
+  {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(dataDir, 'data'),
+      LOG_LEVEL: 'warn',
+      DISPATCH: '0',
+      DATABASE_URL: databaseUrl ?? '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+);
 
 interface Run {
   chunkS: number;
@@ -136,7 +148,11 @@ try {
     new Promise<{ code: number; msg: string; data: any }>((resolve, reject) => {
       const req = http.request(
         `${base}${url}`,
-        { method: 'POST', agent, headers: { cookie, 'x-xsrf-token': csrf, 'content-type': type, 'content-length': body.length } },
+        {
+          method: 'POST',
+          agent,
+          headers: { cookie, 'x-xsrf-token': csrf, 'content-type': type, 'content-length': body.length },
+        },
         (res) => {
           const parts: Buffer[] = [];
           res.on('data', (d: Buffer) => parts.push(d));
@@ -154,12 +170,18 @@ try {
       req.end(body);
     });
   const form = async (url: string, body: Record<string, string | number>) => {
-    const j = await post(url, Buffer.from(new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString()), 'application/x-www-form-urlencoded');
+    const j = await post(
+      url,
+      Buffer.from(new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString()),
+      'application/x-www-form-urlencoded',
+    );
     if (j.code !== 0) throw new Error(`${url}: ${j.msg}`);
     return j.data;
   };
 
-  console.log(`upload of ${(size / MB).toFixed(0)} MB over loopback on ${PG_URL ? 'PostgreSQL' : 'PGlite'}, 1 MB chunks, 3 in flight, ${RUNS} run(s); load ${load()}`);
+  console.log(
+    `upload of ${(size / MB).toFixed(0)} MB over loopback on ${PG_URL ? 'PostgreSQL' : 'PGlite'}, 1 MB chunks, 3 in flight, ${RUNS} run(s); load ${load()}`,
+  );
   for (let run = 0; run < RUNS; run++) {
     // a new file each run: its first number changes, so does its MD5
     const fd = await fs.promises.open(file, 'r+');
@@ -180,7 +202,11 @@ try {
       while (next < check.chunks) {
         const i = next++;
         const { bytesRead } = await fd.read(buf, 0, MB, i * MB);
-        const j = await post(`/api/file/chunk?fileMd5=${fileMd5}&fileSize=${size}&chunk=${i}`, buf.subarray(0, bytesRead), 'application/octet-stream');
+        const j = await post(
+          `/api/file/chunk?fileMd5=${fileMd5}&fileSize=${size}&chunk=${i}`,
+          buf.subarray(0, bytesRead),
+          'application/octet-stream',
+        );
         if (j.code !== 0) throw new Error(`chunk ${i}: ${j.msg}`);
       }
     };
@@ -229,7 +255,9 @@ try {
   console.log(
     `  chunks          : best ${Math.max(...runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s, median ${median(runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s`,
   );
-  console.log(`  merge + MD5     : best ${Math.min(...runs.map((r) => r.mergeS)).toFixed(2)} s, median ${median(runs.map((r) => r.mergeS)).toFixed(2)} s`);
+  console.log(
+    `  merge + MD5     : best ${Math.min(...runs.map((r) => r.mergeS)).toFixed(2)} s, median ${median(runs.map((r) => r.mergeS)).toFixed(2)} s`,
+  );
   console.log(
     `  chunks CPU / MB : server best ${Math.min(...runs.map((r) => r.server)).toFixed(2)} ms, median ${median(runs.map((r) => r.server)).toFixed(2)} ms (${(1000 / median(runs.map((r) => r.server))).toFixed(0)} MB per server-CPU-second)` +
       (PG_URL ? `; PostgreSQL median ${median(runs.map((r) => r.db)).toFixed(2)} ms` : '') +

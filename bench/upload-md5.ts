@@ -36,7 +36,8 @@ const STRATEGIES = process.env.BENCH_MD5_STRATEGIES === '1';
 const TARGET = 450;
 const M = 1024 * 1024;
 
-const bundle = async (entry: string) => (await build({ entryPoints: [entry], bundle: true, format: 'iife', write: false, minify: true })).outputFiles[0].text;
+const bundle = async (entry: string) =>
+  (await build({ entryPoints: [entry], bundle: true, format: 'iife', write: false, minify: true })).outputFiles[0].text;
 const workerSource = await bundle(process.env.BENCH_MD5_WORKER ?? 'src/components/ChunkedUpload/md5.worker.ts');
 const strategySource = await bundle('bench/lib/md5-strategies.worker.ts');
 
@@ -76,7 +77,10 @@ function chromiumThreads(): Map<number, [string, number]> {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(Number(tid), [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), (Number(f[11]) + Number(f[12])) / 100]);
+        out.set(Number(tid), [
+          stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+          (Number(f[11]) + Number(f[12])) / 100,
+        ]);
       } catch {
         // ended meanwhile
       }
@@ -130,17 +134,36 @@ try {
     return { best, median: med, worker: w };
   };
 
-  console.log(`MD5 of ${MB} MB in headless Chromium, ${RUNS} runs each; load average ${load()} (${os.cpus().length} cores)`);
+  console.log(
+    `MD5 of ${MB} MB in headless Chromium, ${RUNS} runs each; load average ${load()} (${os.cpus().length} cores)`,
+  );
   const w = await runs('console worker, File from disk', fileMd5, async () => {
     const r = await page.evaluate((src) => (window as any).md5bench.worker(src, 'file'), workerSource);
-    if (r.progress.length === 0 || r.progress.at(-1) !== 1 || r.progress.some((p: number, i: number) => p < (r.progress[i - 1] ?? 0)))
+    if (
+      r.progress.length === 0 ||
+      r.progress.at(-1) !== 1 ||
+      r.progress.some((p: number, i: number) => p < (r.progress[i - 1] ?? 0))
+    )
       throw new Error(`progress ${r.progress.join(' ')}`);
     return r;
   });
-  await runs('console worker, in-memory Blob', blobMd5, () => page.evaluate((src) => (window as any).md5bench.worker(src, 'blob'), workerSource));
-  const s = await runs('spark-md5 in the page, File from disk', fileMd5, () => page.evaluate(() => (window as any).md5bench.spark('file')), Math.min(RUNS, 3));
+  await runs('console worker, in-memory Blob', blobMd5, () =>
+    page.evaluate((src) => (window as any).md5bench.worker(src, 'blob'), workerSource),
+  );
+  const s = await runs(
+    'spark-md5 in the page, File from disk',
+    fileMd5,
+    () => page.evaluate(() => (window as any).md5bench.spark('file')),
+    Math.min(RUNS, 3),
+  );
   const strategy = (mode: string, slice: number, hash: number, source = 'file') =>
-    page.evaluate(([src, m, sl, h, so]) => (window as any).md5bench.strategy(src, m, sl, h, so), [strategySource, mode, slice, hash, source] as const);
+    page.evaluate(([src, m, sl, h, so]) => (window as any).md5bench.strategy(src, m, sl, h, so), [
+      strategySource,
+      mode,
+      slice,
+      hash,
+      source,
+    ] as const);
   console.log("  the MD5 alone, data in the worker's memory (1 MB a call; no reading):");
   const own = await runs("  md5-wasm.ts (the console's)", null, () => strategy('mem', M, 2));
   const hw = await runs('  hash-wasm createMD5', null, () => strategy('mem', M, 1));
@@ -166,7 +189,9 @@ try {
         await runs(label, hash ? fileMd5 : null, () => strategy(mode, mb * M || M, hash), Math.min(RUNS, 3));
       }
   }
-  console.log(`  spark-md5 is ${(w.best / s.best).toFixed(1)}× slower; md5-wasm.ts alone does ${(hw.worker / own.worker).toFixed(2)}× hash-wasm's MB per CPU-s`);
+  console.log(
+    `  spark-md5 is ${(w.best / s.best).toFixed(1)}× slower; md5-wasm.ts alone does ${(hw.worker / own.worker).toFixed(2)}× hash-wasm's MB per CPU-s`,
+  );
   console.log(`  load average at the end ${load()}`);
   console.log(`  target ≥ ${TARGET} MB/s (worker on the File, best): ${w.best >= TARGET ? 'met' : 'NOT met'}`);
   if (w.best < TARGET) process.exitCode = 1;

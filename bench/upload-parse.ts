@@ -80,14 +80,26 @@ interface ChildOut {
 if (process.argv[2] === 'child') {
   const mode = process.argv[3] as Mode;
   const file = process.argv[4];
-  const upload = { path: file, fileName: path.basename(file), size: fs.statSync(file).size, md5: '', kind: 'xlsx' as const, importFilePath: 'x' };
+  const upload = {
+    path: file,
+    fileName: path.basename(file),
+    size: fs.statSync(file).size,
+    md5: '',
+    kind: 'xlsx' as const,
+    importFilePath: 'x',
+  };
   const { parseNumberFile } = await import('../server/modules/files/parse');
   const { parseVariableFile, templateParts } = await import('../server/modules/variable-international/variable');
   const { intlFileCheck, countrySummary } = await import('../server/modules/variable-international/international');
   const { intlPriceSeed } = await import('../server/modules/variable-international/prices-seed');
   const { readSheetRows } = await import('../server/lib/spreadsheet');
   const { IX, MAX_INTL_NUMBERS } = await import('../server/modules/variable-international/service');
-  const prices = new Map(intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]));
+  const prices = new Map(
+    intlPriceSeed().map((r) => [
+      r.country_code,
+      { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort },
+    ]),
+  );
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-parse-out-'));
   try {
     const t0 = performance.now();
@@ -99,9 +111,17 @@ if (process.argv[2] === 'child') {
     } else if (mode === 'variable') {
       const goodPath = path.join(out, 'good.tsv');
       const errorPath = path.join(out, 'error.xlsx');
-      result = await parseVariableFile(file, { literals: templateParts(TEMPLATE), sign: SIGN }, { goodPath, errorPath });
+      result = await parseVariableFile(
+        file,
+        { literals: templateParts(TEMPLATE), sign: SIGN },
+        { goodPath, errorPath },
+      );
     } else {
-      const c = await intlFileCheck(file, 'xlsx', prices, { max: MAX_INTL_NUMBERS, tooMany: IX.tooManyNumbers, keep: false });
+      const c = await intlFileCheck(file, 'xlsx', prices, {
+        max: MAX_INTL_NUMBERS,
+        tooMany: IX.tooManyNumbers,
+        keep: false,
+      });
       result = {
         submitTotal: c.total,
         errNum: c.invalid,
@@ -138,7 +158,11 @@ if (process.argv[2] === 'child') {
   const keep = process.env.BENCH_DIR;
   const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-parse-'));
   fs.mkdirSync(dir, { recursive: true });
-  const files = { number: path.join(dir, `numbers-${ROWS}.xlsx`), variable: path.join(dir, `variable-${ROWS}.xlsx`), intl: path.join(dir, `intl-${ROWS}.xlsx`) };
+  const files = {
+    number: path.join(dir, `numbers-${ROWS}.xlsx`),
+    variable: path.join(dir, `variable-${ROWS}.xlsx`),
+    intl: path.join(dir, `intl-${ROWS}.xlsx`),
+  };
   const write = async (file: string, header: string[], row: (i: number) => (string | number)[]) => {
     if (keep && fs.existsSync(file)) return;
     const tw = performance.now();
@@ -149,11 +173,22 @@ if (process.argv[2] === 'child') {
     ws.commit();
     await wb.commit();
     fs.renameSync(`${file}.part`, file);
-    console.log(`${path.basename(file)} written in ${((performance.now() - tw) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB)`);
+    console.log(
+      `${path.basename(file)} written in ${((performance.now() - tw) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB)`,
+    );
   };
 
   // what each mode must answer
-  const expectVar = { totalNum: ROWS, submitTotal: 0, errNum: 0, repeatNum: 0, mobileNum: 0, unicomNum: 0, telecomNum: 0, variateNum: 3 };
+  const expectVar = {
+    totalNum: ROWS,
+    submitTotal: 0,
+    errNum: 0,
+    repeatNum: 0,
+    mobileNum: 0,
+    unicomNum: 0,
+    telecomNum: 0,
+    variateNum: 3,
+  };
   const reasons = { badMobile: 0, empty: 0, repeat: 0 };
   for (let i = 0; i < ROWS; i++) {
     const { kind } = variableRow(i);
@@ -180,33 +215,55 @@ if (process.argv[2] === 'child') {
   const check = (mode: Mode, r: Record<string, unknown>) => {
     const want: Record<string, unknown> =
       mode === 'variable'
-        ? { ...expectVar, goodLines: expectVar.submitTotal, errorRows: { 手机号码格式不正确: reasons.badMobile, 变量不能为空: reasons.empty, 手机号码重复: reasons.repeat } }
+        ? {
+            ...expectVar,
+            goodLines: expectVar.submitTotal,
+            errorRows: {
+              手机号码格式不正确: reasons.badMobile,
+              变量不能为空: reasons.empty,
+              手机号码重复: reasons.repeat,
+            },
+          }
         : mode === 'intl'
-          ? { submitTotal: ROWS, errNum: intlExpect.errNum, repeatNum: intlExpect.repeatNum, internationalNum: intlExpect.internationalPhoneNum }
+          ? {
+              submitTotal: ROWS,
+              errNum: intlExpect.errNum,
+              repeatNum: intlExpect.repeatNum,
+              internationalNum: intlExpect.internationalPhoneNum,
+            }
           : mode === 'intl-check'
             ? intlExpect
             : { ...numbersExpect, mobileNum: ROWS, kept: mode === 'send' ? ROWS : 0 };
     for (const [k, v] of Object.entries(want)) {
-      if (!isDeepStrictEqual(r[k], v)) throw new Error(`${mode}: ${k} is ${JSON.stringify(r[k])}, expected ${JSON.stringify(v)}`);
+      if (!isDeepStrictEqual(r[k], v))
+        throw new Error(`${mode}: ${k} is ${JSON.stringify(r[k])}, expected ${JSON.stringify(v)}`);
     }
   };
 
   try {
-    if (modes.some((m) => m === 'number' || m === 'send')) await write(files.number, ['手机号码'], (i) => [i % 2 ? `13${800_000_000 + i}` : Number(`13${800_000_000 + i}`)]);
-    if (modes.includes('variable')) await write(files.variable, ['手机号码', '姓名', '金额', '日期'], (i) => variableRow(i).cells);
-    if (modes.some((m) => m === 'intl' || m === 'intl-check')) await write(files.intl, ['号码'], (i) => [i % 2 ? intlRow(i).n : Number(intlRow(i).n)]);
+    if (modes.some((m) => m === 'number' || m === 'send'))
+      await write(files.number, ['手机号码'], (i) => [i % 2 ? `13${800_000_000 + i}` : Number(`13${800_000_000 + i}`)]);
+    if (modes.includes('variable'))
+      await write(files.variable, ['手机号码', '姓名', '金额', '日期'], (i) => variableRow(i).cells);
+    if (modes.some((m) => m === 'intl' || m === 'intl-check'))
+      await write(files.intl, ['号码'], (i) => [i % 2 ? intlRow(i).n : Number(intlRow(i).n)]);
     let failed = false;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
     for (const mode of modes) {
-      const file = mode === 'variable' ? files.variable : mode === 'intl' || mode === 'intl-check' ? files.intl : files.number;
+      const file =
+        mode === 'variable' ? files.variable : mode === 'intl' || mode === 'intl-check' ? files.intl : files.number;
       const runs: ChildOut[] = [];
       const loads: number[] = [];
       for (let k = 0; k < RUNS; k++) {
-        const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'upload-parse.ts'), 'child', mode, file], {
-          encoding: 'utf8',
-          cwd: path.resolve(import.meta.dirname, '..'),
-          maxBuffer: 64 * 1024 * 1024,
-        });
+        const out = execFileSync(
+          process.execPath,
+          ['--import', 'tsx', path.join(import.meta.dirname, 'upload-parse.ts'), 'child', mode, file],
+          {
+            encoding: 'utf8',
+            cwd: path.resolve(import.meta.dirname, '..'),
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        );
         const r = JSON.parse(out.trim().split('\n').pop()!) as ChildOut;
         check(mode, r.result);
         runs.push(r);

@@ -111,13 +111,17 @@ try {
   for (let i = 0; i < ROWS; i++) ws.addRow([`138${String(i).padStart(8, '0')}`, `用户${i % 1000}`, i % 97]).commit();
   ws.commit();
   await wb.commit();
-  console.log(`wrote ${ROWS.toLocaleString()} rows (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - w0) / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${ROWS.toLocaleString()} rows (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - w0) / 1000).toFixed(1)} s`,
+  );
   const r0 = performance.now();
   let n = 0;
   for await (const _ of readSheetRows({ path: file })) n++;
   const s = (performance.now() - r0) / 1000;
   const rate = n / s;
-  console.log(`read ${n.toLocaleString()} rows in ${s.toFixed(1)} s: ${Math.round(rate).toLocaleString()} rows/s (target >= 100,000)`);
+  console.log(
+    `read ${n.toLocaleString()} rows in ${s.toFixed(1)} s: ${Math.round(rate).toLocaleString()} rows/s (target >= 100,000)`,
+  );
   if (rate < 100_000) failed = true;
 } finally {
   fs.rmSync(file, { force: true });

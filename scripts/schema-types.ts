@@ -58,12 +58,15 @@ export function generateEnumConstants(dir = SCHEMA_DIR): string {
     const names = new Set<string>();
     const lines = (s.oneOf as { const: unknown; title?: string; 'x-name'?: unknown }[]).map((o) => {
       const name = o['x-name'];
-      if (typeof name !== 'string' || !ENUM_VALUE_NAME.test(name)) throw new Error(`${f}: value ${JSON.stringify(o.const)} needs an x-name in PascalCase`);
+      if (typeof name !== 'string' || !ENUM_VALUE_NAME.test(name))
+        throw new Error(`${f}: value ${JSON.stringify(o.const)} needs an x-name in PascalCase`);
       if (names.has(name)) throw new Error(`${f}: x-name ${name} is used twice`);
       names.add(name);
       return `  /** ${String(o.title ?? '').replace(/\*\//g, '* /')} */\n  ${name}: ${JSON.stringify(o.const)},`;
     });
-    out.push(`/** ${String(s.description ?? s.title).replace(/\*\//g, '* /')} */\nexport const ${s.title} = {\n${lines.join('\n')}\n} as const;`);
+    out.push(
+      `/** ${String(s.description ?? s.title).replace(/\*\//g, '* /')} */\nexport const ${s.title} = {\n${lines.join('\n')}\n} as const;`,
+    );
   }
   return `\n// Enum values by name (x-name in schemas/enums)\n\n${out.join('\n\n')}\n`;
 }

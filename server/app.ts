@@ -6,7 +6,12 @@
 import fs from 'node:fs';
 import { systemResolver, type HostResolver } from './lib/safe-url';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -110,7 +115,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // a request must arrive whole within requestTimeoutMs: a stalled body never holds a socket
     // (and a parser) for ever; headers within the same time at most
     requestTimeout: config.requestTimeoutMs,
-    http: { connectionsCheckingInterval: config.connectionCheckMs, headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
+    http: {
+      connectionsCheckingInterval: config.connectionCheckMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+    },
     frameworkErrors,
   });
   const now = opts.now ?? systemClock;
@@ -122,7 +130,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     dataDir: opts.dataDir,
     log: app.log,
     sms: opts.sms ?? new OutboxSmsChannel(opts.dataDir, app.log, now),
-    mailer: opts.mailer ?? new NodeMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, dataDir: opts.dataDir, log: app.log, now }),
+    mailer:
+      opts.mailer ??
+      new NodeMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, dataDir: opts.dataDir, log: app.log, now }),
     words: new SensitiveWords(config.sensitiveWordsFile, { log: (m) => app.log.info(m) }),
     resolveHost: opts.resolveHost ?? systemResolver,
     options: {
@@ -176,11 +186,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // the customers' HTTP API (server/modules/openapi): its own prefix, errors and body parser, no cookies
   await app.register(services.openapiRoutes, { prefix: OPENAPI_PREFIX });
 
-  const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
+  const staticDir =
+    opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   // index.html never leaves as the file: every page of the console (/ included) is the page with
   // the host's brand written in (brandedConsolePage); the other built files are served as they are
   const consoleTemplate = staticDir ? fs.readFileSync(path.join(staticDir, 'index.html'), 'utf8') : '';
-  if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: false, allowedPath: (p) => p !== '/index.html' });
+  if (staticDir)
+    await app.register(fastifyStatic, {
+      root: path.resolve(staticDir),
+      index: false,
+      allowedPath: (p) => p !== '/index.html',
+    });
   const consolePage = async (host: string | undefined) => {
     const name = await services.site.branding(host).then(
       (b) => b.company_name,
@@ -200,7 +216,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const pathOnly = req.url.split('?')[0];
     // the customers' API answers its own 404, whichever route handed the request over
     if (isOpenApiPath(pathOnly)) return openApiNotFound(reply);
-    if (staticDir && (req.method === 'GET' || req.method === 'HEAD') && !pathOnly.startsWith('/api/') && pathOnly !== '/api') {
+    if (
+      staticDir &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      !pathOnly.startsWith('/api/') &&
+      pathOnly !== '/api'
+    ) {
       return sendConsolePage(req, reply);
     }
     return reply.status(404).send({ code: 404, msg: '接口不存在' });

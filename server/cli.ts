@@ -17,7 +17,11 @@ function help(out: (s: string) => void) {
   for (const c of COMMANDS) out(`  ${c.usage.padEnd(40)} ${c.description}`);
 }
 
-export async function runCli(argv: string[], out = (s: string) => console.log(s), err = (s: string) => console.error(s)): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out = (s: string) => console.log(s),
+  err = (s: string) => console.error(s),
+): Promise<number> {
   const [name, ...rawArgs] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     help(out);

@@ -381,7 +381,12 @@ export interface Config {
     reloadMs: number;
   };
   /** the carrier simulator (embedded, or npm run smsc-sim) */
-  simulator: { protocol: ServerEnv['SMSC_SIM_PROTOCOL']; settings: Partial<SimulatorSettings>; countsFile: string; countsRefs: boolean };
+  simulator: {
+    protocol: ServerEnv['SMSC_SIM_PROTOCOL'];
+    settings: Partial<SimulatorSettings>;
+    countsFile: string;
+    countsRefs: boolean;
+  };
 }
 
 /**
@@ -403,7 +408,12 @@ export function loadConfig(raw: RawEnv = process.env): Config {
       statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
       prepare: { threshold: env.DB_PREPARE_THRESHOLD, max: env.DB_PREPARED_MAX },
     },
-    dispatch: { enabled: env.DISPATCH, options: dispatcherOptionsFromEnv(env), channelsFile: env.SMPP_CHANNELS, reloadMs: env.DISPATCH_CHANNEL_RELOAD_MS },
+    dispatch: {
+      enabled: env.DISPATCH,
+      options: dispatcherOptionsFromEnv(env),
+      channelsFile: env.SMPP_CHANNELS,
+      reloadMs: env.DISPATCH_CHANNEL_RELOAD_MS,
+    },
     simulator: {
       protocol: env.SMSC_SIM_PROTOCOL,
       settings: simulatorSettingsFromEnv(env),

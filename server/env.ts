@@ -113,8 +113,13 @@ function messageOf(e: ErrorObject, given: Record<string, unknown>): [string, str
   if (e.keyword === 'if') return undefined;
   const params = e.params as { missingProperty?: string; property?: string; deps?: string };
   if (e.keyword === 'dependencies' && params.missingProperty && params.property) {
-    const group = [params.property, ...String(params.deps ?? '').split(', ')].filter((n, i, all) => n && all.indexOf(n) === i);
-    return [params.missingProperty, `${params.missingProperty} is not set, but ${params.property} is: ${group.join(', ')} go together`];
+    const group = [params.property, ...String(params.deps ?? '').split(', ')].filter(
+      (n, i, all) => n && all.indexOf(n) === i,
+    );
+    return [
+      params.missingProperty,
+      `${params.missingProperty} is not set, but ${params.property} is: ${group.join(', ')} go together`,
+    ];
   }
   if (e.keyword === 'required' && params.missingProperty) {
     const rule = e.schemaPath.startsWith('#/then/') ? (ENV_SCHEMA.then as Schema | undefined)?.description : undefined;

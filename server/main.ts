@@ -31,7 +31,12 @@ if (reusePort && !config.db.url) {
   process.exit(2);
 }
 
-const handle = await openDatabase({ databaseUrl: config.db.url, dataDir, statementTimeoutMs: config.db.statementTimeoutMs, prepare: config.db.prepare });
+const handle = await openDatabase({
+  databaseUrl: config.db.url,
+  dataDir,
+  statementTimeoutMs: config.db.statementTimeoutMs,
+  prepare: config.db.prepare,
+});
 const created = await seed(handle.db);
 
 const staticDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;
@@ -58,7 +63,11 @@ const { closing } = closeOnSignals(app.log, 'shutting down', async () => {
 
 try {
   // reusePort: Node ≥ 22.12 on Linux (FastifyListenOptions does not list it; Fastify hands the options to net's listen)
-  const listen: FastifyListenOptions & { reusePort?: boolean } = { port, host, ...(reusePort ? { reusePort: true } : {}) };
+  const listen: FastifyListenOptions & { reusePort?: boolean } = {
+    port,
+    host,
+    ...(reusePort ? { reusePort: true } : {}),
+  };
   await app.listen(listen);
 } catch (err) {
   app.log.error({ err }, 'cannot listen');

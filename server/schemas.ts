@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import { createAjv, SchemaRegistry, toFieldErrors, trimBySchema, type FieldError, type JsonSchema, type SchemaMap } from '../common/schema';
+import {
+  createAjv,
+  SchemaRegistry,
+  toFieldErrors,
+  trimBySchema,
+  type FieldError,
+  type JsonSchema,
+  type SchemaMap,
+} from '../common/schema';
 import { MESSAGES } from '../common/schema/messages';
 
 export const DEFAULT_SCHEMA_DIR = path.resolve(import.meta.dirname, '../schemas');
@@ -12,7 +20,8 @@ export function loadSchemaMap(dir = DEFAULT_SCHEMA_DIR): SchemaMap {
   for (const sub of fs.readdirSync(dir, { withFileTypes: true })) {
     if (!sub.isDirectory()) continue;
     for (const f of fs.readdirSync(path.join(dir, sub.name))) {
-      if (f.endsWith('.json')) map[`${sub.name}/${f}`] = JSON.parse(fs.readFileSync(path.join(dir, sub.name, f), 'utf8'));
+      if (f.endsWith('.json'))
+        map[`${sub.name}/${f}`] = JSON.parse(fs.readFileSync(path.join(dir, sub.name, f), 'utf8'));
     }
   }
   return map;

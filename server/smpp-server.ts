@@ -21,12 +21,19 @@ if (!loaded.db.url) {
 }
 const config = loaded.app;
 if (!config.smppServerPort && !config.cmppServerPort && !config.smgpServerPort && !config.sgipServerPort) {
-  console.error('SMPP_SERVER_PORT=0, CMPP_SERVER_PORT=0, SMGP_SERVER_PORT=0 and SGIP_SERVER_PORT=0: nothing to listen on');
+  console.error(
+    'SMPP_SERVER_PORT=0, CMPP_SERVER_PORT=0, SMGP_SERVER_PORT=0 and SGIP_SERVER_PORT=0: nothing to listen on',
+  );
   process.exit(2);
 }
 const { dataDir } = loaded;
 const schema = loaded.db.schema;
-const handle = await openDatabase({ databaseUrl: loaded.db.url, poolSize: loaded.db.poolSize, prepare: loaded.db.prepare, ...(schema ? { schema } : {}) });
+const handle = await openDatabase({
+  databaseUrl: loaded.db.url,
+  poolSize: loaded.db.poolSize,
+  prepare: loaded.db.prepare,
+  ...(schema ? { schema } : {}),
+});
 // the app gives the services (acceptance, ledger); it never listens for HTTP, only the SMPP module does (on ready)
 const app = await buildApp({ db: handle.db, dataDir, logger: { level: loaded.logLevel }, config, purgeEveryMs: 0 });
 try {

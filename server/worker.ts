@@ -16,17 +16,31 @@ import { closeOnSignals } from './lib/shutdown';
 
 const config = configOrExit();
 if (!config.db.url) {
-  console.error('npm run worker 需要 DATABASE_URL（PostgreSQL），以及 SMPP_URL（smpp://system_id:password@host:port）或通道（SMPP_CHANNELS / npm run cli -- channel add）');
+  console.error(
+    'npm run worker 需要 DATABASE_URL（PostgreSQL），以及 SMPP_URL（smpp://system_id:password@host:port）或通道（SMPP_CHANNELS / npm run cli -- channel add）',
+  );
   process.exit(2);
 }
 const { dataDir } = config;
-const handle = await openDatabase({ databaseUrl: config.db.url, poolSize: config.db.poolSize, statementTimeoutMs: config.db.statementTimeoutMs, prepare: config.db.prepare });
+const handle = await openDatabase({
+  databaseUrl: config.db.url,
+  poolSize: config.db.poolSize,
+  statementTimeoutMs: config.db.statementTimeoutMs,
+  prepare: config.db.prepare,
+});
 // the app gives the services' context (ledger, push URL rules); it never listens for HTTP (METRICS_PORT aside)
 const app = await buildApp({
   db: handle.db,
   dataDir,
   logger: { level: config.logLevel },
-  config: { ...config.app, smppServerPort: 0, smppServerTlsPort: 0, cmppServerPort: 0, smgpServerPort: 0, sgipServerPort: 0 },
+  config: {
+    ...config.app,
+    smppServerPort: 0,
+    smppServerTlsPort: 0,
+    cmppServerPort: 0,
+    smgpServerPort: 0,
+    sgipServerPort: 0,
+  },
   purgeEveryMs: 0,
 });
 expectDispatcher(app.ctx);

@@ -65,7 +65,14 @@ const groups: MenuGroup[] = [
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
 
-const home: Screen = { name: 'index', path: '/', label: '首页', icon: 'home', page: lazy(() => import('@/pages/Home')), menu: true };
+const home: Screen = {
+  name: 'index',
+  path: '/',
+  label: '首页',
+  icon: 'home',
+  page: lazy(() => import('@/pages/Home')),
+  menu: true,
+};
 
 /** The folders, in menu order. */
 const screens: Screen[] = [
@@ -90,6 +97,13 @@ const screens: Screen[] = [
 ];
 
 /** Paths the spec names that open another screen (a layout's parent path, an older name). */
-const aliases = [...send.aliases, ...timedTasks.aliases, ...sendRecords.aliases, ...reports.aliases, ...subaccounts.aliases, ...invoices.aliases];
+const aliases = [
+  ...send.aliases,
+  ...timedTasks.aliases,
+  ...sendRecords.aliases,
+  ...reports.aliases,
+  ...subaccounts.aliases,
+  ...invoices.aliases,
+];
 
 export const consoleScreens: ScreenTable = { screens, groups, aliases, data: [...help.data] };

@@ -7,8 +7,18 @@ import type { Db } from '../../server/db';
 import { SignState } from '../../common/generated/schemas';
 
 export async function approveSign(db: Db, clientid: string, sign: string): Promise<void> {
-  const account = await db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', '=', clientid).executeTakeFirstOrThrow();
-  const have = await db.selectFrom('signs').select('id').where('account_id', '=', account.id).where('sign', '=', sign).where('state', '=', SignState.Approved).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select(['id', 'clientid'])
+    .where('clientid', '=', clientid)
+    .executeTakeFirstOrThrow();
+  const have = await db
+    .selectFrom('signs')
+    .select('id')
+    .where('account_id', '=', account.id)
+    .where('sign', '=', sign)
+    .where('state', '=', SignState.Approved)
+    .executeTakeFirst();
   if (have) return;
   const now = new Date();
   await db

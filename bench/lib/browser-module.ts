@@ -27,17 +27,31 @@ export async function pageWithModule(entry: string, globalName: string): Promise
 export async function browserWithModule(
   entry: string,
   globalName: string,
-): Promise<{ browser: Browser; newPage: () => Promise<{ page: Page; close: () => Promise<void>; threadMs: () => Promise<number> }> }> {
-  const out = await build({ entryPoints: [entry], bundle: true, format: 'iife', globalName, write: false, minify: true });
+): Promise<{
+  browser: Browser;
+  newPage: () => Promise<{ page: Page; close: () => Promise<void>; threadMs: () => Promise<number> }>;
+}> {
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    globalName,
+    write: false,
+    minify: true,
+  });
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const newPage = async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.addScriptTag({ content: out.outputFiles[0].text });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    const threadMs = async () => 1000 * ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN);
+    const threadMs = async () =>
+      1000 * ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN);
     return { page, close: () => context.close(), threadMs };
   };
   return { browser, newPage };

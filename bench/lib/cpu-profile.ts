@@ -32,7 +32,11 @@ export async function startHeapProfile(path: string): Promise<{ stop(): Promise<
   session.connect();
   await session.post('HeapProfiler.enable');
   // every 16 KB allocated on average; objects the GC has already collected stay in the profile
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   return {
     async stop() {
       const { profile } = await session.post('HeapProfiler.stopSampling');

@@ -65,7 +65,10 @@ export function benchEnv(name: string): { peer: string; pgUrl: string } {
  * children's CPU time (cutime + cstime of /proc/<shell>/stat, in clock ticks): the peer's whole CPU
  * time, which /proc/<peer> no longer shows after it exits.
  */
-export function runPeer(peer: string, args: string[]): Promise<{ summary: PeerSummary; cpuMs: number; wallMs: number }> {
+export function runPeer(
+  peer: string,
+  args: string[],
+): Promise<{ summary: PeerSummary; cpuMs: number; wallMs: number }> {
   const name = path.basename(peer);
   const script = '"$0" "$@"; rc=$?; echo "peer-cpu-ticks $(cut -d" " -f16,17 /proc/$$/stat)"; exit $rc';
   const t0 = performance.now();
@@ -143,11 +146,23 @@ export async function benchAccount(
   app: App,
   db: Kysely<Database>,
   count: number,
-  extra: { sgip_callback_host?: string; sgip_callback_port?: number; sgip_callback_user?: string; sgip_callback_password?: string } = {},
+  extra: {
+    sgip_callback_host?: string;
+    sgip_callback_port?: number;
+    sgip_callback_user?: string;
+    sgip_callback_password?: string;
+  } = {},
 ): Promise<number> {
   const account = await db
     .updateTable('accounts')
-    .set({ needreport: NeedReport.PassThrough, access_speed: 1_000_000, operation_mode: OperationMode.DirectCharge, needaudit: 0, nodenum: '', ...extra })
+    .set({
+      needreport: NeedReport.PassThrough,
+      access_speed: 1_000_000,
+      operation_mode: OperationMode.DirectCharge,
+      needaudit: 0,
+      nodenum: '',
+      ...extra,
+    })
     .where('clientid', '=', 'client1')
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -166,7 +181,10 @@ export interface CpuSpent {
 
 /** CPU time of this process (the platform), the database's PostgreSQL backends and the carrier's process from now on */
 export async function cpuWindow(db: Kysely<Database>, carrierPid: number): Promise<{ stop(): Promise<CpuSpent> }> {
-  const pgPids = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(db)).rows.map((r) => r.pid);
+  const pgPids = async () =>
+    (
+      await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(db)
+    ).rows.map((r) => r.pid);
   const pg0 = procCpuMs(await pgPids());
   const sim0 = procCpuMs([carrierPid]);
   const self0 = process.cpuUsage();
@@ -211,7 +229,9 @@ export async function doorRun(o: {
   peerName: string;
 }): Promise<{ doorCost: number; ok: boolean }> {
   const per = perMessage(o.count);
-  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.cpuprofile` : '');
+  const profile = await startCpuProfile(
+    process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.cpuprofile` : '',
+  );
   const cpu = await cpuWindow(o.db, o.carrierPid);
   const progress = setInterval(() => console.log(`  ${JSON.stringify(o.dispatcher.stats)}`), 5000);
   const peer = await o.run().finally(() => clearInterval(progress));
@@ -252,7 +272,9 @@ export async function consoleComparison(o: {
   ok: boolean;
 }): Promise<boolean> {
   if (process.env.CONSOLE === '0') {
-    console.log(`every submit accepted and every report matched: ${o.ok ? 'yes' : 'NO'} (CONSOLE=0: no comparison with the console path)`);
+    console.log(
+      `every submit accepted and every report matched: ${o.ok ? 'yes' : 'NO'} (CONSOLE=0: no comparison with the console path)`,
+    );
     return o.ok;
   }
   const per = perMessage(o.count);
@@ -264,15 +286,28 @@ export async function consoleComparison(o: {
   const mobile = Array.from({ length: o.count }, (_, i) => String(13_900_000_000 + i)).join(',');
   const cpu = await cpuWindow(o.db, o.carrierPid);
   const t0 = performance.now();
-  const res = await o.app.services.send.send(me, { clientId: 'client1', sign: '好易购', smstype: 0, templateId: tpl.id, content, mobile });
+  const res = await o.app.services.send.send(me, {
+    clientId: 'client1',
+    sign: '好易购',
+    smstype: 0,
+    templateId: tpl.id,
+    content,
+    mobile,
+  });
   const t1 = performance.now();
   let last = t0;
   for (;;) {
-    const t = await o.db.selectFrom('sms_tasks').select(['success_num', 'fail_num', 'submitted_num']).where('uid', '=', res.taskId).executeTakeFirstOrThrow();
+    const t = await o.db
+      .selectFrom('sms_tasks')
+      .select(['success_num', 'fail_num', 'submitted_num'])
+      .where('uid', '=', res.taskId)
+      .executeTakeFirstOrThrow();
     if (t.success_num + t.fail_num >= o.count) break;
     if (performance.now() - last > 5000) {
       last = performance.now();
-      console.log(`  console: ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${t.success_num + t.fail_num}`);
+      console.log(
+        `  console: ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${t.success_num + t.fail_num}`,
+      );
     }
     if (performance.now() - t0 > 600_000) throw new Error('console path not finished after 10 minutes');
     await new Promise((r) => setTimeout(r, 100));
@@ -290,6 +325,8 @@ export async function consoleComparison(o: {
   const ratio = o.doorCost / consoleCost;
   const met = ratio <= TARGET_RATIO;
   console.log(`${o.doorName} door ÷ console path, platform process + PostgreSQL CPU per message: ${ratio.toFixed(2)}×`);
-  console.log(`target ≤ ${TARGET_RATIO}× the console path's CPU per message, every submit accepted and every report matched: ${met && o.ok ? 'met' : 'MISSED'}`);
+  console.log(
+    `target ≤ ${TARGET_RATIO}× the console path's CPU per message, every submit accepted and every report matched: ${met && o.ok ? 'met' : 'MISSED'}`,
+  );
   return o.ok && met;
 }

@@ -11,7 +11,11 @@ export async function loginCookies(base: string, username: string, password: str
     }
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const headers = () => ({ cookie: cookie(), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), 'content-type': 'application/json' });
+  const headers = () => ({
+    cookie: cookie(),
+    'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+    'content-type': 'application/json',
+  });
 
   take(await fetch(`${base}/api/login/timeout`));
   const ch = await fetch(`${base}/api/captcha/slider`, { headers: headers() });
@@ -19,15 +23,28 @@ export async function loginCookies(base: string, username: string, password: str
   const { data: challenge } = await ch.json();
   const width = 300;
   // like a hand: eased (not constant speed, not a straight line), ~750 ms, a little vertical wobble
-  const track = Array.from({ length: 31 }, (_, i) => [Math.round(width * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]]);
-  const v = await fetch(`${base}/api/captcha/slider/verify`, { method: 'POST', headers: headers(), body: JSON.stringify({ server: challenge.server, width, track }) });
+  const track = Array.from({ length: 31 }, (_, i) => [
+    Math.round(width * (1 - (1 - i / 30) ** 2.2)),
+    i * 25 + (i % 3),
+    [0, 1, 1, 2, 1][i % 5],
+  ]);
+  const v = await fetch(`${base}/api/captcha/slider/verify`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ server: challenge.server, width, track }),
+  });
   take(v);
   const verified = await v.json();
   if (verified.code !== 0) throw new Error(`slider: ${verified.msg}`);
   const res = await fetch(`${base}/api/login`, {
     method: 'POST',
     headers: headers(),
-    body: JSON.stringify({ username, password: createHash('sha256').update(password).digest('hex'), server: challenge.server, token: verified.data.token }),
+    body: JSON.stringify({
+      username,
+      password: createHash('sha256').update(password).digest('hex'),
+      server: challenge.server,
+      token: verified.data.token,
+    }),
   });
   take(res);
   const body = await res.json();

@@ -37,7 +37,12 @@ let current: { worker: Worker; url: string } | null = null;
  * (or an error) ends the timing. The worker is left running until end(), so that the benchmark
  * can read its thread's CPU time.
  */
-async function inWorker<T>(workerSource: string, message: object, source: Source, onOther: (data: any) => void = () => {}): Promise<{ ms: number; answer: T }> {
+async function inWorker<T>(
+  workerSource: string,
+  message: object,
+  source: Source,
+  onOther: (data: any) => void = () => {},
+): Promise<{ ms: number; answer: T }> {
   end();
   const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
   const w = new Worker(url);
@@ -63,7 +68,10 @@ export function end() {
 }
 
 /** one MD5 by the console's worker as hasher.ts uses it (new Worker, { file }, { progress } …, { md5 }); ms from the start */
-export async function worker(workerSource: string, source: Source): Promise<{ ms: number; md5: string; progress: number[] }> {
+export async function worker(
+  workerSource: string,
+  source: Source,
+): Promise<{ ms: number; md5: string; progress: number[] }> {
   const progress: number[] = [];
   const { ms, answer } = await inWorker<{ md5: string }>(workerSource, {}, source, (d) => progress.push(d.progress));
   return { ms, md5: answer.md5, progress };
@@ -71,7 +79,11 @@ export async function worker(workerSource: string, source: Source): Promise<{ ms
 
 /** one way of reading and hashing (see md5-strategies.worker.ts); ms inside the worker, and from the start */
 export async function strategy(workerSource: string, mode: string, slice: number, hash: number, source: Source) {
-  const { ms, answer } = await inWorker<{ ms: number; md5: string; info: unknown }>(workerSource, { mode, slice, hash }, source);
+  const { ms, answer } = await inWorker<{ ms: number; md5: string; info: unknown }>(
+    workerSource,
+    { mode, slice, hash },
+    source,
+  );
   return { total: ms, ...answer };
 }
 

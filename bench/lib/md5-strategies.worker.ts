@@ -31,7 +31,8 @@ async function hasher(kind: number): Promise<H> {
 }
 
 async function sliceSeq(file: Blob, slice: number, h: H) {
-  for (let at = 0; at < file.size; at += slice) h.update(new Uint8Array(await file.slice(at, at + slice).arrayBuffer()));
+  for (let at = 0; at < file.size; at += slice)
+    h.update(new Uint8Array(await file.slice(at, at + slice).arrayBuffer()));
 }
 
 async function sliceAhead(file: Blob, slice: number, h: H, ahead = 2) {
@@ -50,7 +51,8 @@ async function sliceAhead(file: Blob, slice: number, h: H, ahead = 2) {
 
 function frs(file: Blob, slice: number, h: H) {
   const r = new FileReaderSync();
-  for (let at = 0; at < file.size; at += slice) h.update(new Uint8Array(r.readAsArrayBuffer(file.slice(at, at + slice))));
+  for (let at = 0; at < file.size; at += slice)
+    h.update(new Uint8Array(r.readAsArrayBuffer(file.slice(at, at + slice))));
 }
 
 async function stream(file: Blob, h: H) {
@@ -66,7 +68,9 @@ async function stream(file: Blob, h: H) {
 
 async function byob(file: Blob, slice: number, h: H, full = false) {
   // `min` (fill the whole view before answering) is newer than this project's DOM typings
-  const r = file.stream().getReader({ mode: 'byob' }) as unknown as { read(v: Uint8Array, o?: { min: number }): Promise<ReadableStreamReadResult<Uint8Array>> };
+  const r = file.stream().getReader({ mode: 'byob' }) as unknown as {
+    read(v: Uint8Array, o?: { min: number }): Promise<ReadableStreamReadResult<Uint8Array>>;
+  };
   let buf = new ArrayBuffer(slice);
   let chunks = 0;
   for (;;) {

@@ -34,7 +34,10 @@ export async function openLoop(opts: {
   durationMs: number;
 }): Promise<OpenLoopResult> {
   const method = opts.method ?? 'GET';
-  const clients = Array.from({ length: opts.connections }, () => new Client(opts.origin, { pipelining: 1, keepAliveTimeout: 60_000 }));
+  const clients = Array.from(
+    { length: opts.connections },
+    () => new Client(opts.origin, { pipelining: 1, keepAliveTimeout: 60_000 }),
+  );
   const busy = new Array<boolean>(opts.connections).fill(false);
   const waiting: number[][] = clients.map(() => []);
   const latencies = new Float64Array(Math.ceil((opts.rate * opts.durationMs) / 1000) + opts.connections);
@@ -61,7 +64,11 @@ export async function openLoop(opts: {
   };
 
   // open every connection first, so the measured run does not include TCP handshakes
-  await Promise.all(clients.map((c) => c.request({ path: opts.path, method, headers: opts.headers, body: opts.body }).then((r) => r.body.dump())));
+  await Promise.all(
+    clients.map((c) =>
+      c.request({ path: opts.path, method, headers: opts.headers, body: opts.body }).then((r) => r.body.dump()),
+    ),
+  );
 
   const start = performance.now();
   const interval = 1000 / opts.rate;

@@ -24,7 +24,10 @@ if (process.send && process.argv[2] === '--child') {
   process.on('message', async (m: Msg) => {
     if (m.type === 'counts') {
       const cpu = process.cpuUsage();
-      process.send!({ id: m.id, value: { ...sim.counts(), pending: sim.pending(), cpuMs: (cpu.user + cpu.system) / 1000 } });
+      process.send!({
+        id: m.id,
+        value: { ...sim.counts(), pending: sim.pending(), cpuMs: (cpu.user + cpu.system) / 1000 },
+      });
     } else if (m.type === 'update') {
       sim.update(m.changes ?? {});
       process.send!({ id: m.id, value: null });
@@ -39,7 +42,10 @@ if (process.send && process.argv[2] === '--child') {
 }
 
 export async function startSimProcess(settings: Partial<SimulatorSettings>): Promise<SimProcess> {
-  const child = fork(import.meta.filename, ['--child', JSON.stringify(settings)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, ['--child', JSON.stringify(settings)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let seq = 0;
   const waiting = new Map<number, (v: unknown) => void>();
   const url = await new Promise<string>((resolve, reject) => {

@@ -49,7 +49,10 @@ export async function startStandaloneSim(env: Record<string, string>): Promise<S
       };
       waiters.push(wait);
     });
-  const listening = await Promise.race([next('listening'), new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`simulator exited (${code})`))))]);
+  const listening = await Promise.race([
+    next('listening'),
+    new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`simulator exited (${code})`)))),
+  ]);
   return {
     url: listening.url!,
     child,

@@ -21,7 +21,9 @@ if (process.send) {
   const s = new smpp.Session({ host: '127.0.0.1', port: a.port });
   s.on('error', (err: Error) => process.send!({ type: 'error', message: String(err) }));
   await new Promise<void>((resolve) => s.socket.once('connect', () => resolve()));
-  const bind = await new Promise<PDU>((resolve) => s.send(new smpp.PDU('bind_transceiver', { system_id: a.systemId, password: a.password }), resolve));
+  const bind = await new Promise<PDU>((resolve) =>
+    s.send(new smpp.PDU('bind_transceiver', { system_id: a.systemId, password: a.password }), resolve),
+  );
   if (bind.command_status !== 0) {
     process.send({ type: 'error', message: `bind refused 0x${bind.command_status.toString(16)}` });
     process.exit(1);
@@ -51,22 +53,32 @@ if (process.send) {
   let throttled = 0;
   const submit = (i: number, attempt: number) => {
     const phone = `139${String(10_000_000 + i).slice(-8)}`;
-    s.send(new smpp.PDU('submit_sm', { destination_addr: phone, source_addr: '1', registered_delivery: 1, short_message: a.text }), (resp: PDU) => {
-      if (process.env.BENCH_DEBUG) console.error('resp', resp.command_status, resp.message_id);
-      if (resp.command_status === 0x58) {
-        throttled++;
-        setTimeout(() => submit(i, attempt + 1), Math.min(1000, 50 * 2 ** attempt));
-        return;
-      }
-      answered++;
-      if (resp.command_status === 0) ok++;
-      else statuses[`0x${resp.command_status.toString(16)}`] = (statuses[`0x${resp.command_status.toString(16)}`] ?? 0) + 1;
-      if (answered === a.n) {
-        tAccepted = performance.now() - t0;
-        process.send!({ type: 'accepted', ms: tAccepted, ok, statuses, throttled, cpuMs: cpuMs() });
-        if (receipts === ok) finish();
-      } else pump();
-    });
+    s.send(
+      new smpp.PDU('submit_sm', {
+        destination_addr: phone,
+        source_addr: '1',
+        registered_delivery: 1,
+        short_message: a.text,
+      }),
+      (resp: PDU) => {
+        if (process.env.BENCH_DEBUG) console.error('resp', resp.command_status, resp.message_id);
+        if (resp.command_status === 0x58) {
+          throttled++;
+          setTimeout(() => submit(i, attempt + 1), Math.min(1000, 50 * 2 ** attempt));
+          return;
+        }
+        answered++;
+        if (resp.command_status === 0) ok++;
+        else
+          statuses[`0x${resp.command_status.toString(16)}`] =
+            (statuses[`0x${resp.command_status.toString(16)}`] ?? 0) + 1;
+        if (answered === a.n) {
+          tAccepted = performance.now() - t0;
+          process.send!({ type: 'accepted', ms: tAccepted, ok, statuses, throttled, cpuMs: cpuMs() });
+          if (receipts === ok) finish();
+        } else pump();
+      },
+    );
   };
   const pump = () => {
     while (sent < a.n && sent - answered < a.window) submit(sent++, 0);

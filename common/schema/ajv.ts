@@ -66,7 +66,8 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
     if (e.keyword === 'if') continue;
     let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     // ajv-errors wraps the original errors in params.errors; `required` names the field in params
-    const params = e.params as { missingProperty?: string; errors?: { params?: { missingProperty?: string } }[] } | undefined;
+    const params = e.params as
+      { missingProperty?: string; errors?: { params?: { missingProperty?: string } }[] } | undefined;
     const missing = params?.missingProperty ?? params?.errors?.[0]?.params?.missingProperty;
     if (missing) field = field ? `${field}.${missing}` : missing;
     if (seen.has(field)) continue;

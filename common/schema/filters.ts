@@ -19,18 +19,24 @@ import { formatBusiness } from '../time';
 
 export type FilterParams = Record<string, unknown>;
 
-const PATTERNS: Record<string, string> = { date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DD HH:mm:ss', 'business-date-time': 'YYYY-MM-DD HH:mm:ss' };
+const PATTERNS: Record<string, string> = {
+  date: 'YYYY-MM-DD',
+  'date-time': 'YYYY-MM-DD HH:mm:ss',
+  'business-date-time': 'YYYY-MM-DD HH:mm:ss',
+};
 
 /** Formats a Dayjs-like (`.format(pattern)`), a Date or a string as the schema's date format asks. */
 export function formatDateValue(value: unknown, format: string): unknown {
   const pattern = PATTERNS[format];
   if (!pattern || value === undefined || value === null || value === '') return value;
-  if (typeof (value as { format?: unknown }).format === 'function') return (value as { format(p: string): string }).format(pattern);
+  if (typeof (value as { format?: unknown }).format === 'function')
+    return (value as { format(p: string): string }).format(pattern);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : formatBusiness(value, format !== 'date');
   return value;
 }
 
-export const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+export const isEmptyValue = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 export const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.items?.format ?? ''];
 
@@ -38,7 +44,8 @@ export const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.it
 export function paramsOf(name: string, p: JsonSchema): string[] {
   const renamed = p?.['x-param'];
   if (isRange(p)) {
-    if (!Array.isArray(renamed) || renamed.length !== 2) throw new Error(`filter ${name}: a date range needs x-param: [from, to]`);
+    if (!Array.isArray(renamed) || renamed.length !== 2)
+      throw new Error(`filter ${name}: a date range needs x-param: [from, to]`);
     return renamed;
   }
   return [typeof renamed === 'string' ? renamed : name];

@@ -13,7 +13,15 @@ export function isBusinessDateTime(s: string): boolean {
   if (!m) return false;
   const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
   const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-  return y >= 1 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
+  return (
+    y >= 1 &&
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    se < 60
+  );
 }
 
 /** a comma-separated list without a repeated item ('' passes; the items' own form is the pattern's business) */

@@ -21,7 +21,8 @@ export function requiredMessage(schema: { errorMessage?: unknown; allOf?: readon
     const msg = em && typeof em === 'object' ? em.required?.[field] : undefined;
     return typeof msg === 'string' ? msg : undefined;
   };
-  const msg = of(schema) ?? schema.allOf?.map((branch) => of((branch as { then?: unknown }).then)).find((m) => m !== undefined);
+  const msg =
+    of(schema) ?? schema.allOf?.map((branch) => of((branch as { then?: unknown }).then)).find((m) => m !== undefined);
   if (msg === undefined) throw new Error(`no required message for ${field}`);
   return msg;
 }

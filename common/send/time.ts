@@ -80,7 +80,8 @@ export function sendHorizonWall(kind: SendTimeKind, nowWall: number): number {
 /** The rule on wall clocks (the console's business times): null when the send may go then, else its message. */
 export function sendTimeWallError(kind: SendTimeKind, atWall: number, nowWall: number): string | null {
   if (!Number.isFinite(atWall) || atWall < nowWall + SEND_TIME_RULES.minLeadMs) return SEND_TIME_MESSAGES.tooEarly;
-  if (atWall >= sendHorizonWall(kind, nowWall)) return kind === 'ordinary' ? SEND_TIME_MESSAGES.tooLate : SEND_TIME_MESSAGES.tooLateDay;
+  if (atWall >= sendHorizonWall(kind, nowWall))
+    return kind === 'ordinary' ? SEND_TIME_MESSAGES.tooLate : SEND_TIME_MESSAGES.tooLateDay;
   return null;
 }
 
@@ -97,4 +98,5 @@ export function sendDays(kind: SendTimeKind, nowWall: number): { first: string; 
 }
 
 /** The wall time a page starts with: now + 30 minutes, seconds dropped. */
-export const defaultSendWall = (nowWall: number) => Math.floor((nowWall + SEND_TIME_RULES.defaultLeadMs) / 60_000) * 60_000;
+export const defaultSendWall = (nowWall: number) =>
+  Math.floor((nowWall + SEND_TIME_RULES.defaultLeadMs) / 60_000) * 60_000;

@@ -167,9 +167,12 @@ export function provinces(): readonly Province[] {
 /** The cities of a province (by id or short name), in Chinese (pinyin) order; [] for an unknown province. */
 export function cities(province: number | string): readonly City[] {
   decode();
-  const p = typeof province === 'number' ? provinceById.get(province) : provinceList!.find((x) => x.provinceName === province);
+  const p =
+    typeof province === 'number' ? provinceById.get(province) : provinceList!.find((x) => x.provinceName === province);
   if (!p) return [];
-  return cityList!.filter((c) => c.provinceId === p.provinceId).sort((a, b) => a.cityName.localeCompare(b.cityName, 'zh-Hans-CN'));
+  return cityList!
+    .filter((c) => c.provinceId === p.provinceId)
+    .sort((a, b) => a.cityName.localeCompare(b.cityName, 'zh-Hans-CN'));
 }
 
 export function findProvince(id: number): Province | undefined {

@@ -8,7 +8,16 @@ import { OperationMode, SmsType, TemplateCategory, TemplateType } from '../gener
 
 export interface TemplateRuleConfig {
   maxVariables: number;
-  messages: Record<'fixedWithVariables' | 'variableWithoutVariables' | 'tooManyVariables' | 'industrySmsType' | 'sensitiveWords' | 'notCreator' | 'notFound', string>;
+  messages: Record<
+    | 'fixedWithVariables'
+    | 'variableWithoutVariables'
+    | 'tooManyVariables'
+    | 'industrySmsType'
+    | 'sensitiveWords'
+    | 'notCreator'
+    | 'notFound',
+    string
+  >;
 }
 
 /** A variable marker: `{name}` or `{1}` (letters, digits, CJK, underscore; 1-20 characters). */
@@ -24,7 +33,11 @@ export function countVariables(content: string | undefined | null): number {
 export const INDUSTRY_SMS_TYPES: readonly number[] = [SmsType.VerificationCode, SmsType.Notification];
 
 /** The SMS type a template gets: marketing is forced to 营销; industry keeps a valid choice, else 通知 in mode 0. */
-export function effectiveSmsType(smsType: number, chosen: number | undefined | null, operationMode: string): number | undefined {
+export function effectiveSmsType(
+  smsType: number,
+  chosen: number | undefined | null,
+  operationMode: string,
+): number | undefined {
   if (smsType === TemplateCategory.MemberMarketing) return SmsType.Marketing;
   if (chosen !== undefined && chosen !== null && INDUSTRY_SMS_TYPES.includes(Number(chosen))) return Number(chosen);
   return operationMode === OperationMode.Package ? undefined : SmsType.Notification;
@@ -38,10 +51,16 @@ export interface TemplateRuleInput {
 }
 
 /** The first broken rule as { field, message }, or null. */
-export function checkTemplateRules(input: TemplateRuleInput, operationMode: string, cfg: TemplateRuleConfig): { field: string; message: string } | null {
+export function checkTemplateRules(
+  input: TemplateRuleInput,
+  operationMode: string,
+  cfg: TemplateRuleConfig,
+): { field: string; message: string } | null {
   const n = countVariables(input.content);
-  if (Number(input.templateType) === TemplateType.Fixed && n > 0) return { field: 'content', message: cfg.messages.fixedWithVariables };
-  if (Number(input.templateType) === TemplateType.Variable && n === 0) return { field: 'content', message: cfg.messages.variableWithoutVariables };
+  if (Number(input.templateType) === TemplateType.Fixed && n > 0)
+    return { field: 'content', message: cfg.messages.fixedWithVariables };
+  if (Number(input.templateType) === TemplateType.Variable && n === 0)
+    return { field: 'content', message: cfg.messages.variableWithoutVariables };
   if (n > cfg.maxVariables) return { field: 'content', message: cfg.messages.tooManyVariables };
   if (operationMode === OperationMode.Package && Number(input.smsType) === TemplateCategory.Industry) {
     if (input.smstype === undefined || input.smstype === null || !INDUSTRY_SMS_TYPES.includes(Number(input.smstype)))

@@ -34,7 +34,12 @@ export const accountCommands = defineCommands(
       if (term) {
         const like = `%${term.toLowerCase()}%`;
         q = q.where((eb) =>
-          eb.or([eb(sql`lower(a.clientid)`, 'like', like), eb(sql`lower(a.name)`, 'like', like), eb(sql`lower(a.email)`, 'like', like), eb('a.mobile', 'like', like)]),
+          eb.or([
+            eb(sql`lower(a.clientid)`, 'like', like),
+            eb(sql`lower(a.name)`, 'like', like),
+            eb(sql`lower(a.email)`, 'like', like),
+            eb('a.mobile', 'like', like),
+          ]),
         );
       }
       const rows = await q.execute();
@@ -65,7 +70,11 @@ export const accountCommands = defineCommands(
     description: '解除登录失败造成的锁定（该账户各登录名在所有地址上的锁定）',
     async run({ db, out, schemas }, [clientid]) {
       if (!clientid) throw new UsageError('缺少账户');
-      const a = await db.selectFrom('accounts').select(['id', 'clientid', 'email', 'mobile']).where('clientid', '=', clientid).executeTakeFirst();
+      const a = await db
+        .selectFrom('accounts')
+        .select(['id', 'clientid', 'email', 'mobile'])
+        .where('clientid', '=', clientid)
+        .executeTakeFirst();
       if (!a) throw new CommandError(`账户 ${clientid} 不存在`);
       // the same as the operators' 解除登录锁定: every name's per-address locks and a lock of status 7
       const r = { clientid: a.clientid, ...(await liftLoginLocks(db, a)) };

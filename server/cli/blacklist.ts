@@ -13,7 +13,12 @@ export const blacklistCommands = defineCommands(
     description: '列出平台黑名单（最近 200 个；营销短信不发送到这些号码）',
     async run({ db, out }, [prefix]) {
       const rows = await platformList(db, prefix ?? '');
-      out(table([['编号', '号码', '备注', '添加人', '加入时间'], ...rows.map((r) => [String(r.id), r.phone, r.remark, r.created_by, formatDateTime(r.created_at)])]).join('\n'));
+      out(
+        table([
+          ['编号', '号码', '备注', '添加人', '加入时间'],
+          ...rows.map((r) => [String(r.id), r.phone, r.remark, r.created_by, formatDateTime(r.created_at)]),
+        ]).join('\n'),
+      );
       out(`共 ${rows.length} 个号码`);
     },
   },

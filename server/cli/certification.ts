@@ -15,13 +15,38 @@ export const certificationCommands = defineCommands(
       let q = db
         .selectFrom('certifications as c')
         .innerJoin('accounts as a', 'a.id', 'c.account_id')
-        .select(['a.clientid', 'a.user_type', 'c.cert_type', 'c.id_type', 'c.company', 'c.id_nbr', 'c.img_url', 'c.state', 'c.remark', 'c.submitted_at', 'c.reviewed_at'])
+        .select([
+          'a.clientid',
+          'a.user_type',
+          'c.cert_type',
+          'c.id_type',
+          'c.company',
+          'c.id_nbr',
+          'c.img_url',
+          'c.state',
+          'c.remark',
+          'c.submitted_at',
+          'c.reviewed_at',
+        ])
         .orderBy('c.id', 'desc');
-      if (pendingOnly) q = q.where('c.state', '=', AuthStatus.Pending).where('a.oauth_status', '=', OauthStatus.Pending);
+      if (pendingOnly)
+        q = q.where('c.state', '=', AuthStatus.Pending).where('a.oauth_status', '=', OauthStatus.Pending);
       const rows = await q.execute();
       out(
         table([
-          ['账户', '类型', '认证类型', '证件类型', '公司/姓名', '证件号码', '图片', '状态', '提交时间', '审核时间', '驳回原因'],
+          [
+            '账户',
+            '类型',
+            '认证类型',
+            '证件类型',
+            '公司/姓名',
+            '证件号码',
+            '图片',
+            '状态',
+            '提交时间',
+            '审核时间',
+            '驳回原因',
+          ],
           ...rows.map((r) => [
             r.clientid,
             enumLabel(schemas, 'user-type', r.user_type),

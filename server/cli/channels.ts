@@ -18,7 +18,8 @@ function channelObject(name: string, url: string, opts: string[]): Record<string
     const k = eq > 0 ? a.slice(0, eq) : '';
     const v = a.slice(eq + 1);
     if (!OPTIONS.has(k)) throw new UsageError(`未知选项: ${a.slice(0, 40)}`);
-    if (k === 'carriers' || k === 'sms_types') o[k] = v ? v.split(',').map((x) => (/^\d+$/.test(x.trim()) ? Number(x) : x.trim())) : [];
+    if (k === 'carriers' || k === 'sms_types')
+      o[k] = v ? v.split(',').map((x) => (/^\d+$/.test(x.trim()) ? Number(x) : x.trim())) : [];
     else if (k === 'international') o[k] = ['1', 'true', 'yes', '是'].includes(v.toLowerCase());
     else if (/^\d{1,9}$/.test(v)) o[k] = Number(v);
     else throw new UsageError(`${k} 必须是整数: ${v.slice(0, 20)}`);
@@ -67,7 +68,8 @@ export const channelCommands = defineCommands(
     description: '列出数据库中的通道（SMPP_CHANNELS 文件中的通道见该文件）',
     async run({ db, out, schemas }) {
       const rows = await db.selectFrom('dispatch_channels').selectAll().orderBy('priority').orderBy('name').execute();
-      const labels = (name: string, vs: number[]) => (vs.length ? vs.map((v) => enumLabel(schemas, name, v)).join(',') : '全部');
+      const labels = (name: string, vs: number[]) =>
+        vs.length ? vs.map((v) => enumLabel(schemas, name, v)).join(',') : '全部';
       out(
         table([
           ['通道', '地址', '运营商', '国际', '短信类型', '优先级', '权重', '限速/秒', '更新时间'],

@@ -13,7 +13,8 @@ const STATUS = new Map<number, string>(statusEnum.oneOf.map((o) => [o.const, o.t
 const TYPE = new Map<number, string>(typeEnum.oneOf.map((o) => [o.const, o.title]));
 
 const statusArg = (v: string | undefined) => {
-  if (v === undefined || !/^[0-5]$/.test(v)) throw new UsageError(`状态须为 0-5：${[...STATUS].map(([k, t]) => `${k} ${t}`).join('，')}`);
+  if (v === undefined || !/^[0-5]$/.test(v))
+    throw new UsageError(`状态须为 0-5：${[...STATUS].map(([k, t]) => `${k} ${t}`).join('，')}`);
   return Number(v);
 };
 
@@ -71,7 +72,9 @@ export const invoiceCommands = defineCommands(
             r.invoice_head,
             `${r.status} ${STATUS.get(r.status) ?? ''}`,
             formatDateTime(r.create_time),
-            [r.audit_fail_cause, [r.express_company, r.express_order].filter(Boolean).join(' ')].filter(Boolean).join(' ') || '-',
+            [r.audit_fail_cause, [r.express_company, r.express_order].filter(Boolean).join(' ')]
+              .filter(Boolean)
+              .join(' ') || '-',
           ]),
         ]).join('\n'),
       );
@@ -81,14 +84,20 @@ export const invoiceCommands = defineCommands(
   {
     name: 'invoice-status',
     usage: 'invoice-status <id> <status> [--reason ..] [--express-company ..] [--express-no ..]',
-    description: '修改发票状态：0→2 驳回（须 --reason）或 3 开票中；3→2 或 4 已邮寄（增值税专票须快递公司和单号）；4→5 已退回',
+    description:
+      '修改发票状态：0→2 驳回（须 --reason）或 3 开票中；3→2 或 4 已邮寄（增值税专票须快递公司和单号）；4→5 已退回',
     async run({ db, out, now }, args) {
       const { positional, opts } = options(args, ['reason', 'express-company', 'express-no']);
       const [idArg, to] = positional;
-      if (!idArg || !/^[1-9][0-9]{0,9}$/.test(idArg) || Number(idArg) > 2_147_483_647) throw new UsageError('发票编号须为正整数');
+      if (!idArg || !/^[1-9][0-9]{0,9}$/.test(idArg) || Number(idArg) > 2_147_483_647)
+        throw new UsageError('发票编号须为正整数');
       const status = statusArg(to);
       try {
-        const r = await setInvoiceStatus({ db, now }, Number(idArg), status, { reason: opts.reason, expressCompany: opts['express-company'], expressNo: opts['express-no'] });
+        const r = await setInvoiceStatus({ db, now }, Number(idArg), status, {
+          reason: opts.reason,
+          expressCompany: opts['express-company'],
+          expressNo: opts['express-no'],
+        });
         out(`发票 ${idArg}（${r.invoiceNo}）：${STATUS.get(r.from)} → ${STATUS.get(r.to)}`);
       } catch (e) {
         if (e instanceof InvoiceStatusError) throw new CommandError(e.message);

@@ -71,7 +71,13 @@ export const noticeCommands = defineCommands(
       out(
         table([
           ['编号', '置顶', '发布时间', '标题', '内容'],
-          ...rows.map((r) => [String(r.id), r.is_top ? '是' : '否', formatDateTime(r.release_time), r.notice_name, cut(noticeText(r.notice_content), 30)]),
+          ...rows.map((r) => [
+            String(r.id),
+            r.is_top ? '是' : '否',
+            formatDateTime(r.release_time),
+            r.notice_name,
+            cut(noticeText(r.notice_content), 30),
+          ]),
         ]).join('\n'),
       );
       out(`共 ${rows.length} 条`);

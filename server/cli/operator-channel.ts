@@ -32,13 +32,19 @@ let shared: ServerSchemas | undefined;
 const cliSchemas = () => (shared ??= new ServerSchemas());
 
 /** Runs one command line against a database; the same code path for the CLI and the server. */
-export async function runCommand(ctx: Omit<CliContext, 'out' | 'schemas' | 'config'> & { schemas?: ServerSchemas; config?: AppConfig }, argv: string[]): Promise<CommandResult> {
+export async function runCommand(
+  ctx: Omit<CliContext, 'out' | 'schemas' | 'config'> & { schemas?: ServerSchemas; config?: AppConfig },
+  argv: string[],
+): Promise<CommandResult> {
   const lines: string[] = [];
   const [name, ...args] = argv;
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) return { code: 2, lines: [`未知命令: ${name ?? ''}`] };
   try {
-    await cmd.run({ ...ctx, schemas: ctx.schemas ?? cliSchemas(), config: ctx.config ?? DEFAULT_CONFIG, out: (l) => lines.push(l) }, args);
+    await cmd.run(
+      { ...ctx, schemas: ctx.schemas ?? cliSchemas(), config: ctx.config ?? DEFAULT_CONFIG, out: (l) => lines.push(l) },
+      args,
+    );
     return { code: 0, lines };
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, lines: [...lines, e.message, `用法: npm run cli -- ${cmd.usage}`] };
@@ -55,18 +61,26 @@ export function installOperatorChannel(app: FastifyInstance, dataDir: string) {
   // not a browser call: authenticated by the token header, no cookies, so no CSRF token either
   app.post('/__operator', { config: { csrf: false } }, async (req, reply) => {
     const given = String(req.headers['x-operator-token'] ?? '');
-    const ok = LOOPBACK.has(req.ip) && given.length === token.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(token));
+    const ok =
+      LOOPBACK.has(req.ip) &&
+      given.length === token.length &&
+      crypto.timingSafeEqual(Buffer.from(given), Buffer.from(token));
     if (!ok) return reply.status(403).send({ code: 403, msg: '无权访问' });
     const argv = (req.body as { argv?: unknown })?.argv;
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return { code: 400, msg: '参数错误' };
-    const result = await runCommand({ db: app.ctx.db, now: () => app.ctx.now(), schemas: app.ctx.schemas, config: app.ctx.config }, argv);
+    const result = await runCommand(
+      { db: app.ctx.db, now: () => app.ctx.now(), schemas: app.ctx.schemas, config: app.ctx.config },
+      argv,
+    );
     return { code: 0, msg: '成功', data: result };
   });
   return {
     /** call after listen */
     publish(port: number) {
       const file = operatorFile(dataDir);
-      fs.writeFileSync(file, JSON.stringify({ port, token, pid: process.pid } satisfies OperatorEndpoint), { mode: 0o600 });
+      fs.writeFileSync(file, JSON.stringify({ port, token, pid: process.pid } satisfies OperatorEndpoint), {
+        mode: 0o600,
+      });
     },
     unpublish() {
       try {

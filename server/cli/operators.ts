@@ -10,7 +10,9 @@ import { CommandError, defineCommands, enumLabel, table, UsageError } from './re
 import roleEnum from '../../schemas/enums/operator-role.json';
 
 function roleOf(v: string | undefined): number {
-  const hit = roleEnum.oneOf.find((o) => String(o.const) === v || o.title === v || o['x-name'].toLowerCase() === String(v).toLowerCase());
+  const hit = roleEnum.oneOf.find(
+    (o) => String(o.const) === v || o.title === v || o['x-name'].toLowerCase() === String(v).toLowerCase(),
+  );
   if (!hit) throw new UsageError(`角色须为 ${roleEnum.oneOf.map((o) => `${o.const} ${o.title}`).join('、')}`);
   return hit.const;
 }
@@ -28,7 +30,10 @@ export const operatorCommands = defineCommands(
       if (unknown) throw new UsageError(`未知选项: ${unknown}`);
       const totp = flags.includes('--totp') ? true : flags.includes('--no-totp') ? false : undefined;
       try {
-        const r = await new OperatorService({ db, now, config }).add({ name, password, role: roleOf(role), totp }, null);
+        const r = await new OperatorService({ db, now, config }).add(
+          { name, password, role: roleOf(role), totp },
+          null,
+        );
         out(`已新增运营人员 ${r.operator.name}（${roleEnum.oneOf.find((o) => o.const === r.operator.role)?.title}）`);
         if (r.totp) {
           out(`动态验证码密钥（只显示这一次，请添加到身份验证器）：${r.totp.secret}`);

@@ -35,11 +35,16 @@ export const sendCommands = defineCommands({
       out(`共 ${rows.length} 个待审核任务`);
       return;
     }
-    if (action !== 'approve' && action !== 'reject') throw new UsageError('用法: send approve <任务编号> | send reject <任务编号> [原因] | send pending');
+    if (action !== 'approve' && action !== 'reject')
+      throw new UsageError('用法: send approve <任务编号> | send reject <任务编号> [原因] | send pending');
     const id = uidArg(uid);
     try {
       const r = await reviewTask({ db, now }, id, action, reason.join(' ').trim());
-      out(action === 'approve' ? `任务 ${id} 审核通过：${r.messages} 条短信进入发送队列` : `任务 ${id} 审核不通过：${r.messages} 条短信已驳回，费用已退还`);
+      out(
+        action === 'approve'
+          ? `任务 ${id} 审核通过：${r.messages} 条短信进入发送队列`
+          : `任务 ${id} 审核不通过：${r.messages} 条短信已驳回，费用已退还`,
+      );
     } catch (e) {
       if (e instanceof ReviewError) throw new CommandError(e.message);
       throw e;

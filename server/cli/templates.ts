@@ -17,7 +17,8 @@ export const templateCommands = defineCommands(
     description: '短信模板审核通过',
     async run({ db, out, now }, [id]) {
       const n = idArg(id);
-      if (!(await reviewTemplate(db, n, TemplateAuditState.Approved, '', now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
+      if (!(await reviewTemplate(db, n, TemplateAuditState.Approved, '', now())))
+        throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
       out(`模板 ${n} 审核通过`);
     },
   },
@@ -29,7 +30,8 @@ export const templateCommands = defineCommands(
       const n = idArg(id);
       const remark = reason.join(' ').trim();
       if (!remark) throw new UsageError('缺少审核不通过的原因');
-      if (!(await reviewTemplate(db, n, TemplateAuditState.Rejected, remark, now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
+      if (!(await reviewTemplate(db, n, TemplateAuditState.Rejected, remark, now())))
+        throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
       out(`模板 ${n} 审核不通过：${remark}`);
     },
   },
@@ -42,7 +44,18 @@ export const templateCommands = defineCommands(
         .selectFrom('templates as t')
         .leftJoin('accounts as o', 'o.id', 't.owner_id')
         .leftJoin('accounts as c', 'c.id', 't.creator_id')
-        .select(['t.id', 't.state', 't.sms_type', 't.template_type', 't.sign', 't.content', 't.remark', 't.create_time', 'o.clientid as owner', 'c.clientid as creator']);
+        .select([
+          't.id',
+          't.state',
+          't.sms_type',
+          't.template_type',
+          't.sign',
+          't.content',
+          't.remark',
+          't.create_time',
+          'o.clientid as owner',
+          'c.clientid as creator',
+        ]);
       if (clientid === 'general') q = q.where('t.owner_id', 'is', null);
       else if (clientid) {
         const acct = await db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirst();

@@ -76,10 +76,19 @@ export function filterRules(schemas: ServerSchemas, key: SchemaKey): Rule[] {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const built: Rule[] = Object.entries(props).map(([name, p]) => {
     const op = (p['x-op'] ?? 'eq') as FilterOp;
-    if (!['eq', 'ne', 'in', 'contains', 'prefix', 'gte', 'lte', 'from', 'to', 'range'].includes(op)) throw new Error(`${key}: ${name} has an unknown x-op ${op}`);
+    if (!['eq', 'ne', 'in', 'contains', 'prefix', 'gte', 'lte', 'from', 'to', 'range'].includes(op))
+      throw new Error(`${key}: ${name} has an unknown x-op ${op}`);
     const scope = p['x-scope'] === 'account';
     if (scope && !p['x-column']) throw new Error(`${key}: ${name} has x-scope without x-column`);
-    return { name, column: text(p['x-column']), op, format: p.format ?? p.items?.format, scope, agentOnly: !!p['x-agent-only'], orderError: text(p['x-order-error']) };
+    return {
+      name,
+      column: text(p['x-column']),
+      op,
+      format: p.format ?? p.items?.format,
+      scope,
+      agentOnly: !!p['x-agent-only'],
+      orderError: text(p['x-order-error']),
+    };
   });
   byKey.set(key, built);
   return built;
@@ -109,7 +118,12 @@ const listOf = (v: unknown): unknown[] =>
  * The WHERE conditions of a filter's values (empty ones — undefined, '', [] — mean "any"); the
  * scope condition first. Throws 403 for an account outside the scope, 400 for a reversed range.
  */
-export function filterConditions(schemas: ServerSchemas, key: SchemaKey, values: object, opts: FilterOptions = {}): Expression<SqlBool>[] {
+export function filterConditions(
+  schemas: ServerSchemas,
+  key: SchemaKey,
+  values: object,
+  opts: FilterOptions = {},
+): Expression<SqlBool>[] {
   const v = values as Record<string, unknown>;
   const out: Expression<SqlBool>[] = [];
   const ranges = new Map<string, { from?: Date; to?: Date; toRule?: Rule }>();
@@ -181,13 +195,20 @@ export function filterConditions(schemas: ServerSchemas, key: SchemaKey, values:
     }
   }
   for (const range of ranges.values()) {
-    if (range.from && range.to && range.from >= range.to) throw new ApiError(400, range.toRule?.orderError ?? DATE_ORDER_MESSAGE);
+    if (range.from && range.to && range.from >= range.to)
+      throw new ApiError(400, range.toRule?.orderError ?? DATE_ORDER_MESSAGE);
   }
   return out;
 }
 
 /** `q` with a filter's conditions (see the module comment). */
-export function whereFrom<Q extends { where(e: Expression<SqlBool>): Q }>(q: Q, ctx: { schemas: ServerSchemas }, key: SchemaKey, values: object, opts: FilterOptions = {}): Q {
+export function whereFrom<Q extends { where(e: Expression<SqlBool>): Q }>(
+  q: Q,
+  ctx: { schemas: ServerSchemas },
+  key: SchemaKey,
+  values: object,
+  opts: FilterOptions = {},
+): Q {
   const conds = filterConditions(ctx.schemas, key, values, opts);
   return conds.length ? q.where(sql<SqlBool>`${sql.join(conds, sql` and `)}`) : q;
 }

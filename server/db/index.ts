@@ -133,7 +133,9 @@ function acquireDataLock(dir: string): () => void {
         alive = false;
       }
       if (alive) {
-        throw new Error(`数据目录 ${dir} 正被进程 ${pid} 使用（内嵌数据库只允许一个进程打开）。请先停止该进程，或使用 DATABASE_URL 连接 PostgreSQL。`);
+        throw new Error(
+          `数据目录 ${dir} 正被进程 ${pid} 使用（内嵌数据库只允许一个进程打开）。请先停止该进程，或使用 DATABASE_URL 连接 PostgreSQL。`,
+        );
       }
     }
   } catch (e) {
@@ -157,7 +159,8 @@ function acquireDataLock(dir: string): () => void {
 const DATE_OID = 1082;
 const dayText = (value: string) => value;
 const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === DATE_OID ? dayText : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === DATE_OID ? dayText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
@@ -185,7 +188,10 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
   let pglite: PGlite;
   let location = 'memory';
   if (opts.memory) {
-    pglite = await PGlite.create({ parsers: { [DATE_OID]: dayText }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    pglite = await PGlite.create({
+      parsers: { [DATE_OID]: dayText },
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
   } else {
     if (!opts.dataDir) throw new Error('createDb: dataDir or databaseUrl is required');
     fs.mkdirSync(opts.dataDir, { recursive: true });

@@ -26,7 +26,10 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, schema = 'public'): Pr
 }
 
 /** Runs a migrator call; throws its error, after trying again while `otherSchemaGone`. */
-async function migrating(schema: string, run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet['results']> {
+async function migrating(
+  schema: string,
+  run: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet['results']> {
   for (let attempt = 0; ; attempt++) {
     const { error, results } = await run();
     if (!error) return results;

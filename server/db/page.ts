@@ -23,6 +23,8 @@ export async function pageOf<DB, TB extends keyof DB, O, R>(
     .execute()) as (R & { window_total: string | number })[];
   if (page.length) return { rows: page, total: Number(page[0].window_total) };
   if (paging.offset === 0) return { rows: [], total: 0 };
-  const { n } = (await filtered.select(sql<string | number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: string | number };
+  const { n } = (await filtered.select(sql<string | number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as {
+    n: string | number;
+  };
   return { rows: [], total: Number(n) };
 }

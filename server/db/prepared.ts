@@ -35,7 +35,10 @@ export interface PrepareOptions {
  * (schemas/config/env.json): what a pool names unless its process passes loadConfig().db.prepare.
  * 0 behind a pooler in transaction mode that cannot keep prepared statements.
  */
-export const PREPARE_DEFAULTS: PrepareOptions = { threshold: ENV_DEFAULTS.DB_PREPARE_THRESHOLD, max: ENV_DEFAULTS.DB_PREPARED_MAX };
+export const PREPARE_DEFAULTS: PrepareOptions = {
+  threshold: ENV_DEFAULTS.DB_PREPARE_THRESHOLD,
+  max: ENV_DEFAULTS.DB_PREPARED_MAX,
+};
 
 /** how many distinct not-yet-named texts are counted before the counts start over */
 const USES_MAX = 4096;

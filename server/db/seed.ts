@@ -153,7 +153,9 @@ export async function seed(db: Db): Promise<string[]> {
   if (missing.length) {
     const hash = await hashPassword(DEMO_PASSWORD);
     for (const { agent, ...a } of missing) {
-      const agentId = agent ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id : null;
+      const agentId = agent
+        ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id
+        : null;
       const r = await db
         .insertInto('accounts')
         .values({ ...a, agent_id: agentId, password_hash: hash })
@@ -164,7 +166,12 @@ export async function seed(db: Db): Promise<string[]> {
     }
   }
   // issue 24: client1's SMPP interface password (README demo table), set once
-  const noInterfacePassword = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').where('interface_password_hash', '=', '').executeTakeFirst();
+  const noInterfacePassword = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('clientid', '=', 'client1')
+    .where('interface_password_hash', '=', '')
+    .executeTakeFirst();
   if (noInterfacePassword)
     await db
       .updateTable('accounts')
@@ -172,7 +179,12 @@ export async function seed(db: Db): Promise<string[]> {
       .where('id', '=', noInterfacePassword.id)
       .execute();
   // 0044_interface_login: a demo database seeded before the migration gets client1's CMPP login too
-  await db.updateTable('accounts').set({ interface_login: 'cli001' }).where('clientid', '=', 'client1').where('interface_login', 'is', null).execute();
+  await db
+    .updateTable('accounts')
+    .set({ interface_login: 'cli001' })
+    .where('clientid', '=', 'client1')
+    .where('interface_login', 'is', null)
+    .execute();
   // 0029_api_secret: a demo database seeded before the migration gets client1's API secret too
   await db
     .updateTable('accounts')
@@ -184,7 +196,11 @@ export async function seed(db: Db): Promise<string[]> {
   if (!branding) {
     await db
       .insertInto('branding')
-      .values({ ...DEFAULT_BRANDING, host_pattern: null, system_info_show: JSON.stringify(DEFAULT_BRANDING.system_info_show) })
+      .values({
+        ...DEFAULT_BRANDING,
+        host_pattern: null,
+        system_info_show: JSON.stringify(DEFAULT_BRANDING.system_info_show),
+      })
       .execute();
     const anyContact = await db.selectFrom('support_contacts').select('id').limit(1).executeTakeFirst();
     if (!anyContact)

@@ -22,7 +22,11 @@ export type SignImportFailure = {
 };
 
 /** every column of a view read as NOT NULL (codegen reads every view column as nullable) */
-type NotNull<T> = { [C in keyof T]: T[C] extends ColumnType<infer S, infer I, infer U> ? ColumnType<NonNullable<S>, I, U> : NonNullable<T[C]> };
+type NotNull<T> = {
+  [C in keyof T]: T[C] extends ColumnType<infer S, infer I, infer U>
+    ? ColumnType<NonNullable<S>, I, U>
+    : NonNullable<T[C]>;
+};
 
 /**
  * Columns read as a narrower type than the schema says, on purpose: a JSON column's shape, a

@@ -60,7 +60,11 @@ export interface PageRows {
 }
 
 type PagingName = 'currentPage' | 'page';
-type WithPaging<T, P extends PagingName | undefined> = P extends 'currentPage' ? T & CurrentPaging : P extends 'page' ? T & PageRows : T;
+type WithPaging<T, P extends PagingName | undefined> = P extends 'currentPage'
+  ? T & CurrentPaging
+  : P extends 'page'
+    ? T & PageRows
+    : T;
 
 /** Where a request schema comes from: the key of schemas/ and the paging it adds. */
 export interface RequestRef {
@@ -152,11 +156,19 @@ export function okOf(ctx: HasSchemas, data: SchemaKey | JsonSchema): TypedSchema
 
 /** `{code, msg, data: {list, totalCount, currentPage, pageRowCount, totalPage}}` of entity rows. */
 export function listOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string, JsonSchema> = {}): TypedSchema<unknown> {
-  return envelope({ type: 'object', required: ['list', 'totalCount'], properties: { list: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra } });
+  return envelope({
+    type: 'object',
+    required: ['list', 'totalCount'],
+    properties: { list: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra },
+  });
 }
 
 /** `{code, msg, data: {data, totalRecord, page, rows, totalPage}}` of entity rows. */
-export function dataPageOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string, JsonSchema> = {}): TypedSchema<unknown> {
+export function dataPageOf(
+  ctx: HasSchemas,
+  row: SchemaKey,
+  extra: Record<string, JsonSchema> = {},
+): TypedSchema<unknown> {
   return envelope({
     type: 'object',
     required: ['data', 'totalRecord'],
@@ -172,8 +184,16 @@ export function dataPageOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string
 }
 
 /** `{code, msg, data: {entityList, totalCount, ...}}` of entity rows. */
-export function entityPageOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string, JsonSchema> = {}): TypedSchema<unknown> {
-  return envelope({ type: 'object', required: ['entityList', 'totalCount'], properties: { entityList: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra } });
+export function entityPageOf(
+  ctx: HasSchemas,
+  row: SchemaKey,
+  extra: Record<string, JsonSchema> = {},
+): TypedSchema<unknown> {
+  return envelope({
+    type: 'object',
+    required: ['entityList', 'totalCount'],
+    properties: { entityList: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra },
+  });
 }
 
 /** `{code, msg, data: [rows]}` */
@@ -186,5 +206,8 @@ export function arrayOf(ctx: HasSchemas, row: SchemaKey | JsonSchema): TypedSche
  * it is refused (e.g. 当前条件没有数据，无法导出).
  */
 export function fileReply(mime: string, description = '文件'): JsonSchema {
-  return { description, content: { [mime]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: envelope() } } };
+  return {
+    description,
+    content: { [mime]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: envelope() } },
+  };
 }

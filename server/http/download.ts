@@ -21,9 +21,11 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 
 /** `attachment` with the name twice: ASCII-safe (percent-encoded) and UTF-8 (`filename*`). */
-export const attachment = (name: string) => `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+export const attachment = (name: string) =>
+  `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-export const mimeOf = (name: string) => MIME_BY_EXT[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+export const mimeOf = (name: string) =>
+  MIME_BY_EXT[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
 export interface FileOptions {
   /** content type (default: by the name's extension) */
@@ -33,7 +35,12 @@ export interface FileOptions {
 }
 
 /** Answers a file download. */
-export function sendFile(reply: FastifyReply, body: Buffer | string | Readable | NodeJS.ReadableStream, name: string, opts: FileOptions = {}) {
+export function sendFile(
+  reply: FastifyReply,
+  body: Buffer | string | Readable | NodeJS.ReadableStream,
+  name: string,
+  opts: FileOptions = {},
+) {
   reply.header('content-type', opts.mime ?? mimeOf(name)).header('content-disposition', attachment(name));
   if (opts.size !== undefined) reply.header('content-length', String(opts.size));
   return reply.send(body);

@@ -78,7 +78,8 @@ function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBod
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   }
-  if (status === TOO_MANY_REQUESTS) return { status: 200, body: { code: TOO_MANY_REQUESTS, msg: '请求过于频繁，请稍后再试' } };
+  if (status === TOO_MANY_REQUESTS)
+    return { status: 200, body: { code: TOO_MANY_REQUESTS, msg: '请求过于频繁，请稍后再试' } };
   // JSON.parse failures and other client-side faults the framework reports
   if (status >= 400 && status < 500) return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   return null;
@@ -86,7 +87,8 @@ function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBod
 
 /** the multipart reader's own errors (busboy): a body cut short or without its boundary */
 const MULTIPART_FAULT = /unexpected end of multipart data|^Multipart: Boundary not found$|^Boundary required$/i;
-export const isMultipartFault = (err: unknown) => err instanceof Error && !(err as { statusCode?: unknown }).statusCode && MULTIPART_FAULT.test(err.message);
+export const isMultipartFault = (err: unknown) =>
+  err instanceof Error && !(err as { statusCode?: unknown }).statusCode && MULTIPART_FAULT.test(err.message);
 
 /**
  * Fastify's `frameworkErrors` option: errors raised while routing, before any hook or the error
@@ -125,7 +127,10 @@ export function installErrorHandler(app: FastifyInstance) {
       return answer(200, { code: QUERY_TIMEOUT_CODE, msg: MESSAGES.queryTimeout });
     }
     if (isDataException(err)) {
-      req.log.warn({ err: { code: err.code, message: err.message }, url: req.url }, 'data exception from the database: a value the guards let through');
+      req.log.warn(
+        { err: { code: err.code, message: err.message }, url: req.url },
+        'data exception from the database: a value the guards let through',
+      );
       return answer(200, { code: 400, msg: BAD_PARAM_MSG });
     }
     req.log.error({ err }, 'unexpected error');

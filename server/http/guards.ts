@@ -46,7 +46,8 @@ export const INPUT_MESSAGES = {
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-const refuse = (msg: string, field?: string) => new ApiError(400, msg, field ? { errors: [{ field, message: msg }] } : undefined);
+const refuse = (msg: string, field?: string) =>
+  new ApiError(400, msg, field ? { errors: [{ field, message: msg }] } : undefined);
 
 /**
  * The nesting depth of JSON text, counted without parsing (brackets inside strings ignored);
@@ -104,7 +105,8 @@ export function checkInput(input: unknown, opts: { flat?: boolean; arraysAllowed
     if (!v || typeof v !== 'object') continue;
     if (depth >= INPUT_LIMITS.maxDepth) throw refuse(INPUT_MESSAGES.tooDeep, field);
     if (Array.isArray(v)) {
-      if (opts.flat && depth === 1 && field !== undefined && !opts.arraysAllowed?.has(field)) throw refuse(INPUT_MESSAGES.repeated, field);
+      if (opts.flat && depth === 1 && field !== undefined && !opts.arraysAllowed?.has(field))
+        throw refuse(INPUT_MESSAGES.repeated, field);
       for (const item of v) stack.push({ v: item, depth: depth + 1, field });
       continue;
     }
@@ -142,7 +144,8 @@ export function installInputGuards(app: FastifyInstance) {
     if (jsonDepth(text) > INPUT_LIMITS.maxDepth) return done(refuse(INPUT_MESSAGES.tooDeep), undefined);
     void parseJson(req, text, (err, value) => {
       if (err) return done(err, undefined);
-      if (!value || typeof value !== 'object' || Array.isArray(value)) return done(new ApiError(400, INPUT_MESSAGES.notObject), undefined);
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        return done(new ApiError(400, INPUT_MESSAGES.notObject), undefined);
       done(null, value);
     });
   });

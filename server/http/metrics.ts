@@ -71,7 +71,11 @@ export class TextHistogram {
 
   observe(key: string, labels: () => Record<string, string>, value: number): void {
     let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { heads: this.heads(labelText(labels())), counts: new Float64Array(this.les.length), sum: 0, count: 0 }));
+    if (!s)
+      this.series.set(
+        key,
+        (s = { heads: this.heads(labelText(labels())), counts: new Float64Array(this.les.length), sum: 0, count: 0 }),
+      );
     const b = this.buckets;
     let i = 0;
     while (i < b.length && value > b[i]) i++;
@@ -84,7 +88,11 @@ export class TextHistogram {
   private heads(labels: string): string[] {
     const sep = labels ? ',' : '';
     const own = labels ? `{${labels}}` : '';
-    return [...this.les.map((le) => `${this.name}_bucket{${labels}${sep}le="${le}"} `), `${this.name}_sum${own} `, `${this.name}_count${own} `];
+    return [
+      ...this.les.map((le) => `${this.name}_bucket{${labels}${sep}le="${le}"} `),
+      `${this.name}_sum${own} `,
+      `${this.name}_count${own} `,
+    ];
   }
 
   /** the family in the Prometheus text format (HELP and TYPE lines, then every series) */
@@ -120,7 +128,11 @@ export function installHttpMetrics(app: FastifyInstance, enabled: boolean): void
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
     const code = reply.statusCode;
-    timings.observe(`${req.method} ${code} ${route}`, () => ({ method: req.method, route, code: String(code) }), reply.elapsedTime / 1000);
+    timings.observe(
+      `${req.method} ${code} ${route}`,
+      () => ({ method: req.method, route, code: String(code) }),
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }

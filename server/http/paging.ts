@@ -50,7 +50,8 @@ export function pagingOf(params: object | undefined, defaultSize = DEFAULT_PAGE_
   const p = (params ?? {}) as Record<string, unknown>;
   const page = positiveInt(p.currentPage ?? p.page, PAGING_MESSAGES.page, MAX_PAGE) ?? 1;
   const rawSize = p.pageRowCount ?? (typeof p.rows === 'string' || typeof p.rows === 'number' ? p.rows : undefined);
-  const size = positiveInt(rawSize, PAGING_MESSAGES.size, MAX_PAGE_SIZE, MAX_PAGE_SIZE) ?? Math.min(defaultSize, MAX_PAGE_SIZE);
+  const size =
+    positiveInt(rawSize, PAGING_MESSAGES.size, MAX_PAGE_SIZE, MAX_PAGE_SIZE) ?? Math.min(defaultSize, MAX_PAGE_SIZE);
   return { page, size, offset: (page - 1) * size };
 }
 
@@ -58,15 +59,35 @@ export const totalPages = (total: number, size: number) => Math.max(1, Math.ceil
 
 /** `{list,totalCount,currentPage,pageRowCount,totalPage}` */
 export function listPage<T>(list: T[], total: number, paging: Paging) {
-  return { list, totalCount: total, currentPage: paging.page, pageRowCount: paging.size, totalPage: totalPages(total, paging.size) };
+  return {
+    list,
+    totalCount: total,
+    currentPage: paging.page,
+    pageRowCount: paging.size,
+    totalPage: totalPages(total, paging.size),
+  };
 }
 
 /** `{data,totalRecord,page,rows,totalPage,currentPage,pageRowCount}` (notices and other data/totalRecord lists) */
 export function dataPage<T>(data: T[], total: number, paging: Paging) {
-  return { data, totalRecord: total, page: paging.page, rows: paging.size, totalPage: totalPages(total, paging.size), currentPage: paging.page, pageRowCount: paging.size };
+  return {
+    data,
+    totalRecord: total,
+    page: paging.page,
+    rows: paging.size,
+    totalPage: totalPages(total, paging.size),
+    currentPage: paging.page,
+    pageRowCount: paging.size,
+  };
 }
 
 /** `{entityList,totalCount}` (templates) */
 export function entityPage<T>(entityList: T[], total: number, paging: Paging) {
-  return { entityList, totalCount: total, currentPage: paging.page, pageRowCount: paging.size, totalPage: totalPages(total, paging.size) };
+  return {
+    entityList,
+    totalCount: total,
+    currentPage: paging.page,
+    pageRowCount: paging.size,
+    totalPage: totalPages(total, paging.size),
+  };
 }

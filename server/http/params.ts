@@ -13,15 +13,42 @@ export const BAD_PARAM = MESSAGES.badParam;
 export const MAX_ID = 2_147_483_647;
 
 /** A record id: an integer within int4. */
-export const id = (title: string): JsonSchema => ({ type: 'integer', title, minimum: 1, maximum: MAX_ID, errorMessage: BAD_PARAM });
+export const id = (title: string): JsonSchema => ({
+  type: 'integer',
+  title,
+  minimum: 1,
+  maximum: MAX_ID,
+  errorMessage: BAD_PARAM,
+});
 /** An account's clientid (letters and digits). */
-export const clientId = (title = '子账户'): JsonSchema => ({ type: 'string', title, maxLength: 32, errorMessage: BAD_PARAM });
-export const text = (title: string, maxLength = 200): JsonSchema => ({ type: 'string', title, maxLength, errorMessage: BAD_PARAM });
+export const clientId = (title = '子账户'): JsonSchema => ({
+  type: 'string',
+  title,
+  maxLength: 32,
+  errorMessage: BAD_PARAM,
+});
+export const text = (title: string, maxLength = 200): JsonSchema => ({
+  type: 'string',
+  title,
+  maxLength,
+  errorMessage: BAD_PARAM,
+});
 
 /** A page number: a positive integer up to MAX_PAGE (OFFSET stays far below bigint). */
-const pageNumber: JsonSchema = { type: 'integer', title: '页码，从 1 开始', minimum: 1, maximum: MAX_PAGE, errorMessage: PAGING_MESSAGES.page };
+const pageNumber: JsonSchema = {
+  type: 'integer',
+  title: '页码，从 1 开始',
+  minimum: 1,
+  maximum: MAX_PAGE,
+  errorMessage: PAGING_MESSAGES.page,
+};
 /** A page size: a positive integer; a larger one than the list serves is capped (server/http/paging.ts). */
-const pageSize: JsonSchema = { type: 'integer', title: '每页条数（默认 15，最多 200）', minimum: 1, errorMessage: PAGING_MESSAGES.size };
+const pageSize: JsonSchema = {
+  type: 'integer',
+  title: '每页条数（默认 15，最多 200）',
+  minimum: 1,
+  errorMessage: PAGING_MESSAGES.size,
+};
 /** `currentPage` + `pageRowCount` */
 export const CURRENT_PAGE: Record<string, JsonSchema> = { currentPage: pageNumber, pageRowCount: pageSize };
 /** `page` + `rows` */
@@ -31,7 +58,9 @@ export const PAGE_ROWS: Record<string, JsonSchema> = { page: pageNumber, rows: p
 export const params = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
   properties,
-  ...(required.length ? { required, errorMessage: { required: Object.fromEntries(required.map((r) => [r, BAD_PARAM])) } } : {}),
+  ...(required.length
+    ? { required, errorMessage: { required: Object.fromEntries(required.map((r) => [r, BAD_PARAM])) } }
+    : {}),
 });
 
 /**
@@ -48,8 +77,14 @@ export function listParams(
   const props: Record<string, JsonSchema> = {};
   if (filter) {
     // a field's refusal message: the route's, else the filter schema's own errorMessage, else 参数错误
-    const raw: Record<string, { errorMessage?: unknown }> = schemas.registry.inline(`filters/${filter}`).properties ?? {};
-    messages = Object.fromEntries(Object.keys(raw).map((k) => [k, messages[k] ?? (typeof raw[k]?.errorMessage === 'string' ? raw[k].errorMessage : BAD_PARAM)]));
+    const raw: Record<string, { errorMessage?: unknown }> =
+      schemas.registry.inline(`filters/${filter}`).properties ?? {};
+    messages = Object.fromEntries(
+      Object.keys(raw).map((k) => [
+        k,
+        messages[k] ?? (typeof raw[k]?.errorMessage === 'string' ? raw[k].errorMessage : BAD_PARAM),
+      ]),
+    );
     for (const f of schemas.registry.fields(`filters/${filter}`)) {
       if (f.enumName) {
         // one of the enumeration's values, as a number or as the string a form posts; '' means any
@@ -71,7 +106,10 @@ export function listParams(
           errorMessage: messages[f.name] ?? BAD_PARAM,
         };
       } else {
-        props[f.name] = { title: f.title, ...(f.maxLength ? { maxLength: f.maxLength, errorMessage: messages[f.name] ?? BAD_PARAM } : {}) };
+        props[f.name] = {
+          title: f.title,
+          ...(f.maxLength ? { maxLength: f.maxLength, errorMessage: messages[f.name] ?? BAD_PARAM } : {}),
+        };
       }
     }
   }

@@ -35,7 +35,15 @@ declare module 'fastify' {
 }
 
 /** a console answer's kind when its message is none of the named ones */
-const CONSOLE_KIND: Record<number, string> = { 400: 'invalid', 401: 'session', 403: 'forbidden', 413: 'tooLarge', 415: 'invalid', 429: 'throttled', 500: 'refused' };
+const CONSOLE_KIND: Record<number, string> = {
+  400: 'invalid',
+  401: 'session',
+  403: 'forbidden',
+  413: 'tooLarge',
+  415: 'invalid',
+  429: 'throttled',
+  500: 'refused',
+};
 
 const safe = (s: string) => s.replace(/\s+/g, '_').slice(0, 60) || '-';
 

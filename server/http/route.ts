@@ -34,7 +34,10 @@ declare module 'fastify' {
   }
 }
 
-export interface RouteDecl<B extends JsonSchema | undefined = JsonSchema | undefined, Q extends JsonSchema | undefined = JsonSchema | undefined> {
+export interface RouteDecl<
+  B extends JsonSchema | undefined = JsonSchema | undefined,
+  Q extends JsonSchema | undefined = JsonSchema | undefined,
+> {
   tag: string;
   summary: string;
   access: Access;
@@ -90,14 +93,17 @@ export type RouteOptions<B, Q> = [Untyped<B>, Untyped<Q>] extends [true, true]
   : RouteShorthandOptions & { schema: { body: B; querystring: Q; summary: string; tags: string[] } };
 
 /** Route options from one declaration. */
-export function route<B extends JsonSchema | undefined = undefined, Q extends JsonSchema | undefined = undefined>(d: RouteDecl<B, Q>): RouteOptions<B, Q> {
+export function route<B extends JsonSchema | undefined = undefined, Q extends JsonSchema | undefined = undefined>(
+  d: RouteDecl<B, Q>,
+): RouteOptions<B, Q> {
   const schema: Record<string, unknown> = { summary: d.summary, tags: [d.tag] };
   if (d.description) schema.description = d.description;
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
   if (d.response) schema.response = { 200: d.response };
   if (d.roles && d.access !== 'operator') throw new Error(`roles need access 'operator' (${d.summary})`);
-  if (d.payload && (d.access === 'public' || d.access === 'operator' || d.accountIdOnly)) throw new Error(`payload needs an account's session (${d.summary})`);
+  if (d.payload && (d.access === 'public' || d.access === 'operator' || d.accountIdOnly))
+    throw new Error(`payload needs an account's session (${d.summary})`);
   const config = {
     ...d.with?.config,
     access: d.access,
@@ -109,7 +115,10 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
   const shape = d.payload;
   const before = d.with?.preValidation;
   const preValidation = shape
-    ? [...(before ? (Array.isArray(before) ? before : [before]) : []), async (req: FastifyRequest) => void (req.body = shape(sessionOf(req).account, req.body))]
+    ? [
+        ...(before ? (Array.isArray(before) ? before : [before]) : []),
+        async (req: FastifyRequest) => void (req.body = shape(sessionOf(req).account, req.body)),
+      ]
     : before;
   return { ...d.with, ...(preValidation ? { preValidation } : {}), schema, config } as unknown as RouteOptions<B, Q>;
 }
@@ -128,7 +137,8 @@ export function installAccess(app: FastifyInstance, sessions: SessionService, op
     const access = opts.config?.access;
     if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
     const idOnly = (opts.config as { accountIdOnly?: boolean }).accountIdOnly === true;
-    if (idOnly && access !== 'session') throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);
+    if (idOnly && access !== 'session')
+      throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);
     if (access === 'public') return;
     if (access === 'operator') {
       const roles = (opts.config as { roles?: readonly OperatorRole[] }).roles;
@@ -138,12 +148,19 @@ export function installAccess(app: FastifyInstance, sessions: SessionService, op
         if (roles && !roles.includes(s.operator.role as OperatorRole)) throw errors.forbidden();
       };
       const before = opts.preValidation;
-      opts.preValidation = [operatorGuard, ...(before ? (Array.isArray(before) ? before : [before]) : [])] as typeof opts.preValidation;
+      opts.preValidation = [
+        operatorGuard,
+        ...(before ? (Array.isArray(before) ? before : [before]) : []),
+      ] as typeof opts.preValidation;
       return;
     }
     const cached = (opts.config as { cachedSession?: boolean }).cachedSession === true;
-    if (cached && idOnly) throw new Error(`route ${String(opts.method)} ${opts.url}: cachedSession and accountIdOnly exclude each other`);
-    const guard = async (req: Parameters<SessionService['resolve']>[0], reply: Parameters<SessionService['resolve']>[1]) => {
+    if (cached && idOnly)
+      throw new Error(`route ${String(opts.method)} ${opts.url}: cachedSession and accountIdOnly exclude each other`);
+    const guard = async (
+      req: Parameters<SessionService['resolve']>[0],
+      reply: Parameters<SessionService['resolve']>[1],
+    ) => {
       if (idOnly) {
         if ((await sessions.resolveAccountId(req, reply)) === null) throw errors.timeout();
         return;

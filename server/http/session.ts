@@ -239,7 +239,13 @@ export class SessionService {
     }
     let rotated = false;
     if (!token_used_at) {
-      const used = await db.updateTable('remember_tokens').set({ used_at: now }).where('id', '=', token_id).where('used_at', 'is', null).returning('id').executeTakeFirst();
+      const used = await db
+        .updateTable('remember_tokens')
+        .set({ used_at: now })
+        .where('id', '=', token_id)
+        .where('used_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
       rotated = used !== undefined;
     }
     if (!rotated) {
@@ -302,7 +308,13 @@ export class SessionService {
       const id = sha256hex(token);
       await this.ctx.db
         .insertInto('remember_tokens')
-        .values({ id, account_id: account.id, family: id, created_at: now, expires_at: addMs(now, this.ctx.config.rememberMs) })
+        .values({
+          id,
+          account_id: account.id,
+          family: id,
+          created_at: now,
+          expires_at: addMs(now, this.ctx.config.rememberMs),
+        })
         .execute();
       reply.setCookie(REMEMBER_COOKIE, token, this.cookieOpts(this.ctx.config.rememberMs));
     }
@@ -320,7 +332,11 @@ export class SessionService {
     }
     if (remember) {
       // the presented token and every rotation of the same login
-      const row = await this.ctx.db.selectFrom('remember_tokens').select(['id', 'family']).where('id', '=', sha256hex(remember)).executeTakeFirst();
+      const row = await this.ctx.db
+        .selectFrom('remember_tokens')
+        .select(['id', 'family'])
+        .where('id', '=', sha256hex(remember))
+        .executeTakeFirst();
       if (row) await this.revokeFamily(row.family || row.id);
     }
     if (sid) {
@@ -339,9 +355,18 @@ export class SessionService {
 }
 
 /** Ends every session and remember-me token of an account (in the caller's transaction). */
-export async function endLogins(db: Transaction<Database> | AppContext['db'], accountId: number, now: Date): Promise<void> {
+export async function endLogins(
+  db: Transaction<Database> | AppContext['db'],
+  accountId: number,
+  now: Date,
+): Promise<void> {
   await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
-  await db.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('remember_tokens')
+    .set({ revoked_at: now })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** The account id of the session of a route declared `accountIdOnly` (or of any guarded route). */

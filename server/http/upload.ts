@@ -18,7 +18,11 @@ export interface OneFileMessages {
 }
 
 /** The named file field's bytes (undefined when the request has none). */
-export async function readOneFile(req: FastifyRequest, field: string, msg: OneFileMessages): Promise<Buffer | undefined> {
+export async function readOneFile(
+  req: FastifyRequest,
+  field: string,
+  msg: OneFileMessages,
+): Promise<Buffer | undefined> {
   if (!req.isMultipart()) throw new ApiError(400, msg.noFile);
   let buf: Buffer | undefined;
   try {
@@ -30,7 +34,8 @@ export async function readOneFile(req: FastifyRequest, field: string, msg: OneFi
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, msg.tooLarge);
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new ApiError(400, msg.tooMany ?? '一次只能导入一个文件');
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new ApiError(400, msg.tooMany ?? '一次只能导入一个文件');
     throw new ApiError(400, msg.parseFailed);
   }
   return buf;

@@ -62,7 +62,9 @@ function coerceValue(type: string | undefined, v: unknown): unknown {
 function coercerOf(schema: JsonSchema, dropAllEmpty: boolean): Coercer {
   const props: Record<string, JsonSchema> = schema.properties ?? {};
   const types = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p)]));
-  const plainText = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p) === 'string' && !p?.format]));
+  const plainText = Object.fromEntries(
+    Object.entries(props).map(([k, p]) => [k, typeOf(p) === 'string' && !p?.format]),
+  );
   // `x-param`: the API's name of a property (the console's schemaFilters sends it under that name):
   // read it back into the property, so handlers, services and SQL see the schema's own names
   const renamed = new Map<string, string>();
@@ -78,7 +80,8 @@ function coercerOf(schema: JsonSchema, dropAllEmpty: boolean): Coercer {
       data = {};
       for (const [k, v] of Object.entries(raw)) {
         if (renamed.has(k)) data[renamed.get(k)!] = v;
-        else if (!(k in props) || !(typeof props[k]?.['x-param'] === 'string' || Array.isArray(props[k]?.['x-param']))) data[k] = v;
+        else if (!(k in props) || !(typeof props[k]?.['x-param'] === 'string' || Array.isArray(props[k]?.['x-param'])))
+          data[k] = v;
       }
       for (const [k, from, to] of ranges) {
         const pair = [raw[from] ?? '', raw[to] ?? ''];
@@ -127,7 +130,13 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   const fn = ref?.paging
     ? // the registry's compiled filter (its cross-file $refs and messages) and the paging numbers
       schemas.compile({
-        allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties ?? {}).filter(([k]) => PAGING_NAMES.has(k))) }],
+        allOf: [
+          { $ref: ref.key },
+          {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(shape.properties ?? {}).filter(([k]) => PAGING_NAMES.has(k))),
+          },
+        ],
       })
     : schemas.compile(schema);
   check = (payload) => {
@@ -137,7 +146,11 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
     // filter or parameter schema the property's own errorMessage when it has a plain one (a $ref'd
     // enum's sibling message, which ajv does not apply itself)
     const errors = toFieldErrors(
-      (fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: (isForm ? undefined : propertyMessage(shape, e.instancePath)) ?? BAD_PARAM })),
+      (fn.errors ?? []).map((e) =>
+        e.keyword === 'errorMessage'
+          ? e
+          : { ...e, message: (isForm ? undefined : propertyMessage(shape, e.instancePath)) ?? BAD_PARAM },
+      ),
     );
     return { ok: false, error: new ApiError(400, errors[0]?.message ?? BAD_PARAM, { errors }) };
   };
@@ -199,7 +212,8 @@ export function installResponseCheck(app: FastifyInstance, schemas: ServerSchema
   const ajv = createAjv(schemas.registry.schemas);
   const compiled = new WeakMap<object, ValidateFunction>();
   app.addHook('preSerialization', async (req, reply, payload) => {
-    if (reply.statusCode !== HTTP_OK || !payload || typeof payload !== 'object' || (payload as Data).code !== 0) return payload;
+    if (reply.statusCode !== HTTP_OK || !payload || typeof payload !== 'object' || (payload as Data).code !== 0)
+      return payload;
     const declared = (req.routeOptions.schema?.response as Record<string, JsonSchema> | undefined)?.[200];
     if (!declared) return payload;
     const content = declared.content as Record<string, { schema?: JsonSchema } | undefined> | undefined;

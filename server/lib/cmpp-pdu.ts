@@ -72,7 +72,14 @@ export const commandName = (id: number): CmppCommand | undefined => NAMES.get(id
 export const isResponse = (id: number) => (id & 0x80000000) !== 0;
 
 /** CONNECT_RESP Status */
-export const CONNECT_STATUS = { OK: 0, BAD_STRUCTURE: 1, BAD_SOURCE_ADDR: 2, BAD_AUTH: 3, VERSION_TOO_HIGH: 4, OTHER: 5 } as const;
+export const CONNECT_STATUS = {
+  OK: 0,
+  BAD_STRUCTURE: 1,
+  BAD_SOURCE_ADDR: 2,
+  BAD_AUTH: 3,
+  VERSION_TOO_HIGH: 4,
+  OTHER: 5,
+} as const;
 /** SUBMIT_RESP / DELIVER_RESP Result */
 export const RESULT = {
   OK: 0,
@@ -164,7 +171,8 @@ class Reader {
   o = HEADER_LENGTH;
   constructor(readonly b: Buffer) {}
   need(n: number, what: string) {
-    if (this.o + n > this.b.length) throw new CmppPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
+    if (this.o + n > this.b.length)
+      throw new CmppPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
   }
   u8(what: string): number {
     this.need(1, what);
@@ -198,7 +206,8 @@ class Reader {
     return v;
   }
   end(what: string) {
-    if (this.o !== this.b.length) throw new CmppPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
+    if (this.o !== this.b.length)
+      throw new CmppPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
   }
 }
 
@@ -244,7 +253,11 @@ class Writer {
 
 function headerOf(b: Buffer, commandId: number): CmppHeader {
   const h = readHeader(b);
-  if (h.commandId !== commandId) throw new CmppPduError('command', `Command_Id 0x${h.commandId.toString(16)} where ${commandName(commandId)} was expected`);
+  if (h.commandId !== commandId)
+    throw new CmppPduError(
+      'command',
+      `Command_Id 0x${h.commandId.toString(16)} where ${commandName(commandId)} was expected`,
+    );
   return h;
 }
 
@@ -283,11 +296,21 @@ const md5 = (...parts: Buffer[]) => crypto.createHash('md5').update(Buffer.conca
 /** AuthenticatorSource = MD5(Source_Addr + 9 zero octets + secret + timestamp as 10 ASCII digits) */
 export function sourceAuthenticator(sourceAddr: string, secret: string, timestamp: number | string): Buffer {
   const ts = typeof timestamp === 'number' ? timestampText(timestamp) : timestamp;
-  return md5(Buffer.from(sourceAddr, 'latin1'), Buffer.alloc(9), Buffer.from(secret, 'latin1'), Buffer.from(ts, 'latin1'));
+  return md5(
+    Buffer.from(sourceAddr, 'latin1'),
+    Buffer.alloc(9),
+    Buffer.from(secret, 'latin1'),
+    Buffer.from(ts, 'latin1'),
+  );
 }
 
 /** AuthenticatorISMG = MD5(Status + AuthenticatorSource + secret); Status is 1 octet in 2.0, 4 in 3.0 */
-export function ismgAuthenticator(status: number, authenticatorSource: Buffer, secret: string, version: CmppVersion): Buffer {
+export function ismgAuthenticator(
+  status: number,
+  authenticatorSource: Buffer,
+  secret: string,
+  version: CmppVersion,
+): Buffer {
   const s = Buffer.alloc(version === 2 ? 1 : 4);
   if (version === 2) s[0] = status & 0xff;
   else s.writeUInt32BE(status >>> 0, 0);
@@ -316,15 +339,32 @@ export function encodeConnect(seq: number, c: CmppConnect): Buffer {
 }
 
 /** a CONNECT for `sourceAddr` / `secret` at `now` (Beijing time by default) */
-export function makeConnect(sourceAddr: string, secret: string, version: CmppVersion, now = new Date(), tzMinutes = 480): CmppConnect {
+export function makeConnect(
+  sourceAddr: string,
+  secret: string,
+  version: CmppVersion,
+  now = new Date(),
+  tzMinutes = 480,
+): CmppConnect {
   const ts = cmppTimestamp(now, tzMinutes);
-  return { sourceAddr, authenticatorSource: sourceAuthenticator(sourceAddr, secret, ts), version: VERSION_OCTET[version], timestamp: Number(ts) };
+  return {
+    sourceAddr,
+    authenticatorSource: sourceAuthenticator(sourceAddr, secret, ts),
+    version: VERSION_OCTET[version],
+    timestamp: Number(ts),
+  };
 }
 
 export function decodeConnect(b: Buffer): CmppConnect & CmppHeader {
   const h = headerOf(b, CMD.CONNECT);
   const r = new Reader(b);
-  const out = { ...h, sourceAddr: r.str(6, 'Source_Addr'), authenticatorSource: r.bytes(16, 'AuthenticatorSource'), version: r.u8('Version'), timestamp: r.u32('Timestamp') };
+  const out = {
+    ...h,
+    sourceAddr: r.str(6, 'Source_Addr'),
+    authenticatorSource: r.bytes(16, 'AuthenticatorSource'),
+    version: r.u8('Version'),
+    timestamp: r.u32('Timestamp'),
+  };
   r.end('CONNECT');
   return out;
 }
@@ -350,7 +390,8 @@ export function encodeConnectResp(seq: number, r: CmppConnectResp, layout: CmppV
 /** either layout, told by the length (30 octets: 2.0, 33: 3.0) */
 export function decodeConnectResp(b: Buffer): CmppConnectResp & CmppHeader & { layout: CmppVersion } {
   const h = headerOf(b, CMD.CONNECT_RESP);
-  const layout: CmppVersion | null = b.length === connectRespLength(2) ? 2 : b.length === connectRespLength(3) ? 3 : null;
+  const layout: CmppVersion | null =
+    b.length === connectRespLength(2) ? 2 : b.length === connectRespLength(3) ? 3 : null;
   if (!layout) throw new CmppPduError('length', `CONNECT_RESP of ${b.length} octets`);
   const r = new Reader(b);
   const status = layout === 2 ? r.u8('Status') : r.u32('Status');
@@ -388,7 +429,15 @@ export function makeMsgId(p: MsgIdParts): bigint {
 export function msgIdParts(id: bigint): MsgIdParts {
   const v = BigInt.asUintN(64, id);
   const f = (shift: bigint, bits: bigint) => Number((v >> shift) & ((1n << bits) - 1n));
-  return { month: f(60n, 4n), day: f(55n, 5n), hour: f(50n, 5n), minute: f(44n, 6n), second: f(38n, 6n), gateway: f(16n, 22n), sequence: f(0n, 16n) };
+  return {
+    month: f(60n, 4n),
+    day: f(55n, 5n),
+    hour: f(50n, 5n),
+    minute: f(44n, 6n),
+    second: f(38n, 6n),
+    gateway: f(16n, 22n),
+    sequence: f(0n, 16n),
+  };
 }
 
 export function msgIdToBuffer(id: bigint): Buffer {
@@ -503,13 +552,16 @@ const tailLen = (v: CmppVersion) => (v === 2 ? 8 : 20);
 export function submitLength(v: CmppVersion, dests: number, content: number): number {
   const fee = v === 2 ? 21 : 33;
   const destOctets = dests * termLen(v) + (v === 3 ? 1 : 0);
-  return HEADER_LENGTH + 8 + 4 + 10 + 1 + fee + 3 + 6 + 2 + 6 + 17 + 17 + 21 + 1 + destOctets + 1 + content + tailLen(v);
+  return (
+    HEADER_LENGTH + 8 + 4 + 10 + 1 + fee + 3 + 6 + 2 + 6 + 17 + 17 + 21 + 1 + destOctets + 1 + content + tailLen(v)
+  );
 }
 
 /** RangeError when a field does not fit (content over 255 octets, 0 or over 100 numbers, a string too long) */
 export function encodeSubmit(seq: number, s: CmppSubmit, v: CmppVersion): Buffer {
   if (s.msgContent.length > 255) throw new RangeError('Msg_Content over 255 octets');
-  if (s.destTerminalIds.length < 1 || s.destTerminalIds.length > MAX_DESTS) throw new RangeError(`1-${MAX_DESTS} Dest_terminal_Id`);
+  if (s.destTerminalIds.length < 1 || s.destTerminalIds.length > MAX_DESTS)
+    throw new RangeError(`1-${MAX_DESTS} Dest_terminal_Id`);
   const w = new Writer(submitLength(v, s.destTerminalIds.length, s.msgContent.length), CMD.SUBMIT, seq);
   w.msgId(s.msgId);
   w.u8(s.pkTotal);
@@ -689,7 +741,20 @@ export function decodeDeliver(b: Buffer, v: CmppVersion): CmppDeliver & CmppHead
   const msgContent = r.bytes(len, 'Msg_Content');
   const linkId = r.str(tailLen(v), v === 2 ? 'Reserved' : 'LinkID');
   r.end('DELIVER');
-  return { ...h, msgId, destId, serviceId, tpPid, tpUdhi, msgFmt, srcTerminalId, srcTerminalType, registeredDelivery, msgContent, linkId };
+  return {
+    ...h,
+    msgId,
+    destId,
+    serviceId,
+    tpPid,
+    tpUdhi,
+    msgFmt,
+    srcTerminalId,
+    srcTerminalType,
+    registeredDelivery,
+    msgContent,
+    linkId,
+  };
 }
 
 /** the Msg_Content of a DELIVER with Registered_Delivery 1 */
@@ -726,7 +791,8 @@ export function encodeReport(r: CmppReport, v: CmppVersion): Buffer {
  */
 export function decodeReport(content: Buffer, v: CmppVersion): CmppReport {
   const layout: CmppVersion = content.length === reportLength(2) ? 2 : content.length === reportLength(3) ? 3 : v;
-  if (content.length < reportLength(layout)) throw new CmppPduError('truncated', `status report of ${content.length} octets`);
+  if (content.length < reportLength(layout))
+    throw new CmppPduError('truncated', `status report of ${content.length} octets`);
   const b = Buffer.concat([Buffer.alloc(HEADER_LENGTH), content.subarray(0, reportLength(layout))]);
   const r = new Reader(b);
   const out = {

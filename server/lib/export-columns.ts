@@ -20,7 +20,11 @@ export function fieldTitle(registry: SchemaRegistry, entity: string, name: strin
 }
 
 /** ExcelJS `columns` for an entity ("entities/sign"): header = the field's title. */
-export function exportColumns(registry: SchemaRegistry, entity: string, columns: ExportColumn[]): { header: string; key: string; width: number }[] {
+export function exportColumns(
+  registry: SchemaRegistry,
+  entity: string,
+  columns: ExportColumn[],
+): { header: string; key: string; width: number }[] {
   return columns.map((c) => ({ header: fieldTitle(registry, entity, c.field ?? c.key), key: c.key, width: c.width }));
 }
 

@@ -18,7 +18,8 @@ const PREFIX = 'v1:';
 
 /** The key from the config, else the one kept in the data folder (made on first use). */
 export function loadInterfaceSecretKey(configured: string, dataDir: string): Buffer {
-  const fromText = (s: string) => (/^[0-9a-f]{64}$/i.test(s) ? Buffer.from(s, 'hex') : createHash('sha256').update(s).digest());
+  const fromText = (s: string) =>
+    /^[0-9a-f]{64}$/i.test(s) ? Buffer.from(s, 'hex') : createHash('sha256').update(s).digest();
   if (configured) return fromText(configured);
   const file = path.join(dataDir, 'interface-secret-key');
   try {

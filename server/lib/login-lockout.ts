@@ -34,7 +34,12 @@ export class LoginLockout {
 
   /** The end of the pair's lock, or null when it is not locked now. */
   async lockedUntil(nameHash: string, ip: string, now = this.ctx.now()): Promise<Date | null> {
-    const lock = await this.ctx.db.selectFrom('login_failures').select('locked_until').where('name_hash', '=', nameHash).where('ip', '=', ip).executeTakeFirst();
+    const lock = await this.ctx.db
+      .selectFrom('login_failures')
+      .select('locked_until')
+      .where('name_hash', '=', nameHash)
+      .where('ip', '=', ip)
+      .executeTakeFirst();
     return lock?.locked_until && new Date(lock.locked_until) > now ? new Date(lock.locked_until) : null;
   }
 
@@ -43,7 +48,12 @@ export class LoginLockout {
    * to clear) and the end of its lock (null: not locked now); null when nothing is counted.
    */
   async state(nameHash: string, ip: string, now = this.ctx.now()): Promise<{ lockedUntil: Date | null } | null> {
-    const row = await this.ctx.db.selectFrom('login_failures').select('locked_until').where('name_hash', '=', nameHash).where('ip', '=', ip).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('login_failures')
+      .select('locked_until')
+      .where('name_hash', '=', nameHash)
+      .where('ip', '=', ip)
+      .executeTakeFirst();
     if (!row) return null;
     return { lockedUntil: row.locked_until && new Date(row.locked_until) > now ? new Date(row.locked_until) : null };
   }
@@ -71,8 +81,16 @@ export class LoginLockout {
     const ms = this.lockFor(row.failures);
     if (ms <= 0) return null;
     const until = addMs(now, ms);
-    await db.updateTable('login_failures').set({ locked_until: until }).where('name_hash', '=', nameHash).where('ip', '=', ip).execute();
-    this.ctx.log.warn({ ip, failures: row.failures, minutes: ms / 60_000 }, 'login name locked for this address after repeated failures');
+    await db
+      .updateTable('login_failures')
+      .set({ locked_until: until })
+      .where('name_hash', '=', nameHash)
+      .where('ip', '=', ip)
+      .execute();
+    this.ctx.log.warn(
+      { ip, failures: row.failures, minutes: ms / 60_000 },
+      'login name locked for this address after repeated failures',
+    );
     return until;
   }
 

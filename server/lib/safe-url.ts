@@ -73,7 +73,8 @@ export async function resolveForPush(raw: string, resolve: HostResolver = system
   } catch {
     throw new UnsafeUrlError('syntax', 'not a URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError('scheme', `scheme ${url.protocol} is not allowed`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UnsafeUrlError('scheme', `scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw new UnsafeUrlError('credentials', 'credentials in the URL are not allowed');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!host) throw new UnsafeUrlError('syntax', 'no host');
@@ -94,7 +95,10 @@ export async function resolveForPush(raw: string, resolve: HostResolver = system
 }
 
 /** Save time: null when the URL is acceptable, else what is wrong with it. */
-export async function callbackUrlProblem(raw: string, resolve: HostResolver = systemResolver): Promise<UrlProblem | null> {
+export async function callbackUrlProblem(
+  raw: string,
+  resolve: HostResolver = systemResolver,
+): Promise<UrlProblem | null> {
   try {
     await resolveForPush(raw, resolve);
     return null;

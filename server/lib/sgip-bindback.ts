@@ -10,7 +10,18 @@
  * tries again later. Nothing here retries by itself.
  */
 import net from 'node:net';
-import { CMD, decodePacket, encodeBind, encodeUnbind, encodeUnbindResp, LOGIN_TYPE, RESULT, SgipFrameSplitter, type SeqSource, type SgipSeq } from './sgip-pdu';
+import {
+  CMD,
+  decodePacket,
+  encodeBind,
+  encodeUnbind,
+  encodeUnbindResp,
+  LOGIN_TYPE,
+  RESULT,
+  SgipFrameSplitter,
+  type SeqSource,
+  type SgipSeq,
+} from './sgip-pdu';
 
 export interface SgipBindBackOptions {
   host: string;
@@ -112,11 +123,23 @@ export class SgipBindBack {
     let bindSeq: SgipSeq | null = null;
     const timer = setTimeout(() => {
       if (this.socket === socket && this.state !== 'bound')
-        this.drop(socket, new SgipBindBackError('connect', `no SGIP_BIND_RESP from ${this.o.host}:${this.o.port} within ${this.connectTimeoutMs} ms`));
+        this.drop(
+          socket,
+          new SgipBindBackError(
+            'connect',
+            `no SGIP_BIND_RESP from ${this.o.host}:${this.o.port} within ${this.connectTimeoutMs} ms`,
+          ),
+        );
     }, this.connectTimeoutMs);
     socket.once('connect', () => {
       bindSeq = this.o.seqs.next();
-      socket.write(encodeBind(bindSeq, { loginType: LOGIN_TYPE.SMG_TO_SP, loginName: this.o.loginName, loginPassword: this.o.loginPassword }));
+      socket.write(
+        encodeBind(bindSeq, {
+          loginType: LOGIN_TYPE.SMG_TO_SP,
+          loginName: this.o.loginName,
+          loginPassword: this.o.loginPassword,
+        }),
+      );
     });
     socket.on('data', (chunk: Buffer) => {
       if (this.socket !== socket) return;
@@ -137,7 +160,8 @@ export class SgipBindBack {
         if (p.command === 'BIND_RESP') {
           clearTimeout(timer);
           if (this.state !== 'connecting' || !bindSeq || p.seq.number !== bindSeq.number) continue;
-          if (p.result !== RESULT.OK) return this.drop(socket, new SgipBindBackError('bind', `SGIP_BIND refused with result ${p.result}`));
+          if (p.result !== RESULT.OK)
+            return this.drop(socket, new SgipBindBackError('bind', `SGIP_BIND refused with result ${p.result}`));
           this.state = 'bound';
           this.binds++;
           this.sweepTimer ??= setInterval(() => this.sweep(), Math.min(1000, this.respTimeoutMs)).unref();
@@ -147,7 +171,12 @@ export class SgipBindBack {
           socket.end();
         } else if (p.command === 'UNBIND_RESP') {
           socket.end();
-        } else if (p.command === 'SUBMIT_RESP' || p.command === 'DELIVER_RESP' || p.command === 'REPORT_RESP' || p.command === 'USERRPT_RESP') {
+        } else if (
+          p.command === 'SUBMIT_RESP' ||
+          p.command === 'DELIVER_RESP' ||
+          p.command === 'REPORT_RESP' ||
+          p.command === 'USERRPT_RESP'
+        ) {
           const w = this.inflight.get(p.seq.number);
           if (!w) continue;
           this.inflight.delete(p.seq.number);
@@ -160,7 +189,11 @@ export class SgipBindBack {
       }
     });
     socket.on('error', (e) => {
-      if (this.state === 'connecting') this.o.log?.warn({ listener: `${this.o.host}:${this.o.port}`, err: e.message }, 'SGIP bind-back: listener not reachable');
+      if (this.state === 'connecting')
+        this.o.log?.warn(
+          { listener: `${this.o.host}:${this.o.port}`, err: e.message },
+          'SGIP bind-back: listener not reachable',
+        );
     });
     socket.once('close', () => {
       clearTimeout(timer);
@@ -171,12 +204,20 @@ export class SgipBindBack {
       if (this.idleTimer) clearTimeout(this.idleTimer);
       this.idleTimer = null;
       // unanswered packets and those waiting fail: the caller tries them again later
-      this.fail(new SgipBindBackError(was === 'bound' ? 'closed' : 'connect', `connection to ${this.o.host}:${this.o.port} closed`));
+      this.fail(
+        new SgipBindBackError(
+          was === 'bound' ? 'closed' : 'connect',
+          `connection to ${this.o.host}:${this.o.port} closed`,
+        ),
+      );
     });
   }
 
   private drop(socket: net.Socket, e: SgipBindBackError) {
-    this.o.log?.warn({ listener: `${this.o.host}:${this.o.port}`, err: e.message }, 'SGIP bind-back: dropping the connection');
+    this.o.log?.warn(
+      { listener: `${this.o.host}:${this.o.port}`, err: e.message },
+      'SGIP bind-back: dropping the connection',
+    );
     this.fail(e);
     socket.destroy();
   }
@@ -225,7 +266,11 @@ export class SgipBindBack {
   private sweep() {
     const now = Date.now();
     for (const w of this.inflight.values()) {
-      if (now - w.at >= this.respTimeoutMs && this.socket) return this.drop(this.socket, new SgipBindBackError('timeout', `a packet unanswered for ${this.respTimeoutMs} ms`));
+      if (now - w.at >= this.respTimeoutMs && this.socket)
+        return this.drop(
+          this.socket,
+          new SgipBindBackError('timeout', `a packet unanswered for ${this.respTimeoutMs} ms`),
+        );
     }
   }
 }

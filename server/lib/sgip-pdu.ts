@@ -16,7 +16,15 @@
  * - Text: MessageCoding 0 ASCII, 8 UCS2, 15 GBK / GB18030 (the values and the long-message parts
  *   of CMPP: `05 00 03 ref total number` with TP_udhi 1; cmpp-pdu.ts has the text functions).
  */
-import { cmppTimestamp, decodeCmppText, encodeCmppText, splitCmppText, splitUdh, type CmppParts, type Concat } from './cmpp-pdu';
+import {
+  cmppTimestamp,
+  decodeCmppText,
+  encodeCmppText,
+  splitCmppText,
+  splitUdh,
+  type CmppParts,
+  type Concat,
+} from './cmpp-pdu';
 
 export const HEADER_LENGTH = 20;
 /** SGIP packets are small (a submit to 100 numbers is under 2.4 KB plus its content) */
@@ -67,7 +75,15 @@ export const commandName = (id: number): SgipCommand | undefined => NAMES.get(id
 export const isResponse = (id: number) => (id & 0x80000000) !== 0;
 
 /** Login Type of SGIP_BIND: 1 an SP binds to the SMG, 2 the SMG binds to the SP (bind-back) */
-export const LOGIN_TYPE = { SP_TO_SMG: 1, SMG_TO_SP: 2, SMG_TO_SMG: 3, SMG_TO_GNS: 4, GNS_TO_SMG: 5, GNS_TO_GNS: 6, TEST: 11 } as const;
+export const LOGIN_TYPE = {
+  SP_TO_SMG: 1,
+  SMG_TO_SP: 2,
+  SMG_TO_SMG: 3,
+  SMG_TO_GNS: 4,
+  GNS_TO_SMG: 5,
+  GNS_TO_GNS: 6,
+  TEST: 11,
+} as const;
 
 /** Result of the responses (SGIP 1.2 §4.2.4 错误代码) */
 export const RESULT = {
@@ -177,7 +193,11 @@ export function readHeader(b: Buffer): SgipHeader {
   if (b.length < HEADER_LENGTH) throw new SgipPduError('truncated', `packet of ${b.length} octets`);
   const length = b.readUInt32BE(0);
   if (length !== b.length) throw new SgipPduError('length', `Message Length ${length} for ${b.length} octets`);
-  return { length, commandId: b.readUInt32BE(4), seq: { node: b.readUInt32BE(8), time: b.readUInt32BE(12), number: b.readUInt32BE(16) } };
+  return {
+    length,
+    commandId: b.readUInt32BE(4),
+    seq: { node: b.readUInt32BE(8), time: b.readUInt32BE(12), number: b.readUInt32BE(16) },
+  };
 }
 
 /**
@@ -220,7 +240,8 @@ class Reader {
   o = HEADER_LENGTH;
   constructor(readonly b: Buffer) {}
   need(n: number, what: string) {
-    if (n < 0 || this.o + n > this.b.length) throw new SgipPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
+    if (n < 0 || this.o + n > this.b.length)
+      throw new SgipPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
   }
   u8(what: string): number {
     this.need(1, what);
@@ -249,12 +270,17 @@ class Reader {
   }
   seq(what: string): SgipSeq {
     this.need(12, what);
-    const s = { node: this.b.readUInt32BE(this.o), time: this.b.readUInt32BE(this.o + 4), number: this.b.readUInt32BE(this.o + 8) };
+    const s = {
+      node: this.b.readUInt32BE(this.o),
+      time: this.b.readUInt32BE(this.o + 4),
+      number: this.b.readUInt32BE(this.o + 8),
+    };
     this.o += 12;
     return s;
   }
   end(what: string) {
-    if (this.o !== this.b.length) throw new SgipPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
+    if (this.o !== this.b.length)
+      throw new SgipPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
   }
 }
 
@@ -299,7 +325,11 @@ class Writer {
 
 function headerOf(b: Buffer, commandId: number): SgipHeader {
   const h = readHeader(b);
-  if (h.commandId !== commandId) throw new SgipPduError('command', `Command ID 0x${h.commandId.toString(16)} where ${commandName(commandId)} was expected`);
+  if (h.commandId !== commandId)
+    throw new SgipPduError(
+      'command',
+      `Command ID 0x${h.commandId.toString(16)} where ${commandName(commandId)} was expected`,
+    );
   return h;
 }
 
@@ -335,7 +365,13 @@ export function encodeBind(seq: SgipSeq, b: Omit<SgipBind, 'reserve'> & { reserv
 export function decodeBind(b: Buffer): SgipBind & SgipHeader {
   const h = headerOf(b, CMD.BIND);
   const r = new Reader(b);
-  const out = { ...h, loginType: r.u8('Login_Type'), loginName: r.str(16, 'Login_Name'), loginPassword: r.str(16, 'Login_Password'), reserve: r.str(8, 'Reserve') };
+  const out = {
+    ...h,
+    loginType: r.u8('Login_Type'),
+    loginName: r.str(16, 'Login_Name'),
+    loginPassword: r.str(16, 'Login_Password'),
+    reserve: r.str(8, 'Reserve'),
+  };
   r.end('BIND');
   return out;
 }
@@ -444,7 +480,8 @@ export const MAX_USERS = 100;
 /** the MessageContent octets a submit or deliver may carry (a packet stays within MAX_PACKET) */
 export const MAX_CONTENT = 1024;
 
-export const submitLength = (users: number, content: number) => HEADER_LENGTH + 21 + 21 + 1 + 21 * users + 5 + 10 + 1 + 6 + 6 + 3 + 16 + 16 + 5 + 4 + content + 8;
+export const submitLength = (users: number, content: number) =>
+  HEADER_LENGTH + 21 + 21 + 1 + 21 * users + 5 + 10 + 1 + 6 + 6 + 3 + 16 + 16 + 5 + 4 + content + 8;
 
 /** RangeError when a field does not fit (content over MAX_CONTENT, 0 or over 100 numbers, a string too long) */
 export function encodeSubmit(seq: SgipSeq, s: SgipSubmit): Buffer {
@@ -640,7 +677,12 @@ export function encodeUserRpt(seq: SgipSeq, u: SgipUserRpt): Buffer {
 export function decodeUserRpt(b: Buffer): SgipUserRpt & SgipHeader {
   const h = headerOf(b, CMD.USERRPT);
   const r = new Reader(b);
-  const out = { ...h, spNumber: r.str(21, 'SPNumber'), userNumber: r.str(21, 'UserNumber'), userCondition: r.u8('UserCondition') };
+  const out = {
+    ...h,
+    spNumber: r.str(21, 'SPNumber'),
+    userNumber: r.str(21, 'UserNumber'),
+    userCondition: r.u8('UserCondition'),
+  };
   r.str(8, 'Reserve');
   r.end('USERRPT');
   return out;
@@ -663,7 +705,12 @@ export function encodeCheckUser(seq: SgipSeq, c: SgipCheckUser): Buffer {
 export function decodeCheckUser(b: Buffer): SgipCheckUser & SgipHeader {
   const h = headerOf(b, CMD.CHECKUSER);
   const r = new Reader(b);
-  const out = { ...h, userName: r.str(16, 'UserName'), password: r.str(16, 'Password'), userNumber: r.str(21, 'UserNumber') };
+  const out = {
+    ...h,
+    userName: r.str(16, 'UserName'),
+    password: r.str(16, 'Password'),
+    userNumber: r.str(21, 'UserNumber'),
+  };
   r.str(8, 'Reserve');
   r.end('CHECKUSER');
   return out;
@@ -745,7 +792,12 @@ export function decodeTraceResp(b: Buffer): { hops: SgipTraceHop[] } & SgipHeade
   r.need(n * TRACE_HOP_LENGTH, 'hops');
   const hops: SgipTraceHop[] = [];
   for (let i = 0; i < n; i++) {
-    hops.push({ result: r.u8('Result'), nodeId: r.str(6, 'NodeId'), receiveTime: r.str(16, 'ReceiveTime'), sendTime: r.str(16, 'SendTime') });
+    hops.push({
+      result: r.u8('Result'),
+      nodeId: r.str(6, 'NodeId'),
+      receiveTime: r.str(16, 'ReceiveTime'),
+      sendTime: r.str(16, 'SendTime'),
+    });
     r.str(8, 'Reserve');
   }
   r.end('TRACE_RESP');

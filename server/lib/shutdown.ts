@@ -2,7 +2,11 @@
  * SIGINT / SIGTERM of a server process (API, worker, SMPP listener): `close` runs once, then the
  * process exits 0 (1 when closing failed). `closing()` tells code started later not to begin.
  */
-export function closeOnSignals(log: { info(msg: string): void; error(obj: object, msg: string): void }, what: string, close: () => Promise<void>): { closing: () => boolean } {
+export function closeOnSignals(
+  log: { info(msg: string): void; error(obj: object, msg: string): void },
+  what: string,
+  close: () => Promise<void>,
+): { closing: () => boolean } {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -21,7 +21,17 @@
  *   as CMPP's (cmpp-pdu.ts: encodeCmppText / decodeCmppText / splitCmppText / splitUdh).
  */
 import crypto from 'node:crypto';
-import { cmppTimestamp, decodeCmppText, encodeCmppText, splitCmppText, splitUdh, reportTime, parseReportTime, type CmppParts, type Concat } from './cmpp-pdu';
+import {
+  cmppTimestamp,
+  decodeCmppText,
+  encodeCmppText,
+  splitCmppText,
+  splitUdh,
+  reportTime,
+  parseReportTime,
+  type CmppParts,
+  type Concat,
+} from './cmpp-pdu';
 
 export { cmppTimestamp as smgpTimestamp, reportTime, parseReportTime, splitUdh, type Concat };
 
@@ -207,7 +217,8 @@ class Reader {
   o = HEADER_LENGTH;
   constructor(readonly b: Buffer) {}
   need(n: number, what: string) {
-    if (this.o + n > this.b.length) throw new SmgpPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
+    if (this.o + n > this.b.length)
+      throw new SmgpPduError('truncated', `${what}: ${n} octets needed at ${this.o}, packet of ${this.b.length}`);
   }
   u8(what: string): number {
     this.need(1, what);
@@ -244,7 +255,8 @@ class Reader {
     return this.b.length - this.o;
   }
   end(what: string) {
-    if (this.o !== this.b.length) throw new SmgpPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
+    if (this.o !== this.b.length)
+      throw new SmgpPduError('length', `${what}: ${this.b.length - this.o} octets left over`);
   }
 }
 
@@ -289,7 +301,11 @@ class Writer {
 
 function headerOf(b: Buffer, requestId: number): SmgpHeader {
   const h = readHeader(b);
-  if (h.requestId !== requestId) throw new SmgpPduError('command', `RequestID 0x${h.requestId.toString(16)} where ${commandName(requestId)} was expected`);
+  if (h.requestId !== requestId)
+    throw new SmgpPduError(
+      'command',
+      `RequestID 0x${h.requestId.toString(16)} where ${commandName(requestId)} was expected`,
+    );
   return h;
 }
 
@@ -358,7 +374,12 @@ export const timestampText = (n: number) => String(n >>> 0).padStart(10, '0');
 /** AuthenticatorClient = MD5(ClientID + 7 zero octets + secret + timestamp as 10 ASCII digits) */
 export function clientAuthenticator(clientId: string, secret: string, timestamp: number | string): Buffer {
   const ts = typeof timestamp === 'number' ? timestampText(timestamp) : timestamp;
-  return md5(Buffer.from(clientId, 'latin1'), Buffer.alloc(7), Buffer.from(secret, 'latin1'), Buffer.from(ts, 'latin1'));
+  return md5(
+    Buffer.from(clientId, 'latin1'),
+    Buffer.alloc(7),
+    Buffer.from(secret, 'latin1'),
+    Buffer.from(ts, 'latin1'),
+  );
 }
 
 /** AuthenticatorServer = MD5(Status (4 octets) + AuthenticatorClient + secret) */
@@ -393,9 +414,21 @@ export function encodeLogin(seq: number, l: SmgpLogin): Buffer {
 }
 
 /** a LOGIN for `clientId` / `secret` at `now` (Beijing time by default) */
-export function makeLogin(clientId: string, secret: string, loginMode: number, now = new Date(), tzMinutes = 480): SmgpLogin {
+export function makeLogin(
+  clientId: string,
+  secret: string,
+  loginMode: number,
+  now = new Date(),
+  tzMinutes = 480,
+): SmgpLogin {
   const ts = cmppTimestamp(now, tzMinutes);
-  return { clientId, authenticatorClient: clientAuthenticator(clientId, secret, ts), loginMode, timestamp: Number(ts), clientVersion: SMGP_VERSION };
+  return {
+    clientId,
+    authenticatorClient: clientAuthenticator(clientId, secret, ts),
+    loginMode,
+    timestamp: Number(ts),
+    clientVersion: SMGP_VERSION,
+  };
 }
 
 export function decodeLogin(b: Buffer): SmgpLogin & SmgpHeader {
@@ -432,7 +465,12 @@ export function encodeLoginResp(seq: number, r: SmgpLoginResp): Buffer {
 export function decodeLoginResp(b: Buffer): SmgpLoginResp & SmgpHeader {
   const h = headerOf(b, CMD.LOGIN_RESP);
   const r = new Reader(b);
-  const out = { ...h, status: r.u32('Status'), authenticatorServer: r.bytes(16, 'AuthenticatorServer'), serverVersion: r.u8('ServerVersion') };
+  const out = {
+    ...h,
+    status: r.u32('Status'),
+    authenticatorServer: r.bytes(16, 'AuthenticatorServer'),
+    serverVersion: r.u8('ServerVersion'),
+  };
   r.end('LOGIN_RESP');
   return out;
 }
@@ -454,7 +492,8 @@ export interface SmgpMsgIdParts {
 }
 
 function bcd(digits: string, out: Buffer, at: number) {
-  for (let i = 0; i < digits.length; i += 2) out[at + i / 2] = ((digits.charCodeAt(i) - 48) << 4) | (digits.charCodeAt(i + 1) - 48);
+  for (let i = 0; i < digits.length; i += 2)
+    out[at + i / 2] = ((digits.charCodeAt(i) - 48) << 4) | (digits.charCodeAt(i + 1) - 48);
 }
 
 /** the 10 octets: BCD of gateway (6 digits), MMDDHHMM (8), sequence (6) */
@@ -493,7 +532,14 @@ export class SmgpMsgIdSource {
   next(now = new Date()): Buffer {
     this.seq = (this.seq + 1) % 1_000_000;
     const t = new Date(now.getTime() + this.tzMinutes * 60_000);
-    return makeSmgpMsgId({ gateway: this.gateway, month: t.getUTCMonth() + 1, day: t.getUTCDate(), hour: t.getUTCHours(), minute: t.getUTCMinutes(), sequence: this.seq });
+    return makeSmgpMsgId({
+      gateway: this.gateway,
+      month: t.getUTCMonth() + 1,
+      day: t.getUTCDate(),
+      hour: t.getUTCHours(),
+      minute: t.getUTCMinutes(),
+      sequence: this.seq,
+    });
   }
 }
 
@@ -563,14 +609,19 @@ function submitTlvs(s: Pick<SmgpSubmit, 'tpUdhi' | 'pkTotal' | 'pkNumber' | 'msg
 }
 
 /** the fixed part of a submit to `dests` numbers with `content` octets (TLVs not counted) */
-export const submitFixedLength = (dests: number, content: number) => HEADER_LENGTH + 3 + 10 + 2 + 6 + 6 + 1 + 17 + 17 + 21 + 21 + 1 + dests * TERM_LENGTH + 1 + content + 8;
+export const submitFixedLength = (dests: number, content: number) =>
+  HEADER_LENGTH + 3 + 10 + 2 + 6 + 6 + 1 + 17 + 17 + 21 + 21 + 1 + dests * TERM_LENGTH + 1 + content + 8;
 
 /** RangeError when a field does not fit (content over 255 octets, 0 or over 100 numbers, a string too long) */
 export function encodeSubmit(seq: number, s: SmgpSubmit): Buffer {
   if (s.msgContent.length > 255) throw new RangeError('MsgContent over 255 octets');
   if (s.destTermIds.length < 1 || s.destTermIds.length > MAX_DESTS) throw new RangeError(`1-${MAX_DESTS} DestTermID`);
   const tlvs = submitTlvs(s);
-  const w = new Writer(submitFixedLength(s.destTermIds.length, s.msgContent.length) + tlvsLength(tlvs), CMD.SUBMIT, seq);
+  const w = new Writer(
+    submitFixedLength(s.destTermIds.length, s.msgContent.length) + tlvsLength(tlvs),
+    CMD.SUBMIT,
+    seq,
+  );
   w.u8(s.msgType);
   w.u8(s.needReport);
   w.u8(s.priority);
@@ -698,7 +749,11 @@ export function encodeDeliver(seq: number, d: SmgpDeliver): Buffer {
   const tlvs: [number, Buffer][] = [];
   if (d.tpUdhi) tlvs.push(u8Tlv(TAG.TP_udhi, d.tpUdhi));
   if (d.linkId) tlvs.push(strTlv(TAG.LinkID, d.linkId, 20, 'LinkID'));
-  const w = new Writer(HEADER_LENGTH + MSG_ID_LENGTH + 1 + 1 + 14 + TERM_LENGTH * 2 + 1 + d.msgContent.length + 8 + tlvsLength(tlvs), CMD.DELIVER, seq);
+  const w = new Writer(
+    HEADER_LENGTH + MSG_ID_LENGTH + 1 + 1 + 14 + TERM_LENGTH * 2 + 1 + d.msgContent.length + 8 + tlvsLength(tlvs),
+    CMD.DELIVER,
+    seq,
+  );
   w.fixed(d.msgId, MSG_ID_LENGTH, 'MsgID');
   w.u8(d.isReport);
   w.u8(d.msgFormat);
@@ -725,7 +780,20 @@ export function decodeDeliver(b: Buffer): SmgpDeliver & SmgpHeader {
   const msgContent = r.bytes(len, 'MsgContent');
   const reserve = r.str(8, 'Reserve');
   const tlvs = readTlvs(r);
-  return { ...h, msgId, isReport, msgFormat, recvTime, srcTermId, destTermId, msgContent, reserve, tpUdhi: tlvU8(tlvs, TAG.TP_udhi), linkId: tlvStr(tlvs, TAG.LinkID), tlvs };
+  return {
+    ...h,
+    msgId,
+    isReport,
+    msgFormat,
+    recvTime,
+    srcTermId,
+    destTermId,
+    msgContent,
+    reserve,
+    tpUdhi: tlvU8(tlvs, TAG.TP_udhi),
+    linkId: tlvStr(tlvs, TAG.LinkID),
+    tlvs,
+  };
 }
 
 /** YYYYMMDDHHMMSS of `d` (tz, Beijing by default): RecvTime */
@@ -800,9 +868,18 @@ const str = (b: Buffer) => {
  * else: SmgpPduError.
  */
 export function decodeReport(content: Buffer): SmgpReport {
-  const at = (label: string, o: number) => content.length >= o + label.length && content.toString('latin1', o, o + label.length) === label;
+  const at = (label: string, o: number) =>
+    content.length >= o + label.length && content.toString('latin1', o, o + label.length) === label;
   // id:(3) msgid(10) ' sub:'(13) 3 ' dlvrd:'(21) 3 ' Submit date:'(31) 10 ' done date:'(54) 10 ' stat:'(75) 7 ' err:'(88) 3 ' Text:'(96)
-  if (!at('id:', 0) || !at(' sub:', 13) || !at(' dlvrd:', 21) || !at(' Submit date:', 31) || !at(' done date:', 54) || !at(' stat:', 75) || !at(' err:', 88)) {
+  if (
+    !at('id:', 0) ||
+    !at(' sub:', 13) ||
+    !at(' dlvrd:', 21) ||
+    !at(' Submit date:', 31) ||
+    !at(' done date:', 54) ||
+    !at(' stat:', 75) ||
+    !at(' err:', 88)
+  ) {
     throw new SmgpPduError('field', `status report of ${content.length} octets not in the SMGP layout`);
   }
   return {

@@ -24,12 +24,14 @@ export const DC_GBK = 0x0f;
 const SAME_IN_GSM_AND_ASCII = /^[A-Za-z0-9 !"#%&'()*+,\-./:;<=>?\r\n]*$/;
 
 export function encodeText(text: string, coding: LinkCoding = 'ia5'): { dataCoding: number; octets: Buffer } {
-  if (coding === 'ia5' && SAME_IN_GSM_AND_ASCII.test(text)) return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
+  if (coding === 'ia5' && SAME_IN_GSM_AND_ASCII.test(text))
+    return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
   if (coding === 'gsm7') {
     const septets = gsm7Septets(text);
     if (septets) return { dataCoding: DC_GSM7, octets: septets };
   }
-  if (coding === 'latin1' && gsm7Septets(text) && latin1Only(text)) return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
+  if (coding === 'latin1' && gsm7Septets(text) && latin1Only(text))
+    return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
   return { dataCoding: DC_UCS2, octets: Buffer.from(text, 'utf16le').swap16() };
 }
 
@@ -47,9 +49,21 @@ const latin1Only = (text: string) => {
 };
 
 /** GSM 03.38 default alphabet: septet = index (0x1B is the escape to the extension table) */
-const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** the extension table: character → septet after 0x1B */
-const GSM_EXT: Record<string, number> = { '\f': 0x0a, '^': 0x14, '{': 0x28, '}': 0x29, '\\': 0x2f, '[': 0x3c, '~': 0x3d, ']': 0x3e, '|': 0x40, '€': 0x65 };
+const GSM_EXT: Record<string, number> = {
+  '\f': 0x0a,
+  '^': 0x14,
+  '{': 0x28,
+  '}': 0x29,
+  '\\': 0x2f,
+  '[': 0x3c,
+  '~': 0x3d,
+  ']': 0x3e,
+  '|': 0x40,
+  '€': 0x65,
+};
 const GSM_CODE = new Map<string, number>();
 for (let i = 0; i < GSM_BASIC.length; i++) if (i !== 0x1b) GSM_CODE.set(GSM_BASIC[i], i);
 
@@ -141,7 +155,8 @@ export function sarTlvs(ref: number, total: number, seq: number): [number, Buffe
  * and ASCII (what receipts are made of) are read directly; anything else goes the library's way.
  */
 const SAME_OCTET = new Uint8Array(256);
-for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 !"#%&\'()*+,-./:;<=>?\r\n') SAME_OCTET[ch.charCodeAt(0)] = 1;
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 !"#%&\'()*+,-./:;<=>?\r\n')
+  SAME_OCTET[ch.charCodeAt(0)] = 1;
 const gsmDecode = smpp.encodings.ASCII.decode.bind(smpp.encodings.ASCII);
 smpp.encodings.ASCII.decode = (value: Buffer) => {
   for (let i = 0; i < value.length; i++) if (!SAME_OCTET[value[i]]) return gsmDecode(value);
@@ -261,7 +276,9 @@ export const STATE_STAT: Record<number, string> = {
   8: 'REJECTD',
   9: 'SKIPPED',
 };
-export const STAT_STATE: Record<string, number> = Object.fromEntries(Object.entries(STATE_STAT).map(([k, v]) => [v, Number(k)]));
+export const STAT_STATE: Record<string, number> = Object.fromEntries(
+  Object.entries(STATE_STAT).map(([k, v]) => [v, Number(k)]),
+);
 
 /** YYMMDDhhmm in the given UTC offset */
 export function receiptDate(d: Date, tzMinutes: number): string {
@@ -271,7 +288,15 @@ export function receiptDate(d: Date, tzMinutes: number): string {
 }
 
 /** The SMPP 3.4 Appendix B receipt text (IA5 only: the text field keeps the first 20 plain characters). */
-export function receiptText(r: { msgId: string; stat: string; err: string; submitAt: Date; doneAt: Date; text: string; tzMinutes: number }): string {
+export function receiptText(r: {
+  msgId: string;
+  stat: string;
+  err: string;
+  submitAt: Date;
+  doneAt: Date;
+  text: string;
+  tzMinutes: number;
+}): string {
   const dlvrd = r.stat === 'DELIVRD' ? '001' : '000';
   return `id:${r.msgId} sub:001 dlvrd:${dlvrd} submit date:${receiptDate(r.submitAt, r.tzMinutes)} done date:${receiptDate(r.doneAt, r.tzMinutes)} stat:${r.stat} err:${r.err} text:${r.text.replace(/[^A-Za-z0-9 ]/g, '').slice(0, 20)}`;
 }
@@ -310,7 +335,12 @@ export const TLV_MESSAGE_PAYLOAD = 0x0424;
 export const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
 export const TLV_MESSAGE_STATE = 0x0427;
 
-export const CMD = { submit_sm: 0x00000004, submit_sm_resp: 0x80000004, deliver_sm: 0x00000005, deliver_sm_resp: 0x80000005 } as const;
+export const CMD = {
+  submit_sm: 0x00000004,
+  submit_sm_resp: 0x80000004,
+  deliver_sm: 0x00000005,
+  deliver_sm_resp: 0x80000005,
+} as const;
 
 export interface SmFields {
   sourceTon: number;
@@ -398,7 +428,12 @@ export function encodeSm(command: 'submit_sm' | 'deliver_sm', f: SmFields): RawP
 }
 
 /** submit_sm_resp / deliver_sm_resp: message_id when status is 0, header only otherwise */
-export function encodeResp(command: 'submit_sm_resp' | 'deliver_sm_resp', sequence: number, status: number, messageId = ''): RawPdu {
+export function encodeResp(
+  command: 'submit_sm_resp' | 'deliver_sm_resp',
+  sequence: number,
+  status: number,
+  messageId = '',
+): RawPdu {
   const id = status === STATUS.OK ? Buffer.from(messageId, 'latin1') : null;
   const len = 16 + (id ? id.length + 1 : 0);
   const b = Buffer.allocUnsafe(len);
@@ -465,8 +500,19 @@ const SM_PARAMS_ORDER = [
   'sm_default_msg_id',
   'short_message',
 ] as const;
-const CSTRING_PARAMS = new Set(['service_type', 'source_addr', 'destination_addr', 'schedule_delivery_time', 'validity_period']);
-const COMMAND_NAMES: Record<number, string> = { 0x00000004: 'submit_sm', 0x80000004: 'submit_sm_resp', 0x00000005: 'deliver_sm', 0x80000005: 'deliver_sm_resp' };
+const CSTRING_PARAMS = new Set([
+  'service_type',
+  'source_addr',
+  'destination_addr',
+  'schedule_delivery_time',
+  'validity_period',
+]);
+const COMMAND_NAMES: Record<number, string> = {
+  0x00000004: 'submit_sm',
+  0x80000004: 'submit_sm_resp',
+  0x00000005: 'deliver_sm',
+  0x80000005: 'deliver_sm_resp',
+};
 
 function encodingKey(dc: number): string | undefined {
   const enc = dc & 0x0f;

@@ -145,7 +145,10 @@ export type SpreadsheetSource = Buffer | { path: string };
  * costs more than reading it. Throws SpreadsheetError at the first excess or defect; breaking out
  * of the loop early releases everything. A batch belongs to the caller.
  */
-export async function* readSheetBatches(source: SpreadsheetSource, limits: Partial<SpreadsheetLimits> = {}): AsyncGenerator<SheetRow[], void, undefined> {
+export async function* readSheetBatches(
+  source: SpreadsheetSource,
+  limits: Partial<SpreadsheetLimits> = {},
+): AsyncGenerator<SheetRow[], void, undefined> {
   const lim: SpreadsheetLimits = { ...DEFAULT_SPREADSHEET_LIMITS, ...limits };
   const zip = await openZip(source);
   const clock = new Slicer(lim.sliceMs);
@@ -160,16 +163,27 @@ export async function* readSheetBatches(source: SpreadsheetSource, limits: Parti
 }
 
 /** The first worksheet's non-empty rows one by one (readSheetBatches for small files). */
-export async function* readSheetRows(source: SpreadsheetSource, limits: Partial<SpreadsheetLimits> = {}): AsyncGenerator<SheetRow, void, undefined> {
+export async function* readSheetRows(
+  source: SpreadsheetSource,
+  limits: Partial<SpreadsheetLimits> = {},
+): AsyncGenerator<SheetRow, void, undefined> {
   for await (const batch of readSheetBatches(source, limits)) for (const row of batch) yield row;
 }
 
 // ---------------------------------------------------------------- zip
 
 async function openZip(source: SpreadsheetSource): Promise<ZipFile> {
-  const opts = { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true };
+  const opts = {
+    lazyEntries: true,
+    autoClose: false,
+    decodeStrings: true,
+    validateEntrySizes: true,
+    strictFileNames: true,
+  };
   try {
-    return Buffer.isBuffer(source) ? await yauzl.fromBufferPromise(source, opts) : await yauzl.openPromise(source.path, opts);
+    return Buffer.isBuffer(source)
+      ? await yauzl.fromBufferPromise(source, opts)
+      : await yauzl.openPromise(source.path, opts);
   } catch (e) {
     throw new SpreadsheetError('notXlsx', (e as Error).message);
   }
@@ -185,7 +199,10 @@ async function centralDirectory(zip: ZipFile, lim: SpreadsheetLimits): Promise<M
       if (entries.size >= lim.maxEntries) throw new SpreadsheetError('tooLarge', 'too many entries');
       total += e.uncompressedSize;
       if (total > lim.maxTotalBytes) throw new SpreadsheetError('tooLarge', 'declared total size');
-      if (e.uncompressedSize > lim.ratioFloorBytes && e.uncompressedSize / Math.max(1, e.compressedSize) > lim.maxRatio) {
+      if (
+        e.uncompressedSize > lim.ratioFloorBytes &&
+        e.uncompressedSize / Math.max(1, e.compressedSize) > lim.maxRatio
+      ) {
         throw new SpreadsheetError('tooLarge', `compression ratio of ${e.fileName}`);
       }
       if (entries.has(e.fileName)) throw new SpreadsheetError('notXlsx', `duplicate entry ${e.fileName}`);
@@ -208,8 +225,10 @@ const INFLATE_CHUNK = 256 * 1024;
  * validateEntrySizes would; inflated here to choose the piece size.
  */
 async function* inflate(zip: ZipFile, entry: Entry, max: number): AsyncGenerator<Buffer> {
-  if (entry.isEncrypted() || !entry.canDecodeFileData()) throw new SpreadsheetError('notXlsx', `cannot decode ${entry.fileName}`);
-  if (entry.uncompressedSize > max) throw new SpreadsheetError('tooLarge', `${entry.fileName} declares ${entry.uncompressedSize} bytes`);
+  if (entry.isEncrypted() || !entry.canDecodeFileData())
+    throw new SpreadsheetError('notXlsx', `cannot decode ${entry.fileName}`);
+  if (entry.uncompressedSize > max)
+    throw new SpreadsheetError('tooLarge', `${entry.fileName} declares ${entry.uncompressedSize} bytes`);
   let raw: Readable;
   try {
     raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
@@ -227,11 +246,16 @@ async function* inflate(zip: ZipFile, entry: Entry, max: number): AsyncGenerator
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       n += chunk.length;
-      if (n > declared) throw new SpreadsheetError('tooLarge', `${entry.fileName}: too many bytes in the stream, declared ${declared}`);
+      if (n > declared)
+        throw new SpreadsheetError('tooLarge', `${entry.fileName}: too many bytes in the stream, declared ${declared}`);
       if (n > max) throw new SpreadsheetError('tooLarge', `${entry.fileName} inflates past ${max} bytes`);
       yield chunk;
     }
-    if (n < declared) throw new SpreadsheetError('parseFailed', `${entry.fileName}: not enough bytes in the stream, declared ${declared}`);
+    if (n < declared)
+      throw new SpreadsheetError(
+        'parseFailed',
+        `${entry.fileName}: not enough bytes in the stream, declared ${declared}`,
+      );
   } catch (e) {
     if (e instanceof SpreadsheetError) throw e;
     // zlib errors, a read error
@@ -280,7 +304,14 @@ function readPart(
 }
 
 /** Inflates one entry into the scanner chunk by chunk, yielding after each (and to the event loop when due). */
-async function* pump(zip: ZipFile, entry: Entry, max: number, clock: Slicer, xml: { write(s: string): void; end(): void }, done?: () => boolean): AsyncGenerator<void> {
+async function* pump(
+  zip: ZipFile,
+  entry: Entry,
+  max: number,
+  clock: Slicer,
+  xml: { write(s: string): void; end(): void },
+  done?: () => boolean,
+): AsyncGenerator<void> {
   const decoder = new TextDecoder('utf-8');
   try {
     for await (const chunk of inflate(zip, entry, max)) {
@@ -292,7 +323,8 @@ async function* pump(zip: ZipFile, entry: Entry, max: number, clock: Slicer, xml
     xml.write(decoder.decode());
     xml.end();
   } catch (e) {
-    if (e instanceof XmlError) throw new SpreadsheetError(e.kind === 'tooLarge' ? 'tooLarge' : 'parseFailed', `${entry.fileName}: ${e.message}`);
+    if (e instanceof XmlError)
+      throw new SpreadsheetError(e.kind === 'tooLarge' ? 'tooLarge' : 'parseFailed', `${entry.fileName}: ${e.message}`);
     throw e;
   }
   yield;
@@ -321,8 +353,14 @@ const RELS_ATTRS = { Relationship: ['Id', 'Type', 'Target'] };
 const [A_REL_ID, A_REL_TYPE, A_REL_TARGET] = [0, 1, 2];
 
 /** The first sheet (workbook order) and the shared strings part, from workbook.xml and its rels. */
-async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: SpreadsheetLimits, clock: Slicer): Promise<{ sheet: Entry; sharedStrings?: Entry }> {
-  const find = (name: string) => entries.get(name) ?? [...entries.values()].find((e) => e.fileName.toLowerCase() === name.toLowerCase());
+async function locateParts(
+  zip: ZipFile,
+  entries: Map<string, Entry>,
+  lim: SpreadsheetLimits,
+  clock: Slicer,
+): Promise<{ sheet: Entry; sharedStrings?: Entry }> {
+  const find = (name: string) =>
+    entries.get(name) ?? [...entries.values()].find((e) => e.fileName.toLowerCase() === name.toLowerCase());
   const workbook = find('xl/workbook.xml');
   if (!workbook || !find('[Content_Types].xml')) throw new SpreadsheetError('notXlsx', 'no workbook');
 
@@ -331,7 +369,8 @@ async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: Sprea
   await readPart(zip, workbook, lim, clock, WORKBOOK_ELEMENTS, WORKBOOK_ATTRS, {
     open(el, sc) {
       if (el === WB_SHEETS) inSheets = true;
-      else if (el === WB_SHEET && inSheets && firstSheetRel === undefined) firstSheetRel = sc.attrValue(A_SHEET_REL) ?? '';
+      else if (el === WB_SHEET && inSheets && firstSheetRel === undefined)
+        firstSheetRel = sc.attrValue(A_SHEET_REL) ?? '';
     },
     close(el) {
       if (el === WB_SHEETS) inSheets = false;
@@ -357,7 +396,8 @@ async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: Sprea
   const resolve = (target: string | undefined) => {
     if (!target) return undefined;
     const p = target.startsWith('/') ? target.slice(1) : path.normalize(path.join('xl', target));
-    if (p.startsWith('../') || p.startsWith('/')) throw new SpreadsheetError('notXlsx', `part outside the package: ${target}`);
+    if (p.startsWith('../') || p.startsWith('/'))
+      throw new SpreadsheetError('notXlsx', `part outside the package: ${target}`);
     return find(p);
   };
   const sheet = resolve(firstSheetRel ? targets.get(firstSheetRel) : undefined) ?? find('xl/worksheets/sheet1.xml');
@@ -369,7 +409,8 @@ async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: Sprea
 
 /** OOXML escapes characters XML cannot carry as `_xHHHH_` */
 const ESCAPED = /_x([0-9A-Fa-f]{4})_/g;
-const unescapeOoxml = (s: string) => (s.includes('_x') ? s.replace(ESCAPED, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : s);
+const unescapeOoxml = (s: string) =>
+  s.includes('_x') ? s.replace(ESCAPED, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : s;
 
 const SI = 0;
 const SI_T = 1;
@@ -413,7 +454,15 @@ class SharedStringsSink implements ScanSink {
 
 async function readSharedStrings(zip: ZipFile, entry: Entry, lim: SpreadsheetLimits, clock: Slicer): Promise<string[]> {
   const sink = new SharedStringsSink(lim);
-  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes, lim.maxXmlDepth)));
+  await drain(
+    pump(
+      zip,
+      entry,
+      lim.maxSharedStringsBytes,
+      clock,
+      new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes, lim.maxXmlDepth),
+    ),
+  );
   return sink.strings;
 }
 
@@ -648,7 +697,8 @@ class SheetSink implements ScanSink {
     if (this.inV) this.v += t;
     else if (this.inT) this.inline += t;
     else return;
-    if (this.v.length + this.inline.length > this.lim.maxCellChars) throw new SpreadsheetError('tooLarge', 'cell too long');
+    if (this.v.length + this.inline.length > this.lim.maxCellChars)
+      throw new SpreadsheetError('tooLarge', 'cell too long');
   }
 
   /** the row's `r` as Number() reads it (NaN when absent) */
@@ -683,7 +733,13 @@ class SheetSink implements ScanSink {
   }
 }
 
-async function* parseSheet(zip: ZipFile, entry: Entry, strings: string[], lim: SpreadsheetLimits, clock: Slicer): AsyncGenerator<SheetRow[]> {
+async function* parseSheet(
+  zip: ZipFile,
+  entry: Entry,
+  strings: string[],
+  lim: SpreadsheetLimits,
+  clock: Slicer,
+): AsyncGenerator<SheetRow[]> {
   const sink = new SheetSink(strings, lim);
   sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes, lim.maxXmlDepth);
   for await (const _ of pump(zip, entry, lim.maxSheetBytes, clock, sink.scanner, () => sink.finished)) {

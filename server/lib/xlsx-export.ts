@@ -42,7 +42,11 @@ export async function writeXlsx(registry: SchemaRegistry, out: Writable, spec: X
  * while writing is logged under `what` and ends the stream with the error (the client sees a cut
  * download, never a 5xx after the headers).
  */
-export function xlsxStream(ctx: { schemas: { registry: SchemaRegistry }; log: { error(o: object, msg: string): void } }, what: string, spec: XlsxSheet): PassThrough {
+export function xlsxStream(
+  ctx: { schemas: { registry: SchemaRegistry }; log: { error(o: object, msg: string): void } },
+  what: string,
+  spec: XlsxSheet,
+): PassThrough {
   const out = new PassThrough();
   writeXlsx(ctx.schemas.registry, out, spec).catch((err: unknown) => {
     ctx.log.error({ err }, `${what} export failed`);

@@ -42,7 +42,8 @@ function decodeEntities(s: string): string {
     if (named) return NAMED[named];
     if (hex === undefined && dec === undefined) throw new XmlError('malformed', 'unknown entity or bare &');
     const cp = hex !== undefined ? parseInt(hex, 16) : parseInt(dec!, 10);
-    if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new XmlError('malformed', `bad character reference ${m}`);
+    if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      throw new XmlError('malformed', `bad character reference ${m}`);
     return String.fromCodePoint(cp);
   });
 }
@@ -137,7 +138,8 @@ export class XmlScanner {
 
   /** The document is complete: anything unfinished is an error. */
   end(): void {
-    if (this.carry.length && !(this.names.length === 0 && blank(this.carry, 0, this.carry.length))) throw new XmlError('malformed', 'unexpected end of document');
+    if (this.carry.length && !(this.names.length === 0 && blank(this.carry, 0, this.carry.length)))
+      throw new XmlError('malformed', 'unexpected end of document');
     if (this.names.length || !this.rootSeen) throw new XmlError('malformed', 'unclosed or missing root element');
     this.carry = '';
   }
@@ -334,7 +336,8 @@ export class XmlScanner {
   private element(buf: string, from: number, to: number): number {
     if (to - from >= this.byLength.length) return -1;
     const candidates = this.byLength[to - from];
-    for (let k = 0; k < candidates.length; k++) if (same(buf, from, this.vocabulary[candidates[k]])) return candidates[k];
+    for (let k = 0; k < candidates.length; k++)
+      if (same(buf, from, this.vocabulary[candidates[k]])) return candidates[k];
     return -1;
   }
 }

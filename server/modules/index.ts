@@ -77,10 +77,14 @@ interface PluginMeta {
   name?: string;
   dependencies?: string[];
 }
-const metaOf = (p: FastifyPluginAsync): PluginMeta => (p as unknown as Record<symbol, PluginMeta | undefined>)[Symbol.for('plugin-meta')] ?? {};
+const metaOf = (p: FastifyPluginAsync): PluginMeta =>
+  (p as unknown as Record<symbol, PluginMeta | undefined>)[Symbol.for('plugin-meta')] ?? {};
 
 /** The modules with every one after those it depends on (a cycle or a missing dependency throws). */
-export function inDependencyOrder(modules: FastifyPluginAsync[], provided: readonly string[] = []): FastifyPluginAsync[] {
+export function inDependencyOrder(
+  modules: FastifyPluginAsync[],
+  provided: readonly string[] = [],
+): FastifyPluginAsync[] {
   const byName = new Map(modules.map((m) => [metaOf(m).name ?? '', m]));
   const done = new Set<string>(provided);
   const visiting = new Set<string>();

@@ -41,14 +41,24 @@ export function routesOutsideApi(app: FastifyInstance, add: (root: FastifyInstan
 }
 
 export function defineModule(meta: ModuleMeta, setup: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void) {
-  return fp(async (app) => setup(app, app.ctx), { name: meta.name, dependencies: meta.dependencies ?? [], fastify: '5.x' });
+  return fp(async (app) => setup(app, app.ctx), {
+    name: meta.name,
+    dependencies: meta.dependencies ?? [],
+    fastify: '5.x',
+  });
 }
 
 /**
  * A timer of a module: `fn` every `everyMs` (0: never), never two runs at once, stopped (and its
  * last run awaited) when the app closes. `firstMs` runs the first one earlier.
  */
-export function moduleTimer(app: FastifyInstance, everyMs: number, fn: () => Promise<unknown>, what: string, firstMs?: number) {
+export function moduleTimer(
+  app: FastifyInstance,
+  everyMs: number,
+  fn: () => Promise<unknown>,
+  what: string,
+  firstMs?: number,
+) {
   if (!(everyMs > 0)) return;
   let running: Promise<unknown> | null = null;
   const run = () => {

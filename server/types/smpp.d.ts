@@ -62,7 +62,11 @@ declare module 'smpp' {
     destroy(callback?: () => void): void;
     // command shortcuts: new PDU(command, options) then send
     bind_transceiver(options: Record<string, unknown>, responseCallback?: ResponseCallback): boolean;
-    submit_sm(options: Record<string, unknown>, responseCallback?: ResponseCallback, sendCallback?: ResponseCallback): boolean;
+    submit_sm(
+      options: Record<string, unknown>,
+      responseCallback?: ResponseCallback,
+      sendCallback?: ResponseCallback,
+    ): boolean;
     deliver_sm(options: Record<string, unknown>, responseCallback?: ResponseCallback): boolean;
     enquire_link(options?: Record<string, unknown> | ResponseCallback, responseCallback?: ResponseCallback): boolean;
     unbind(options?: Record<string, unknown> | ResponseCallback, responseCallback?: ResponseCallback): boolean;
@@ -89,7 +93,9 @@ declare module 'smpp' {
   export function addTLV(tag: string, options: { id: number; type: TlvType; multiple?: boolean }): void;
 
   export const encodings: { ASCII: Encoding; LATIN1: Encoding; UCS2: Encoding; detect(value: string): string | false };
-  export const types: { tlv: { int8: TlvType; int16: TlvType; int32: TlvType; cstring: TlvType; string: TlvType; buffer: TlvType } };
+  export const types: {
+    tlv: { int8: TlvType; int16: TlvType; int32: TlvType; cstring: TlvType; string: TlvType; buffer: TlvType };
+  };
   export const tlvs: Record<string, { id: number; type: TlvType }>;
   export const errors: Record<string, number>;
   export const consts: {

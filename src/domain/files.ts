@@ -10,4 +10,8 @@ export const NUMBER_FILE_ACCEPT = ['.txt', '.csv', '.xlsx'] as const;
 
 /** POST /send/parsefile: counts of an uploaded file (the server's message is toasted on failure). */
 export const parseFile = (importFilePath: string, opts: { international?: boolean } = {}) =>
-  postForm<FileParse>('/send/parsefile', { importFilePath, templateType: 0, ...(opts.international ? { international: 1 } : {}) });
+  postForm<FileParse>('/send/parsefile', {
+    importFilePath,
+    templateType: 0,
+    ...(opts.international ? { international: 1 } : {}),
+  });

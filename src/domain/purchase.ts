@@ -62,7 +62,8 @@ export interface PricedLine {
 }
 
 /** Can the usable rebate pay part of this total (more than 10 yuan, some rebate usable)? */
-export const rebateApplies = (total: bigint, rebateUseable: string) => total > REBATE_THRESHOLD_CENTS && centsOf(rebateUseable) > 0n;
+export const rebateApplies = (total: bigint, rebateUseable: string) =>
+  total > REBATE_THRESHOLD_CENTS && centsOf(rebateUseable) > 0n;
 
 /** The order's total, the rebate it uses (only when `useRebate`, the buyer's choice) and what the balance pays. */
 export function orderTotals(lines: PricedLine[], rebateUseable: string, useRebate = true) {
@@ -82,13 +83,17 @@ export function packText(p: { product_type?: number; pack_size?: number }): stri
 }
 
 /** The message for a quantity that is not a whole number of the product's packages (the server's rule), or undefined. */
-export function packError(p: { product_type?: number; pack_size?: number }, num: string | undefined): string | undefined {
+export function packError(
+  p: { product_type?: number; pack_size?: number },
+  num: string | undefined,
+): string | undefined {
   if (!p.pack_size || !num || !/^[1-9][0-9]*$/.test(num) || Number(num) % p.pack_size === 0) return undefined;
   return PURCHASE_MESSAGES.packMultiple.replaceAll('{size}', packText(p));
 }
 
 /** Every rule for a product's quantity: the form's, then the package size. */
-export const lineError = (p: { product_type?: number; pack_size?: number }, num: string | undefined) => quantityError(num) ?? packError(p, num);
+export const lineError = (p: { product_type?: number; pack_size?: number }, num: string | undefined) =>
+  quantityError(num) ?? packError(p, num);
 
 /** The purchase form's message for a quantity (forms/purchase.json), or undefined when valid. */
 export function quantityError(num: string | undefined): string | undefined {

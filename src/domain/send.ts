@@ -14,14 +14,25 @@ import type { ChargeInfo, EditedTask, NumberImport, SendForm, SmsTypeOption } fr
 // the answers' types are the schemas' (schemas/responses), the server answers through the same files
 export type { ChargeInfo, EditedTask, SmsTypeOption } from '@/generated/schemas';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
-import { defaultSendWall, SEND_TIME_FORMAT, SEND_TIME_RULES, sendDays, sendHorizonWall, sendTimeWallError, type SendTimeKind } from '../../common/send';
+import {
+  defaultSendWall,
+  SEND_TIME_FORMAT,
+  SEND_TIME_RULES,
+  sendDays,
+  sendHorizonWall,
+  sendTimeWallError,
+  type SendTimeKind,
+} from '../../common/send';
 
 /** The send page's messages (schemas/forms/send.json `x-messages`). */
 export const SEND_MESSAGES = sendSchema['x-messages'];
 export type SendMessageKey = keyof typeof SEND_MESSAGES;
 
 /** Spec 02 §9: the scheduled time's default and earliest lead (common/send's rules, in minutes). */
-export const SEND_TIME = { defaultAheadMin: SEND_TIME_RULES.defaultLeadMs / 60_000, earliestAheadMin: SEND_TIME_RULES.minLeadMs / 60_000 } as const;
+export const SEND_TIME = {
+  defaultAheadMin: SEND_TIME_RULES.defaultLeadMs / 60_000,
+  earliestAheadMin: SEND_TIME_RULES.minLeadMs / 60_000,
+} as const;
 export { SEND_TIME_FORMAT, type SendTimeKind };
 /** Spec 02 §9: one submit in 3 s. */
 export const SUBMIT_LOCK_MS = 3000;
@@ -36,21 +47,31 @@ export const OPEN_TASKS_AFTER_MS = 1000;
  */
 
 /** The scheduled time a page starts with: now + 30 min (seconds dropped). */
-export const defaultSendTime = (now: BusinessTimeInput = businessNow()) => dayjs.utc(defaultSendWall(businessTime(now).valueOf()));
+export const defaultSendTime = (now: BusinessTimeInput = businessNow()) =>
+  dayjs.utc(defaultSendWall(businessTime(now).valueOf()));
 /** The latest time an ordinary timed send may take: the end of next year. */
-export const latestSendTime = (now: BusinessTimeInput = businessNow()) => dayjs.utc(sendHorizonWall('ordinary', businessTime(now).valueOf()) - 1);
+export const latestSendTime = (now: BusinessTimeInput = businessNow()) =>
+  dayjs.utc(sendHorizonWall('ordinary', businessTime(now).valueOf()) - 1);
 
 /**
  * The time rule of a timed send (common/send: ≥ 5 min ahead; an ordinary send until the end of next
  * year, a variable or international one within 24 hours): null when it may go, else its message.
  */
-export function sendTimeProblem(value: BusinessTimeInput | null | undefined, nowInput: BusinessTimeInput = businessNow(), kind: SendTimeKind = 'ordinary'): string | null {
+export function sendTimeProblem(
+  value: BusinessTimeInput | null | undefined,
+  nowInput: BusinessTimeInput = businessNow(),
+  kind: SendTimeKind = 'ordinary',
+): string | null {
   const at = value === null || value === undefined || value === '' ? NaN : businessTime(value).valueOf();
   return sendTimeWallError(kind, at, businessTime(nowInput).valueOf());
 }
 
 /** Days a date picker of a timed send may not choose (before today, after the last day of its window). */
-export function sendDateDisabled(day: Dayjs, nowInput: BusinessTimeInput = businessNow(), kind: SendTimeKind = 'ordinary'): boolean {
+export function sendDateDisabled(
+  day: Dayjs,
+  nowInput: BusinessTimeInput = businessNow(),
+  kind: SendTimeKind = 'ordinary',
+): boolean {
   const { first, last } = sendDays(kind, businessTime(nowInput).valueOf());
   const d = businessTime(day).format('YYYY-MM-DD');
   return d < first || d > last;
@@ -77,18 +98,29 @@ export type SendPayload = Omit<SendForm, 'sendtime' | 'isCheckAvailableCredit' |
 const quiet: ApiRequestConfig = { silent: true };
 
 export const getSmsTypes = (clientid: string) => postForm<SmsTypeOption[]>('/send/getsmstypes', { clientid });
-export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; importFilePath?: string; smstype?: number }) =>
-  postForm<ChargeInfo>('/send/chargeInfo', p);
+export const chargeInfo = (p: {
+  clientId: string;
+  content: string;
+  sign: string;
+  mobile: string;
+  importFilePath?: string;
+  smstype?: number;
+}) => postForm<ChargeInfo>('/send/chargeInfo', p);
 export const checkCarriers = (mobiles: string) => postForm<CarrierCheck>('/send/checkMobileOperater', { mobiles });
 export const loadTask = (taskID: string) => postForm<EditedTask>('/send/edit', { taskID });
 export const checkSubmitTime = (submitTime: string) => postForm('/send/checkSubmitTime', { submitTime });
 
 /** POST /send/sending: content goes with its sign in front (【sign】content), as the spec sends it. */
 export const sendNow = (p: SendPayload) =>
-  postForm<{ taskId: string; smsNum: number; chargeNum: number; amount?: string }>('/send/sending', { ...p, content: `【${p.sign}】${p.content}` });
+  postForm<{ taskId: string; smsNum: number; chargeNum: number; amount?: string }>('/send/sending', {
+    ...p,
+    content: `【${p.sign}】${p.content}`,
+  });
 
 /** POST /send/sendTim (JSON). Code 403 (credit check) is not toasted: the page asks first. */
-export function sendTimed(p: SendPayload & { sendtime: string; taskId?: string; chargeNumTotal?: number; isCheckAvailableCredit?: 0 | 1 }): Promise<ApiBody> {
+export function sendTimed(
+  p: SendPayload & { sendtime: string; taskId?: string; chargeNumTotal?: number; isCheckAvailableCredit?: 0 | 1 },
+): Promise<ApiBody> {
   return postJson(
     '/send/sendTim',
     {
@@ -133,10 +165,19 @@ export const NUMBER_TEMPLATES = [
  * A POST (or GET) answered by a file (or by a JSON refusal): saves the file, or rejects with the answer's
  * body (its msg shown by the caller).
  */
-export async function downloadPosted(url: string, params: Record<string, unknown>, fallbackName: string, method: 'post' | 'get' = 'post'): Promise<string> {
+export async function downloadPosted(
+  url: string,
+  params: Record<string, unknown>,
+  fallbackName: string,
+  method: 'post' | 'get' = 'post',
+): Promise<string> {
   const form = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') form.append(k, Array.isArray(v) ? v.join(',') : String(v));
-  const res = method === 'get' ? await http.get<Blob>(url, { params: form, responseType: 'blob' }) : await http.post<Blob>(url, form, { responseType: 'blob' });
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null && v !== '') form.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  const res =
+    method === 'get'
+      ? await http.get<Blob>(url, { params: form, responseType: 'blob' })
+      : await http.post<Blob>(url, form, { responseType: 'blob' });
   const type = String(res.headers['content-type'] ?? '');
   if (type.includes('json')) {
     let body: ApiBody = { code: -1, msg: SEND_MESSAGES.noData };

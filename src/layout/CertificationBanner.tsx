@@ -26,7 +26,9 @@ export function CertificationBanner({ info }: { info?: CertificationInfo }) {
     );
   }
   if (status === OauthStatus.Pending) {
-    return <Alert type="info" showIcon banner data-testid="certification-banner" message={CERTIFICATION_PENDING_TEXT} />;
+    return (
+      <Alert type="info" showIcon banner data-testid="certification-banner" message={CERTIFICATION_PENDING_TEXT} />
+    );
   }
   if (status === OauthStatus.Rejected) {
     return (

@@ -108,7 +108,10 @@ export const NotCertified: Story = {
     const c = within(canvasElement);
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('您还未进行资质认证，认证通过后才能发送短信，');
-    await expect(within(banner).getByRole('link', { name: '立即认证' })).toHaveAttribute('href', '/account/info/base/auth');
+    await expect(within(banner).getByRole('link', { name: '立即认证' })).toHaveAttribute(
+      'href',
+      '/account/info/base/auth',
+    );
   },
 };
 
@@ -117,18 +120,25 @@ export const PendingCertification: Story = {
   parameters: { msw: { handlers: shellAndHome({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中，审核通过后才能发送短信');
+    await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent(
+      '您的认证资料正在审核中，审核通过后才能发送短信',
+    );
   },
 };
 
 export const CertificationRejected: Story = {
   name: '认证不通过',
-  parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) } },
+  parameters: {
+    msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('原因：营业执照图片不清晰');
-    await expect(within(banner).getByRole('link', { name: '重新认证' })).toHaveAttribute('href', '/account/info/base/auth/re');
+    await expect(within(banner).getByRole('link', { name: '重新认证' })).toHaveAttribute(
+      'href',
+      '/account/info/base/auth/re',
+    );
   },
 };
 
@@ -141,9 +151,15 @@ export const SupportPanelOpen: Story = {
     const page = within(document.body);
     await expect(await page.findByText('售前咨询', {}, T)).toBeInTheDocument();
     await expect(page.getByText('技术支持')).toBeInTheDocument();
-    await expect(page.getByRole('link', { name: /QQ：800012345/ })).toHaveAttribute('href', 'tencent://message/?uin=800012345');
+    await expect(page.getByRole('link', { name: /QQ：800012345/ })).toHaveAttribute(
+      'href',
+      'tencent://message/?uin=800012345',
+    );
     await expect(page.getByText(/手机：13900001111/)).toBeInTheDocument();
-    await expect(page.getByRole('link', { name: /sales@yunxun\.example/ })).toHaveAttribute('href', 'mailto:sales@yunxun.example');
+    await expect(page.getByRole('link', { name: /sales@yunxun\.example/ })).toHaveAttribute(
+      'href',
+      'mailto:sales@yunxun.example',
+    );
   },
 };
 
@@ -170,7 +186,9 @@ export const SessionTimeoutRelogin: Story = {
     const c = within(canvasElement);
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await userEvent.click(within(overlay).getByRole('button', { name: /重新登录/ }));
-    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2F%3Ffrom%3Dmenu');
+    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
+      '登录页 /login?redirect=%2F%3Ffrom%3Dmenu',
+    );
   },
 };
 
@@ -179,7 +197,9 @@ export const NoSession: Story = {
   parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: shellAndHome({ user: null }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2');
+    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
+      '登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2',
+    );
   },
 };
 
@@ -239,7 +259,11 @@ export const CertificationApprovedWhileOpen: Story = {
       handlers: [
         http.get('/api/admin/baseinfo', () => {
           baseInfoCalls++;
-          return ok({ agent_id: 'a10001', agent_name: '深圳市云讯通信有限公司', oauth_status: baseInfoCalls <= 2 ? '待认证' : 3 });
+          return ok({
+            agent_id: 'a10001',
+            agent_name: '深圳市云讯通信有限公司',
+            oauth_status: baseInfoCalls <= 2 ? '待认证' : 3,
+          });
         }),
         http.get('/api/admin/info', () => {
           identityCalls++;
@@ -274,7 +298,10 @@ export const CertificationApprovedWhileOpen: Story = {
  */
 export const CertificationScreenOnePrompt: Story = {
   name: '资质认证页：只显示一条未认证提示',
-  parameters: { app: { path: '/account/info/base/auth' }, msw: { handlers: [...accountApi({ cert: certNone }), ...shellAndHome()] } },
+  parameters: {
+    app: { path: '/account/info/base/auth' },
+    msw: { handlers: [...accountApi({ cert: certNone }), ...shellAndHome()] },
+  },
   render: (args) => (
     <RequireSession>
       <ConsoleLayout {...args}>

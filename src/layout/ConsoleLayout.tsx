@@ -42,7 +42,12 @@ export interface ConsoleLayoutProps {
   certificationPollMs?: number;
 }
 
-export default function ConsoleLayout({ children, supportOpen, menuCollapsed, certificationPollMs }: ConsoleLayoutProps) {
+export default function ConsoleLayout({
+  children,
+  supportOpen,
+  menuCollapsed,
+  certificationPollMs,
+}: ConsoleLayoutProps) {
   useSessionCheckOnNavigate();
   const location = useLocation();
   const navigate = useNavigate();
@@ -64,25 +69,65 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed, ce
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} theme="dark" width={208} data-testid="side-menu" data-collapsed={collapsed}>
+      <Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        theme="dark"
+        width={208}
+        data-testid="side-menu"
+        data-collapsed={collapsed}
+      >
         <div
-          style={{ height: 64, display: 'flex', alignItems: 'center', gap: 8, padding: '0 16px', color: '#fff', cursor: 'pointer', overflow: 'hidden' }}
+          style={{
+            height: 64,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            padding: '0 16px',
+            color: '#fff',
+            cursor: 'pointer',
+            overflow: 'hidden',
+          }}
           onClick={() => navigate('/')}
         >
-          {branding?.company_logo_url && <img src={branding.company_logo_url} alt={platformName} style={{ height: 32, maxWidth: collapsed ? 48 : 60, objectFit: 'contain' }} />}
+          {branding?.company_logo_url && (
+            <img
+              src={branding.company_logo_url}
+              alt={platformName}
+              style={{ height: 32, maxWidth: collapsed ? 48 : 60, objectFit: 'contain' }}
+            />
+          )}
           {!collapsed && (
             <Typography.Text strong ellipsis style={{ color: '#fff', fontSize: 16 }} data-testid="platform-name">
               {platformName}
             </Typography.Text>
           )}
         </div>
-        <Menu theme="dark" mode="inline" items={items} selectedKeys={selectedKey(entries, location.pathname)} aria-label="主菜单" />
+        <Menu
+          theme="dark"
+          mode="inline"
+          items={items}
+          selectedKeys={selectedKey(entries, location.pathname)}
+          aria-label="主菜单"
+        />
       </Sider>
       <Layout>
-        <Header style={{ background: '#fff', padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}>
+        <Header
+          style={{
+            background: '#fff',
+            padding: '0 24px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            boxShadow: '0 1px 4px rgba(0,21,41,0.08)',
+          }}
+        >
           {user ? (
             <Space size="middle" data-testid="account">
-              <Tag color={user.userType === UserType.Agent ? 'blue' : 'green'}>{enumLabel('user-type', user.userType)}</Tag>
+              <Tag color={user.userType === UserType.Agent ? 'blue' : 'green'}>
+                {enumLabel('user-type', user.userType)}
+              </Tag>
               <span>
                 {user.name || user.realname || user.clientid}
                 <Typography.Text type="secondary">（{user.clientid}）</Typography.Text>

@@ -13,7 +13,13 @@ export function RequireSession({ children, fallback }: { children: ReactNode; fa
   const location = useLocation();
   const params: CheckParams = { target: `${location.pathname}${location.search}` };
   return (
-    <Authenticated key="console" appendCurrentPathToQuery={false} params={params} loading={<PageLoading />} fallback={fallback}>
+    <Authenticated
+      key="console"
+      appendCurrentPathToQuery={false}
+      params={params}
+      loading={<PageLoading />}
+      fallback={fallback}
+    >
       {children}
     </Authenticated>
   );

@@ -12,7 +12,15 @@ import { PageLoading } from '@/pages/PageLoading';
 import { refusalOf } from '@/providers/access';
 import { enumLabel } from '@/schema';
 import { useCurrentUser } from './hooks';
-import { linkOf, screenAllowed, screenAt, screenByName, useScreens, type ScreenEntry, type ScreenTable } from './screens';
+import {
+  linkOf,
+  screenAllowed,
+  screenAt,
+  screenByName,
+  useScreens,
+  type ScreenEntry,
+  type ScreenTable,
+} from './screens';
 
 /** The refused page: why, and the screen to go to instead when this user may open it. */
 function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
@@ -23,7 +31,17 @@ function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
     (role) => enumLabel('operator-role', role) ?? String(role),
   );
   const target = go ? screenByName(table, go) : undefined;
-  return <Forbidden reason={reason} home={table.home} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
+  return (
+    <Forbidden
+      reason={reason}
+      home={table.home}
+      go={
+        target && screenAllowed(target, user)
+          ? { label: `前往${target.screen.label}`, link: linkOf(target) }
+          : undefined
+      }
+    />
+  );
 }
 
 export function RouteGuard({ children }: { children: ReactNode }) {

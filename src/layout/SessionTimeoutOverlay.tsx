@@ -24,7 +24,15 @@ export function SessionTimeoutOverlay({ defaultOpen = false }: { defaultOpen?: b
     <div
       role="alertdialog"
       aria-label={MESSAGES.sessionTimeout}
-      style={{ position: 'fixed', inset: 0, zIndex: 2000, background: 'rgba(255,255,255,0.96)', display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+      style={{
+        position: 'fixed',
+        inset: 0,
+        zIndex: 2000,
+        background: 'rgba(255,255,255,0.96)',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+      }}
     >
       <Result
         status="warning"

@@ -19,7 +19,13 @@ export function SupportPanel({ defaultOpen = false }: { defaultOpen?: boolean })
   const contacts = result.data ?? [];
   return (
     <>
-      <FloatButton icon={<CustomerServiceOutlined />} type="primary" tooltip="在线客服" aria-label="在线客服" onClick={() => setOpen(true)} />
+      <FloatButton
+        icon={<CustomerServiceOutlined />}
+        type="primary"
+        tooltip="在线客服"
+        aria-label="在线客服"
+        onClick={() => setOpen(true)}
+      />
       <Drawer title="在线客服" open={open} onClose={() => setOpen(false)} width={320}>
         {query.isLoading ? (
           <Spin />

@@ -94,7 +94,8 @@ export interface ScreenTable {
 }
 
 /** A child's absolute path: a relative path is joined to its parent's. */
-export const joinPath = (parent: string, child: string) => (child.startsWith('/') ? child : `${parent.replace(/\/+$/, '')}/${child}`);
+export const joinPath = (parent: string, child: string) =>
+  child.startsWith('/') ? child : `${parent.replace(/\/+$/, '')}/${child}`;
 
 /** A tab layout's tab strip: one tab per child screen (its name, label and absolute path). */
 export const tabsOf = (parent: Screen): { key: string; label: string; path: string }[] =>

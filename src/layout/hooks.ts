@@ -13,14 +13,19 @@ export function useCurrentUser() {
 
 /** GET /loginInfo: copyright text, logo, platform name. */
 export function useBranding() {
-  const { result, query } = useCustom<Branding>({ url: '/loginInfo', method: 'get', queryOptions: { staleTime: Infinity } });
+  const { result, query } = useCustom<Branding>({
+    url: '/loginInfo',
+    method: 'get',
+    queryOptions: { staleTime: Infinity },
+  });
   return { branding: result.data as Branding | undefined, isLoading: query.isLoading };
 }
 
 export type CertificationInfo = Pick<AgentBaseInfo, 'oauth_status' | 'oauth_remark'>;
 
 /** Where the certification status of this account comes from: agents GET /admin/baseinfo, sub-accounts GET /client/oauth. */
-export const certificationUrl = (user: AccessUser | null | undefined) => (isAgent(user) ? '/admin/baseinfo' : '/client/oauth');
+export const certificationUrl = (user: AccessUser | null | undefined) =>
+  isAgent(user) ? '/admin/baseinfo' : '/client/oauth';
 
 /** the prefix of the certification status's query keys */
 const CERTIFICATION_QUERY = ['console', 'certification'] as const;
@@ -31,7 +36,8 @@ export const certificationQueryKey = (url: string) => [...CERTIFICATION_QUERY, u
 /** How often the shell asks again while the documents are under review (待认证). */
 export const CERTIFICATION_POLL_MS = 30_000;
 
-const underReview = (answer: { data?: CertificationInfo } | undefined) => oauthStatusOf(answer?.data?.oauth_status) === OauthStatus.Pending;
+const underReview = (answer: { data?: CertificationInfo } | undefined) =>
+  oauthStatusOf(answer?.data?.oauth_status) === OauthStatus.Pending;
 
 /**
  * Certification status of the current account (see certificationUrl). `watchEveryMs` (the shell
@@ -46,7 +52,12 @@ export function useCertification(user: CurrentUser | null, { watchEveryMs }: { w
     queryOptions: {
       enabled: !!user,
       queryKey: certificationQueryKey(url),
-      ...(watchEveryMs ? { refetchInterval: (q) => (underReview(q.state.data) ? watchEveryMs : false), refetchOnWindowFocus: (q) => underReview(q.state.data) } : {}),
+      ...(watchEveryMs
+        ? {
+            refetchInterval: (q) => (underReview(q.state.data) ? watchEveryMs : false),
+            refetchOnWindowFocus: (q) => underReview(q.state.data),
+          }
+        : {}),
     },
   });
   return { info: user ? result.data : undefined, isLoading: query.isLoading };
@@ -80,8 +91,10 @@ export function useRefreshCertification() {
 }
 
 /** What the access rules read: the user with the certification status of the banner's source. */
-export const accessUserOf = (user: CurrentUser | null | undefined, certification?: CertificationInfo): AccessUser | null =>
-  user ? { ...user, oauth_status: certification?.oauth_status } : null;
+export const accessUserOf = (
+  user: CurrentUser | null | undefined,
+  certification?: CertificationInfo,
+): AccessUser | null => (user ? { ...user, oauth_status: certification?.oauth_status } : null);
 
 /**
  * The current user for Refine's access control, from the same query cache as useCurrentUser and
@@ -101,7 +114,11 @@ export async function loadAccessUser(
   if (!user || !certification) return (user as CurrentUser | null) ?? null;
   const url = certificationUrl(user as CurrentUser);
   const answer = await queryClient
-    .fetchQuery({ queryKey: certificationQueryKey(url), queryFn: () => data.custom!({ url, method: 'get' }), staleTime: Infinity })
+    .fetchQuery({
+      queryKey: certificationQueryKey(url),
+      queryFn: () => data.custom!({ url, method: 'get' }),
+      staleTime: Infinity,
+    })
     .catch(() => undefined);
   return accessUserOf(user as CurrentUser, (answer as { data?: CertificationInfo } | undefined)?.data);
 }

@@ -26,7 +26,10 @@ export interface ScreenEntry {
   chain: Screen[];
 }
 
-const indexCache = new WeakMap<ScreenTable, { byName: Map<string, ScreenEntry>; list: ScreenEntry[]; routes: RouteObject[] }>();
+const indexCache = new WeakMap<
+  ScreenTable,
+  { byName: Map<string, ScreenEntry>; list: ScreenEntry[]; routes: RouteObject[] }
+>();
 
 /** Every screen of the table, by name, plus the route objects used to match a location. */
 function indexOf(table: ScreenTable) {
@@ -42,7 +45,11 @@ function indexOf(table: ScreenTable) {
       byName.set(screen.name, entry);
       list.push(entry);
       const children = screen.children ? walk(screen.children, fullPath, entry.chain) : undefined;
-      return { path: screen.path, handle: entry, children: screen.index ? [{ index: true, handle: entry }, ...(children ?? [])] : children };
+      return {
+        path: screen.path,
+        handle: entry,
+        children: screen.index ? [{ index: true, handle: entry }, ...(children ?? [])] : children,
+      };
     });
   const routes = walk(table.screens, '/', []);
   idx = { byName, list, routes };
@@ -51,7 +58,8 @@ function indexOf(table: ScreenTable) {
 }
 
 export const screenEntries = (table: ScreenTable): ScreenEntry[] => indexOf(table).list;
-export const screenByName = (table: ScreenTable, name: string): ScreenEntry | undefined => indexOf(table).byName.get(name);
+export const screenByName = (table: ScreenTable, name: string): ScreenEntry | undefined =>
+  indexOf(table).byName.get(name);
 
 /** The screen showing at this pathname (the deepest matching one), or undefined (Not Found). */
 export function screenAt(table: ScreenTable, pathname: string): ScreenEntry | undefined {
@@ -94,7 +102,13 @@ export function menuFor(table: ScreenTable, user?: AccessUser | null): MenuNode[
   for (const entry of screenEntries(table)) {
     const { screen } = entry;
     if (!screen.menu || !screenAllowed(entry, user)) continue;
-    const leaf: MenuNode = { key: screen.name, label: screen.label, icon: screen.icon, link: linkOf(entry), ...(screen.badge ? { badge: screen.badge } : {}) };
+    const leaf: MenuNode = {
+      key: screen.name,
+      label: screen.label,
+      icon: screen.icon,
+      link: linkOf(entry),
+      ...(screen.badge ? { badge: screen.badge } : {}),
+    };
     if (screen.menu === true) {
       out.push(leaf);
       continue;
@@ -134,10 +148,18 @@ export function quickLinksFor(table: ScreenTable, user?: AccessUser | null): Men
  * group, so Refine knows the screens (breadcrumbs, useResourceParams, access control by name).
  */
 export function refineResources(table: ScreenTable, icon: (name?: MenuIconName) => ReactNode): ResourceProps[] {
-  const groups: ResourceProps[] = table.groups.map((g) => ({ name: g.key, meta: { label: g.label, icon: icon(g.icon) } }));
+  const groups: ResourceProps[] = table.groups.map((g) => ({
+    name: g.key,
+    meta: { label: g.label, icon: icon(g.icon) },
+  }));
   const screens: ResourceProps[] = screenEntries(table).map(({ screen, fullPath, chain }) => {
-    const parent = chain.length > 1 ? chain[chain.length - 2].name : typeof screen.menu === 'string' ? screen.menu : undefined;
-    return { name: screen.name, list: fullPath.replace(/\/\*$/, ''), meta: { label: screen.label, icon: icon(screen.icon), parent } };
+    const parent =
+      chain.length > 1 ? chain[chain.length - 2].name : typeof screen.menu === 'string' ? screen.menu : undefined;
+    return {
+      name: screen.name,
+      list: fullPath.replace(/\/\*$/, ''),
+      meta: { label: screen.label, icon: icon(screen.icon), parent },
+    };
   });
   return [...groups, ...screens];
 }
@@ -147,7 +169,10 @@ const ScreensContext = createContext<ScreenTable | undefined>(undefined);
 /** The screen table in use (the console's or the operators'; tests pass their own to <AppRoutes screens>). */
 export function useScreens(): ScreenTable {
   const table = useContext(ScreensContext);
-  if (!table) throw new Error("no screen table: render inside <ScreensProvider> (ConsoleRoutes, OpsRoutes, the stories' withApp)");
+  if (!table)
+    throw new Error(
+      "no screen table: render inside <ScreensProvider> (ConsoleRoutes, OpsRoutes, the stories' withApp)",
+    );
   return table;
 }
 export const ScreensProvider = ScreensContext.Provider;
@@ -174,7 +199,9 @@ export function routeElements(table: ScreenTable): ReactElement[] {
       </Route>
     );
   };
-  const toAlias = (a: ScreenAlias): ReactElement => <Route key={`alias:${a.path}`} path={a.path} element={<AliasRedirect to={a.to} />} />;
+  const toAlias = (a: ScreenAlias): ReactElement => (
+    <Route key={`alias:${a.path}`} path={a.path} element={<AliasRedirect to={a.to} />} />
+  );
   return [...table.screens.map(toRoute), ...(table.aliases ?? []).map(toAlias)];
 }
 

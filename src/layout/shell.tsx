@@ -31,7 +31,16 @@ export function menuItems(nodes: MenuNode[], badge?: (node: MenuNode) => ReactNo
     const b = badge?.(e);
     return b ? (
       // a group's count clear of its arrow
-      <span style={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'space-between', width: '100%', gap: 8, paddingInlineEnd: e.children ? 20 : 0 }}>
+      <span
+        style={{
+          display: 'inline-flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          width: '100%',
+          gap: 8,
+          paddingInlineEnd: e.children ? 20 : 0,
+        }}
+      >
         <span>{text}</span>
         {b}
       </span>
@@ -42,7 +51,11 @@ export function menuItems(nodes: MenuNode[], badge?: (node: MenuNode) => ReactNo
   return nodes.map((e) =>
     e.children
       ? { key: e.key, icon: iconOf(e.icon), label: label(e, e.label), children: menuItems(e.children, badge) }
-      : { key: e.link ?? e.key, icon: iconOf(e.icon), label: label(e, e.link ? <Link to={e.link}>{e.label}</Link> : e.label) },
+      : {
+          key: e.link ?? e.key,
+          icon: iconOf(e.icon),
+          label: label(e, e.link ? <Link to={e.link}>{e.label}</Link> : e.label),
+        },
   );
 }
 
@@ -51,7 +64,9 @@ export function selectedKey(nodes: MenuNode[], pathname: string): string[] {
   const routes: string[] = [];
   const walk = (es: MenuNode[]) => es.forEach((e) => (e.children ? walk(e.children) : e.link && routes.push(e.link)));
   walk(nodes);
-  const hit = routes.filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`))).sort((a, b) => b.length - a.length)[0];
+  const hit = routes
+    .filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`)))
+    .sort((a, b) => b.length - a.length)[0];
   return hit ? [hit] : [];
 }
 

@@ -13,7 +13,8 @@ export const DEFAULT_BRAND = '短信服务平台';
 
 /** the brand the server wrote into the page, else DEFAULT_BRAND */
 export function bootBrand(): string {
-  const meta = typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="application-name"]');
+  const meta =
+    typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="application-name"]');
   return meta?.content.trim() || DEFAULT_BRAND;
 }
 

@@ -42,7 +42,8 @@ export const Reviewer: Story = {
     await expect(c.getByTestId('platform-name')).toHaveTextContent('云讯短信平台');
     await expect(c.getByText('运营后台')).toBeInTheDocument();
     const menu = menuOf(c);
-    for (const label of ['工作台', '审核', '资质认证', '签名', '模板', '发票']) await expect(menu.getByText(label)).toBeInTheDocument();
+    for (const label of ['工作台', '审核', '资质认证', '签名', '模板', '发票'])
+      await expect(menu.getByText(label)).toBeInTheDocument();
     await expect(menu.queryByText('审计日志')).toBeNull();
     await expect(menu.queryByText('客户')).toBeNull();
     await expect(menu.queryByText('运营人员')).toBeNull();
@@ -60,7 +61,9 @@ export const Operations: Story = {
   parameters: { msw: { handlers: opsApi({ operator: operations }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Operations)!)).toBeInTheDocument();
+    await expect(
+      within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Operations)!),
+    ).toBeInTheDocument();
     await expect(menuOf(c).getByText('审计日志')).toBeInTheDocument();
     await expect(menuOf(c).getByText('客户')).toBeInTheDocument();
     await expect(menuOf(c).queryByText('运营人员')).toBeNull();
@@ -72,7 +75,9 @@ export const Admin: Story = {
   parameters: { msw: { handlers: opsApi({ operator: admin }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Admin)!)).toBeInTheDocument();
+    await expect(
+      within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Admin)!),
+    ).toBeInTheDocument();
     await expect(menuOf(c).getByText('审计日志')).toBeInTheDocument();
     await expect(menuOf(c).getByText('运营人员')).toBeInTheDocument();
   },
@@ -133,6 +138,8 @@ export const NoSession: Story = {
   name: '未登录：去登录页',
   parameters: { app: opsApp('/ops/review/signs'), msw: { handlers: opsApi({ operator: null }) } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2Fops%2Freview%2Fsigns');
+    await expect(await within(canvasElement).findByTestId('login-stand-in', {}, T)).toHaveTextContent(
+      '登录页 /login?redirect=%2Fops%2Freview%2Fsigns',
+    );
   },
 };

@@ -74,12 +74,35 @@ export default function OpsLayout({ children, menuCollapsed }: OpsLayoutProps) {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} theme="dark" width={216} data-testid="side-menu" data-collapsed={collapsed}>
+      <Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        theme="dark"
+        width={216}
+        data-testid="side-menu"
+        data-collapsed={collapsed}
+      >
         <div
-          style={{ height: 64, display: 'flex', alignItems: 'center', gap: 8, padding: '0 16px', color: '#fff', cursor: 'pointer', overflow: 'hidden' }}
+          style={{
+            height: 64,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            padding: '0 16px',
+            color: '#fff',
+            cursor: 'pointer',
+            overflow: 'hidden',
+          }}
           onClick={() => navigate(OPS_HOME)}
         >
-          {branding?.company_logo_url && <img src={branding.company_logo_url} alt={platformName} style={{ height: 32, maxWidth: collapsed ? 48 : 60, objectFit: 'contain' }} />}
+          {branding?.company_logo_url && (
+            <img
+              src={branding.company_logo_url}
+              alt={platformName}
+              style={{ height: 32, maxWidth: collapsed ? 48 : 60, objectFit: 'contain' }}
+            />
+          )}
           {!collapsed && (
             <div style={{ display: 'flex', flexDirection: 'column', lineHeight: 1.3, minWidth: 0 }}>
               <Typography.Text strong ellipsis style={{ color: '#fff', fontSize: 15 }} data-testid="platform-name">
@@ -101,7 +124,16 @@ export default function OpsLayout({ children, menuCollapsed }: OpsLayoutProps) {
         )}
       </Sider>
       <Layout>
-        <Header style={{ background: '#fff', padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}>
+        <Header
+          style={{
+            background: '#fff',
+            padding: '0 24px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            boxShadow: '0 1px 4px rgba(0,21,41,0.08)',
+          }}
+        >
           {operator ? (
             <Space size="middle" data-testid="operator">
               <EnumTag enumName="operator-role" value={operator.role} />

@@ -34,7 +34,8 @@ export function resetOpsSession() {
 
 const saysLoggedOut = (e: unknown) => e instanceof ApiError && (e.timedOut || e.code === 401);
 
-const currentTarget = () => (typeof window === 'undefined' ? OPS_HOME : `${window.location.pathname}${window.location.search}`);
+const currentTarget = () =>
+  typeof window === 'undefined' ? OPS_HOME : `${window.location.pathname}${window.location.search}`;
 
 export const opsAuthProvider: AuthProvider = {
   async check(params?: CheckParams) {
@@ -85,7 +86,8 @@ export const opsAuthProvider: AuthProvider = {
   },
 
   async onError(error: unknown) {
-    const code = error instanceof ApiError ? error.code : Number((error as { statusCode?: unknown } | undefined)?.statusCode);
+    const code =
+      error instanceof ApiError ? error.code : Number((error as { statusCode?: unknown } | undefined)?.statusCode);
     if (code === 401) {
       // the browser's session is an account's now (客户's 以该账户登录 opened it): going there, never
       // logging it out from this console

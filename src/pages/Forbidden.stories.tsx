@@ -55,7 +55,8 @@ export const InTheShell: Story = {
 export const Explained: Story = {
   name: '说明原因并给出去处（直充账户）',
   args: {
-    reason: '直充账户按条计费：每次发送从账户余额直接扣款，不购买短信套餐，因此没有购买短信、剩余条数、短信账单和返点账单。',
+    reason:
+      '直充账户按条计费：每次发送从账户余额直接扣款，不购买短信套餐，因此没有购买短信、剩余条数、短信账单和返点账单。',
     go: { label: '前往自有账单', link: '/finance/own' },
   },
   play: async ({ canvasElement }) => {

@@ -20,7 +20,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** the chart has drawn (echarts puts a canvas in its element) */
-const chartDrawn = (canvasElement: HTMLElement) => waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
+const chartDrawn = (canvasElement: HTMLElement) =>
+  waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
 
 export const Agent: Story = {
   name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
@@ -34,7 +35,8 @@ export const Agent: Story = {
     // today's figures
     const today = within(await c.findByTestId('today-stats', {}, T));
     await expect(await today.findByText('1,286', {}, T)).toBeInTheDocument();
-    for (const l of ['提交总数', '发送中', '发送成功', '发送失败', '未知', '拦截']) await expect(today.getByText(l)).toBeInTheDocument();
+    for (const l of ['提交总数', '发送中', '发送成功', '发送失败', '未知', '拦截'])
+      await expect(today.getByText(l)).toBeInTheDocument();
     // header: balance, remaining pieces per product type, the expiring part
     const header = within(c.getByTestId('header-balances'));
     await expect(await header.findByText('98,000', {}, T)).toBeInTheDocument();
@@ -45,7 +47,8 @@ export const Agent: Story = {
     await expect(c.queryByTestId('api-info')).not.toBeInTheDocument();
     // quick links of the screen table this agent (package mode) may open
     const links = within(c.getByTestId('quick-links'));
-    for (const l of ['子账户管理', '自助开户', '客户财务', '公告', '资质认证', '消费报表', '剩余条数']) await expect(links.getByText(l)).toBeInTheDocument();
+    for (const l of ['子账户管理', '自助开户', '客户财务', '公告', '资质认证', '消费报表', '剩余条数'])
+      await expect(links.getByText(l)).toBeInTheDocument();
     await expect(links.queryByText('账户余额')).not.toBeInTheDocument();
     await expect(links.getByText('剩余条数').closest('a')).toHaveAttribute('href', '/remain?type=0');
   },
@@ -53,7 +56,14 @@ export const Agent: Story = {
 
 export const AgentDirect: Story = {
   name: '代理商（直充模式）：余额，无条数',
-  parameters: { msw: { handlers: [...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ index: indexData({ clientid: 'a10002' }) })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi({ user: agentDirectChargeMode }),
+        ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const header = within(await c.findByTestId('header-balances', {}, T));
@@ -67,7 +77,12 @@ export const AgentDirect: Story = {
 export const SubAccount: Story = {
   name: '子账户（未认证，预付费条数）：库存、赠送池、接口信息',
   parameters: {
-    msw: { handlers: [...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }), ...reportsApi({ index: subIndexData(0) })] },
+    msw: {
+      handlers: [
+        ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
+        ...reportsApi({ index: subIndexData(0) }),
+      ],
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -118,7 +133,11 @@ export const SubAccountInterfaceMalformed: Story = {
 
 export const SubAccountByAmount: Story = {
   name: '子账户（按金额预付费）：余额，无条数',
-  parameters: { msw: { handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })] } },
+  parameters: {
+    msw: {
+      handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })],
+    },
+  },
   play: async ({ canvasElement }) => {
     const header = within(await within(canvasElement).findByTestId('header-balances', {}, T));
     await waitFor(() => expect(header.getByTestId('balance')).toHaveTextContent('1,200.00'), T);
@@ -135,7 +154,15 @@ export const Empty: Story = {
         ...reportsApi({
           today: noStats,
           week: emptyWeek(),
-          index: indexData({ agent_pool_due_time_data: { hy_remain_num: 0, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 } }),
+          index: indexData({
+            agent_pool_due_time_data: {
+              hy_remain_num: 0,
+              yzm_remain_num: 0,
+              tz_remain_num: 0,
+              yx_remain_num: 0,
+              gj_remain_amount: 0,
+            },
+          }),
         }),
       ],
     },
@@ -146,7 +173,9 @@ export const Empty: Story = {
     await chartDrawn(canvasElement);
     await expect(c.getByTestId('week-chart')).toHaveAttribute('data-total', '0');
     // no pieces about to expire in the balances (the agent overview's 即将过期的产品 card is another matter)
-    await expect(within(await c.findByTestId('header-balances', {}, T)).queryByText(/即将过期/)).not.toBeInTheDocument();
+    await expect(
+      within(await c.findByTestId('header-balances', {}, T)).queryByText(/即将过期/),
+    ).not.toBeInTheDocument();
   },
 };
 
@@ -160,7 +189,10 @@ export const DeliveryCard: Story = {
     // codes explained, the code kept beside its meaning; three at most
     await expect(reasons).toHaveTextContent('无法送达（空号、停机或关机）（UNDELIV）');
     await expect(reasons.querySelectorAll('li')).toHaveLength(3);
-    await expect(card.getByRole('link', { name: '查看投递分析' })).toHaveAttribute('href', '/customer/deliverlayout/customer/report/pre');
+    await expect(card.getByRole('link', { name: '查看投递分析' })).toHaveAttribute(
+      'href',
+      '/customer/deliverlayout/customer/report/pre',
+    );
   },
 };
 

@@ -41,7 +41,9 @@ export default function Home() {
           <Descriptions.Item label="账户">{user.clientid}</Descriptions.Item>
           <Descriptions.Item label="用户类型">{enumLabel('user-type', user.userType)}</Descriptions.Item>
           <Descriptions.Item label="运营模式">{enumLabel('operation-mode', user.operation_mode)}</Descriptions.Item>
-          <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="认证状态">
+            {enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}
+          </Descriptions.Item>
         </Descriptions>
       </Card>
       <HeaderBalances user={user} />

@@ -31,16 +31,29 @@ export interface ConsoleRefineProps {
   queryClientConfig?: QueryClientConfig;
 }
 
-export function ConsoleRefine({ children, authProvider = defaultAuthProvider, dataProvider: givenDataProvider, queryClientConfig }: ConsoleRefineProps) {
+export function ConsoleRefine({
+  children,
+  authProvider = defaultAuthProvider,
+  dataProvider: givenDataProvider,
+  queryClientConfig,
+}: ConsoleRefineProps) {
   const table = useScreens();
-  const dataProvider = useMemo(() => givenDataProvider ?? createDataProvider(resourceRegistry(table)), [givenDataProvider, table]);
+  const dataProvider = useMemo(
+    () => givenDataProvider ?? createDataProvider(resourceRegistry(table)),
+    [givenDataProvider, table],
+  );
   const [queryClient] = useState(
     () =>
       new QueryClient({
         ...queryClientConfig,
         defaultOptions: {
           ...queryClientConfig?.defaultOptions,
-          queries: { retry: false, refetchOnWindowFocus: false, placeholderData: keepPreviousData, ...queryClientConfig?.defaultOptions?.queries },
+          queries: {
+            retry: false,
+            refetchOnWindowFocus: false,
+            placeholderData: keepPreviousData,
+            ...queryClientConfig?.defaultOptions?.queries,
+          },
         },
       }),
   );

@@ -35,11 +35,13 @@ export const isAgent = (u?: AccessUser | null) => String(u?.userType) === UserTy
 export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === UserType.SubAccount;
 export const isOperator = (u?: AccessUser | null) => String(u?.userType) === UserType.Operator;
 /** an operator of one of these roles */
-const operatorOf = (u: AccessUser, roles: readonly OperatorRole[]) => isOperator(u) && roles.some((r) => Number(u.role) === r);
+const operatorOf = (u: AccessUser, roles: readonly OperatorRole[]) =>
+  isOperator(u) && roles.some((r) => Number(u.role) === r);
 export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.Package;
 export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.DirectCharge;
 /** a postpaid sub-account: its sends are charged to its agent's pools (it buys nothing, holds no stock) */
-export const isPostpaidSubAccount = (u?: AccessUser | null) => isSubAccount(u) && u?.paytype !== undefined && u?.paytype !== null && Number(u.paytype) === PayType.Postpaid;
+export const isPostpaidSubAccount = (u?: AccessUser | null) =>
+  isSubAccount(u) && u?.paytype !== undefined && u?.paytype !== null && Number(u.paytype) === PayType.Postpaid;
 
 /** The roles each operator rule lets in (the server's routes declare the same: server/modules/operator/routes.ts). */
 export const OPERATOR_ROLES = {
@@ -83,7 +85,8 @@ export type RuleName = keyof typeof rules;
 /** Rules that read the certification status: the guard loads it only for screens using one. */
 export const CERTIFICATION_RULES: ReadonlySet<RuleName> = new Set<RuleName>(['reCertification']);
 
-export const needsCertification = (names: readonly (RuleName | undefined)[]) => names.some((n) => !!n && CERTIFICATION_RULES.has(n));
+export const needsCertification = (names: readonly (RuleName | undefined)[]) =>
+  names.some((n) => !!n && CERTIFICATION_RULES.has(n));
 
 /** May this user pass every one of these rules? (No user: no.) */
 export function allowsAll(names: readonly (RuleName | undefined)[], user?: AccessUser | null): boolean {
@@ -116,9 +119,11 @@ export function refusalOf(
   const first = failed[0];
   if (user && (first === 'packageMode' || first === 'packageStock' || first === 'selfServiceOpening')) {
     if (isPostpaidSubAccount(user)) return { reason: MESSAGES.billedPostpaid, go: 'statistics_report_pre' };
-    if (isDirectChargeMode(user)) return { reason: MESSAGES.billedDirectCharge, go: isAgent(user) ? 'finance_own' : 'own_balance' };
+    if (isDirectChargeMode(user))
+      return { reason: MESSAGES.billedDirectCharge, go: isAgent(user) ? 'finance_own' : 'own_balance' };
   }
-  if (first === 'operatorAudit' || first === 'operatorAdmin') return { reason: MESSAGES.refusedOperatorRole.replace('{roles}', OPERATOR_ROLES[first].map(roleLabel).join('、')) };
+  if (first === 'operatorAudit' || first === 'operatorAdmin')
+    return { reason: MESSAGES.refusedOperatorRole.replace('{roles}', OPERATOR_ROLES[first].map(roleLabel).join('、')) };
   if (first === 'agent') return { reason: MESSAGES.refusedAgentOnly };
   if (first === 'subAccount') return { reason: MESSAGES.refusedSubAccountOnly };
   return { reason: MESSAGES.refusedNotForAccount };

@@ -41,7 +41,8 @@ export interface CheckParams {
   target?: string;
 }
 
-const currentTarget = () => (typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`);
+const currentTarget = () =>
+  typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
 
 /** `/login?redirect=<encoded target>`. */
 export function loginPath(target: string = currentTarget()): string {
@@ -57,7 +58,9 @@ export function safeRedirect(value: string | null | undefined): string {
 }
 
 /** Where to go after logging in: the `redirect` query of `search`, else `/`. */
-export function redirectAfterLogin(search: string = typeof window === 'undefined' ? '' : window.location.search): string {
+export function redirectAfterLogin(
+  search: string = typeof window === 'undefined' ? '' : window.location.search,
+): string {
   return safeRedirect(new URLSearchParams(search).get('redirect'));
 }
 
@@ -123,7 +126,10 @@ export const authProvider: AuthProvider = {
     }
     const { redirect: _r, posted: _p, remember, ...form } = params;
     try {
-      await postForm('/login', { ...form, remember: remember === true || remember === '1' || remember === 'true' ? '1' : undefined });
+      await postForm('/login', {
+        ...form,
+        remember: remember === true || remember === '1' || remember === 'true' ? '1' : undefined,
+      });
       sessionSeen = true;
       return { success: true, redirectTo };
     } catch (e) {
@@ -162,7 +168,10 @@ export const authProvider: AuthProvider = {
     const code =
       error instanceof ApiError
         ? error.code
-        : Number((error as { statusCode?: unknown; status?: unknown } | undefined)?.statusCode ?? (error as { status?: unknown } | undefined)?.status);
+        : Number(
+            (error as { statusCode?: unknown; status?: unknown } | undefined)?.statusCode ??
+              (error as { status?: unknown } | undefined)?.status,
+          );
     if (code === 401) {
       if (error instanceof ApiError && error.timedOut) return { error };
       return { logout: true, redirectTo: loginPath(), error: error as Error };

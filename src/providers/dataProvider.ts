@@ -103,10 +103,13 @@ function listIn(container: unknown): NormalisedList | undefined {
   // {list, totalCount, currentPage, pageRowCount, totalPage}
   if (Array.isArray(c.list)) return { data: c.list, total: num(c.totalCount ?? c.totalRecord, c.list.length) };
   // {entityList, totalCount}
-  if (Array.isArray(c.entityList)) return { data: c.entityList, total: num(c.totalCount ?? c.totalRecord, c.entityList.length) };
+  if (Array.isArray(c.entityList))
+    return { data: c.entityList, total: num(c.totalCount ?? c.totalRecord, c.entityList.length) };
   // {data, totalRecord, page, rows} where rows is the page size ... or rows is the array
-  if (Array.isArray(c.rows)) return { data: c.rows, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.rows.length) };
-  if (Array.isArray(c.data)) return { data: c.data, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.data.length) };
+  if (Array.isArray(c.rows))
+    return { data: c.rows, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.rows.length) };
+  if (Array.isArray(c.data))
+    return { data: c.data, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.data.length) };
   return undefined;
 }
 
@@ -119,12 +122,22 @@ export function normaliseList<T = BaseRecord>(body: ApiBody | unknown): Normalis
   if (Array.isArray(body)) return { data: body as T[], total: body.length };
   if (!body || typeof body !== 'object') return { data: [], total: 0 };
   const b = body as Record<string, unknown>;
-  if (Array.isArray(b.data) && !('totalRecord' in b) && !('totalCount' in b)) return { data: b.data as T[], total: b.data.length };
+  if (Array.isArray(b.data) && !('totalRecord' in b) && !('totalCount' in b))
+    return { data: b.data as T[], total: b.data.length };
   return (listIn(b.data) ?? listIn(b) ?? { data: [], total: 0 }) as NormalisedList<T>;
 }
 
 /** the paging keys of the spec's list answers (normaliseList reads them) */
-const PAGING_KEYS = new Set(['totalCount', 'totalRecord', 'total', 'currentPage', 'pageRowCount', 'totalPage', 'page', 'rows']);
+const PAGING_KEYS = new Set([
+  'totalCount',
+  'totalRecord',
+  'total',
+  'currentPage',
+  'pageRowCount',
+  'totalPage',
+  'page',
+  'rows',
+]);
 
 /**
  * What a list answer's `data` holds beside its rows and paging: the figures over the whole filter
@@ -134,7 +147,9 @@ const PAGING_KEYS = new Set(['totalCount', 'totalRecord', 'total', 'currentPage'
 export function figuresBesideRows(body: ApiBody | unknown): Record<string, unknown> {
   const d = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
   if (!d || typeof d !== 'object' || Array.isArray(d)) return {};
-  return Object.fromEntries(Object.entries(d).filter(([k, v]) => !PAGING_KEYS.has(k) && !Array.isArray(v) && v !== undefined && v !== null));
+  return Object.fromEntries(
+    Object.entries(d).filter(([k, v]) => !PAGING_KEYS.has(k) && !Array.isArray(v) && v !== undefined && v !== null),
+  );
 }
 
 /** Refine pagination -> the endpoint's page parameters. */
@@ -166,7 +181,12 @@ export function filterParams(endpoint: ListEndpoint, filters: CrudFilter[] = [])
 }
 
 /** Sends one call the way the endpoint wants it; resolves with the whole body. */
-export function call<T = unknown>(method: CallMethod, url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export function call<T = unknown>(
+  method: CallMethod,
+  url: string,
+  params?: object,
+  config?: ApiRequestConfig,
+): Promise<ApiBody<T>> {
   if (method === 'form') return postForm<T>(url, params, config);
   if (method === 'json') return postJson<T>(url, params, config);
   return get<T>(url, params, config);
@@ -178,7 +198,11 @@ function definition(registry: ResourceRegistry, resource: string): ResourceDefin
   return def;
 }
 
-function endpointOf<K extends keyof ResourceDefinition>(def: ResourceDefinition, resource: string, kind: K): NonNullable<ResourceDefinition[K]> {
+function endpointOf<K extends keyof ResourceDefinition>(
+  def: ResourceDefinition,
+  resource: string,
+  kind: K,
+): NonNullable<ResourceDefinition[K]> {
   const ep = def[kind];
   if (!ep) throw new Error(`资源 ${resource} 没有 ${String(kind)} 接口`);
   return ep;
@@ -201,7 +225,13 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
   return {
     getApiUrl: () => '/api',
 
-    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams): Promise<GetListResponse<TData>> {
+    async getList<TData extends BaseRecord = BaseRecord>({
+      resource,
+      pagination,
+      filters,
+      sorters,
+      meta,
+    }: GetListParams): Promise<GetListResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'list');
       const params = {
@@ -217,7 +247,11 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       return { ...figuresBesideRows(body), data: data.map((r) => withRecordId(def, r) as TData), total };
     },
 
-    async getOne<TData extends BaseRecord = BaseRecord>({ resource, id, meta }: GetOneParams): Promise<GetOneResponse<TData>> {
+    async getOne<TData extends BaseRecord = BaseRecord>({
+      resource,
+      id,
+      meta,
+    }: GetOneParams): Promise<GetOneResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'one');
       const { url, params } = withId(ep, id, meta?.params);
@@ -225,14 +259,23 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       return { data: withRecordId(def, body.data as TData) };
     },
 
-    async create<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, variables, meta }: CreateParams<TVariables>): Promise<CreateResponse<TData>> {
+    async create<TData extends BaseRecord = BaseRecord, TVariables = object>({
+      resource,
+      variables,
+      meta,
+    }: CreateParams<TVariables>): Promise<CreateResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'create');
       const body = await call(ep.method ?? 'form', ep.url, { ...ep.params, ...(variables as object), ...meta?.params });
       return { data: withRecordId(def, (body.data ?? variables) as TData) };
     },
 
-    async update<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, id, variables, meta }: UpdateParams<TVariables>): Promise<UpdateResponse<TData>> {
+    async update<TData extends BaseRecord = BaseRecord, TVariables = object>({
+      resource,
+      id,
+      variables,
+      meta,
+    }: UpdateParams<TVariables>): Promise<UpdateResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'update');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
@@ -240,7 +283,12 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       return { data: withRecordId(def, (body.data ?? { id, ...(variables as object) }) as TData) };
     },
 
-    async deleteOne<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, id, variables, meta }: DeleteOneParams<TVariables>): Promise<DeleteOneResponse<TData>> {
+    async deleteOne<TData extends BaseRecord = BaseRecord, TVariables = object>({
+      resource,
+      id,
+      variables,
+      meta,
+    }: DeleteOneParams<TVariables>): Promise<DeleteOneResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'deleteOne');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
@@ -252,11 +300,19 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
      * Any other call. `method: 'get'` sends `query` as the query string; `post` sends `payload`
      * as a form unless `meta.json` is set. Resolves with `{ data: body.data, body }`.
      */
-    async custom<TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>({ url, method, query, payload, headers, meta }: CustomParams<TQuery, TPayload>) {
+    async custom<TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>({
+      url,
+      method,
+      query,
+      payload,
+      headers,
+      meta,
+    }: CustomParams<TQuery, TPayload>) {
       const config: ApiRequestConfig = { headers, silent: meta?.silent };
       let body: ApiBody;
       if (method === 'get') body = await get(url, query as object, config);
-      else body = await call(meta?.json ? 'json' : 'form', url, { ...(query as object), ...(payload as object) }, config);
+      else
+        body = await call(meta?.json ? 'json' : 'form', url, { ...(query as object), ...(payload as object) }, config);
       return { data: body.data as TData, body };
     },
   };

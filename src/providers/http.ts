@@ -91,7 +91,10 @@ export function refused(body: ApiBody, silent: boolean | undefined): ApiError {
 }
 
 /** Both transports: no answer (network, timeout) or one that is not ours. */
-export function unreachable(reason: string, how: { status?: number; silent?: boolean; cancelled?: boolean } = {}): ApiError {
+export function unreachable(
+  reason: string,
+  how: { status?: number; silent?: boolean; cancelled?: boolean } = {},
+): ApiError {
   console.error('接口异常', reason);
   const err = new ApiError({ code: -1, msg: how.status ? `接口异常（${how.status}）` : '接口异常' });
   // toasted like any other failure (once: react-query does not retry), unless the caller cancelled it
@@ -141,13 +144,22 @@ export function queryString(params?: object): string {
 
 const base = () => (typeof location !== 'undefined' && location.href ? new URL('/api', location.href).href : '/api');
 
-async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | undefined, type: string | undefined, config: ApiRequestConfig = {}): Promise<ApiBody<T>> {
+async function request<T>(
+  method: 'GET' | 'POST',
+  url: string,
+  body: BodyInit | undefined,
+  type: string | undefined,
+  config: ApiRequestConfig = {},
+): Promise<ApiBody<T>> {
   const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*', ...config.headers };
   if (type) headers['Content-Type'] = type;
   const xsrf = cookie(XSRF_COOKIE);
   if (xsrf) headers[XSRF_HEADER] = xsrf;
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(`timeout of ${config.timeout ?? TIMEOUT_MS}ms exceeded`)), config.timeout ?? TIMEOUT_MS);
+  const timer = setTimeout(
+    () => abort.abort(new Error(`timeout of ${config.timeout ?? TIMEOUT_MS}ms exceeded`)),
+    config.timeout ?? TIMEOUT_MS,
+  );
   const stop = () => abort.abort(config.signal?.reason);
   config.signal?.addEventListener('abort', stop);
   let res: Response;
@@ -157,7 +169,10 @@ async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | 
     res = await fetch(base() + url, { method, body, headers, credentials: 'include', signal: abort.signal });
     text = await res.text();
   } catch (e) {
-    throw unreachable(e instanceof Error ? e.message : String(e), { silent: config.silent, cancelled: !!config.signal?.aborted });
+    throw unreachable(e instanceof Error ? e.message : String(e), {
+      silent: config.silent,
+      cancelled: !!config.signal?.aborted,
+    });
   } finally {
     clearTimeout(timer);
     config.signal?.removeEventListener('abort', stop);
@@ -182,7 +197,11 @@ export async function get<T = unknown>(url: string, params?: object, config?: Ap
 }
 
 /** POST as a form (application/x-www-form-urlencoded), as the spec's calls expect. */
-export async function postForm<T = unknown>(url: string, data?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export async function postForm<T = unknown>(
+  url: string,
+  data?: object,
+  config?: ApiRequestConfig,
+): Promise<ApiBody<T>> {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(data ?? {})) {
     if (v === undefined || v === null) continue;
@@ -192,6 +211,16 @@ export async function postForm<T = unknown>(url: string, data?: object, config?:
 }
 
 /** POST as JSON (the spec marks a few calls "(JSON)"). */
-export async function postJson<T = unknown>(url: string, data?: unknown, config?: ApiRequestConfig): Promise<ApiBody<T>> {
-  return request<T>('POST', url, data === undefined ? undefined : JSON.stringify(data), data === undefined ? undefined : 'application/json', config);
+export async function postJson<T = unknown>(
+  url: string,
+  data?: unknown,
+  config?: ApiRequestConfig,
+): Promise<ApiBody<T>> {
+  return request<T>(
+    'POST',
+    url,
+    data === undefined ? undefined : JSON.stringify(data),
+    data === undefined ? undefined : 'application/json',
+    config,
+  );
 }

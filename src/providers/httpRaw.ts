@@ -6,7 +6,16 @@
  * making such calls load (/login does not).
  */
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
-import { isOk, refused, sessionTimedOut, TIMEOUT_HEADER, unreachable, XSRF_COOKIE, XSRF_HEADER, type ApiBody } from './http';
+import {
+  isOk,
+  refused,
+  sessionTimedOut,
+  TIMEOUT_HEADER,
+  unreachable,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  type ApiBody,
+} from './http';
 
 export interface RawRequestConfig extends AxiosRequestConfig {
   /** do not toast the error message (the caller shows it its own way) */
@@ -29,14 +38,24 @@ http.interceptors.response.use(
     if (res.config.responseType === 'blob' || res.config.responseType === 'arraybuffer') return res;
     const body = res.data as ApiBody;
     if (isOk(body)) return res;
-    return Promise.reject(refused(body && typeof body === 'object' ? body : { code: -1, msg: '接口异常' }, (res.config as RawRequestConfig).silent));
+    return Promise.reject(
+      refused(
+        body && typeof body === 'object' ? body : { code: -1, msg: '接口异常' },
+        (res.config as RawRequestConfig).silent,
+      ),
+    );
   },
   (error: AxiosError<ApiBody>) => {
     if (error.response?.headers?.[TIMEOUT_HEADER]) return Promise.reject(sessionTimedOut());
     const body = error.response?.data;
-    if (body && typeof body === 'object' && 'code' in body) return Promise.reject(refused(body, (error.config as RawRequestConfig | undefined)?.silent));
+    if (body && typeof body === 'object' && 'code' in body)
+      return Promise.reject(refused(body, (error.config as RawRequestConfig | undefined)?.silent));
     return Promise.reject(
-      unreachable(error.message, { status: error.response?.status, silent: (error.config as RawRequestConfig | undefined)?.silent, cancelled: axios.isCancel(error) }),
+      unreachable(error.message, {
+        status: error.response?.status,
+        silent: (error.config as RawRequestConfig | undefined)?.silent,
+        cancelled: axios.isCancel(error),
+      }),
     );
   },
 );

@@ -23,7 +23,8 @@ export type SessionKind = 'account' | 'operator';
 export const OPS_HOME = '/ops';
 
 /** a path of the operator console */
-export const isOpsPath = (path: string | null | undefined) => !!path && (path === OPS_HOME || path.startsWith(`${OPS_HOME}/`) || path.startsWith(`${OPS_HOME}?`));
+export const isOpsPath = (path: string | null | undefined) =>
+  !!path && (path === OPS_HOME || path.startsWith(`${OPS_HOME}/`) || path.startsWith(`${OPS_HOME}?`));
 
 const KEY = 'sms-console.session-kind';
 
@@ -60,7 +61,8 @@ export const sessionKind = {
 export const OPERATOR_USER_TYPE = '3';
 
 /** The kind a login answer's userType designates (运营人员: an operator). */
-export const kindOfUserType = (userType: unknown): SessionKind => (String(userType) === OPERATOR_USER_TYPE ? 'operator' : 'account');
+export const kindOfUserType = (userType: unknown): SessionKind =>
+  String(userType) === OPERATOR_USER_TYPE ? 'operator' : 'account';
 
 /**
  * The kind of the session the server just said is alive: the browser's note, else asked once

@@ -6,9 +6,14 @@ import type { UiSchema } from '@rjsf/utils';
 import { SchemaRegistry, type JsonSchema, type SchemaMap } from '../../common/schema/registry';
 
 // schemas/config/ describes the server's environment: nothing of the console's, not bundled
-const files = import.meta.glob<JsonSchema>(['../../schemas/*/*.json', '!../../schemas/config/*.json'], { eager: true, import: 'default' });
+const files = import.meta.glob<JsonSchema>(['../../schemas/*/*.json', '!../../schemas/config/*.json'], {
+  eager: true,
+  import: 'default',
+});
 
-export const schemaMap: SchemaMap = Object.fromEntries(Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]));
+export const schemaMap: SchemaMap = Object.fromEntries(
+  Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]),
+);
 
 export const schemas = new SchemaRegistry(schemaMap);
 
@@ -29,9 +34,17 @@ export function schemaUi<T = UiSchema>(key: string): T {
  * whose `when` the values meet), else the property's title. For the hand-laid parts of a screen
  * (upload fields, agreements) that still lay out antd form items themselves.
  */
-export function fieldLabel(key: string, field: string, values: Record<string, unknown> = {}, registry: SchemaRegistry = schemas): string {
+export function fieldLabel(
+  key: string,
+  field: string,
+  values: Record<string, unknown> = {},
+  registry: SchemaRegistry = schemas,
+): string {
   const s = registry.get(key);
-  const ui = ((s['x-ui'] as Record<string, Record<string, unknown> | undefined> | undefined)?.[field] ?? {}) as { 'ui:title'?: string; 'ui:titleIf'?: unknown };
+  const ui = ((s['x-ui'] as Record<string, Record<string, unknown> | undefined> | undefined)?.[field] ?? {}) as {
+    'ui:title'?: string;
+    'ui:titleIf'?: unknown;
+  };
   const when = (ui['ui:titleIf'] as { when: Record<string, unknown>; title: string }[] | undefined)?.find((t) =>
     Object.entries(t.when).every(([k, v]) => String(values[k]) === String(v)),
   );

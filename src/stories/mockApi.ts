@@ -28,7 +28,8 @@ export const xlsxReply = (name: string) =>
     },
   });
 /** what the server answers when the session is gone: code 401 and the timeout header */
-export const sessionTimeout = () => HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } });
+export const sessionTimeout = () =>
+  HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } });
 
 export const agentPackageMode: CurrentUser = {
   userType: '1',
@@ -43,7 +44,12 @@ export const agentPackageMode: CurrentUser = {
   phone_inout_type: 2,
 };
 
-export const agentDirectChargeMode: CurrentUser = { ...agentPackageMode, clientid: 'a10002', operation_mode: '0', name: '杭州信达网络科技有限公司' };
+export const agentDirectChargeMode: CurrentUser = {
+  ...agentPackageMode,
+  clientid: 'a10002',
+  operation_mode: '0',
+  name: '杭州信达网络科技有限公司',
+};
 
 export const subAccount: CurrentUser = {
   userType: '2',
@@ -95,7 +101,16 @@ export function consoleApi(opts: ConsoleApiOptions = {}): HttpHandler[] {
     http.get('/api/supportInfo', () => ok(opts.support ?? supportContacts)),
     http.get(
       '/api/admin/baseinfo',
-      guarded(() => ok({ agent_id: user?.clientid, agent_name: user?.name, oauth_status: 3, mobile: user?.mobile, address: '深圳市南山区科技园', ...opts.baseInfo })),
+      guarded(() =>
+        ok({
+          agent_id: user?.clientid,
+          agent_name: user?.name,
+          oauth_status: 3,
+          mobile: user?.mobile,
+          address: '深圳市南山区科技园',
+          ...opts.baseInfo,
+        }),
+      ),
     ),
     http.get(
       '/api/client/oauth',

@@ -18,9 +18,28 @@ export const reviewer: Operator = {
   createdAt: '2026-03-01 09:00:00',
   lastLoginAt: '2026-11-24 08:58:12',
 };
-export const operations: Operator = { ...reviewer, id: 2, name: 'operator1', role: OperatorRole.Operations, lastLoginAt: '2026-11-23 17:40:05' };
-export const admin: Operator = { ...reviewer, id: 3, name: 'chief.admin', role: OperatorRole.Admin, totpEnabled: true, lastLoginAt: '2026-11-24 09:15:40' };
-export const disabledOperator: Operator = { ...reviewer, id: 4, name: 'former.staff', status: OperatorStatus.Disabled, lastLoginAt: '2026-06-30 18:02:11' };
+export const operations: Operator = {
+  ...reviewer,
+  id: 2,
+  name: 'operator1',
+  role: OperatorRole.Operations,
+  lastLoginAt: '2026-11-23 17:40:05',
+};
+export const admin: Operator = {
+  ...reviewer,
+  id: 3,
+  name: 'chief.admin',
+  role: OperatorRole.Admin,
+  totpEnabled: true,
+  lastLoginAt: '2026-11-24 09:15:40',
+};
+export const disabledOperator: Operator = {
+  ...reviewer,
+  id: 4,
+  name: 'former.staff',
+  status: OperatorStatus.Disabled,
+  lastLoginAt: '2026-06-30 18:02:11',
+};
 
 export const reviewCounts: ReviewCounts = { certifications: 3, signs: 2, templates: 4, invoices: 1 };
 

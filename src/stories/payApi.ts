@@ -7,7 +7,8 @@ import { PaymentMode, type PayOrder } from '@/generated/schemas';
 import { fail, ok } from './mockApi';
 import { paramsOf, type Calls } from './sendApi';
 
-const QR = 'http://localhost:6006/api/onlinePay/sandbox/scan?paymentId=P2026112510000012345678&token=0123456789abcdef0123456789abcdef';
+const QR =
+  'http://localhost:6006/api/onlinePay/sandbox/scan?paymentId=P2026112510000012345678&token=0123456789abcdef0123456789abcdef';
 
 export const payOrder = (o: Partial<PayOrder> = {}): PayOrder => ({
   rowNum: 1,
@@ -31,8 +32,22 @@ export const payOrder = (o: Partial<PayOrder> = {}): PayOrder => ({
 
 /** one order in each state (0-5) */
 export const payOrderRows: PayOrder[] = [
-  payOrder({ rowNum: 1, paymentId: 'P2026112510000000000006', paymentState: 0, paymentStateStr: '待支付', countDownStr: '600' }),
-  payOrder({ rowNum: 2, paymentId: 'P2026112510000000000005', paymentState: 1, paymentStateStr: '已提交支付', countDownStr: '300', paymentMode: 1, paymentModeStr: '微信支付' }),
+  payOrder({
+    rowNum: 1,
+    paymentId: 'P2026112510000000000006',
+    paymentState: 0,
+    paymentStateStr: '待支付',
+    countDownStr: '600',
+  }),
+  payOrder({
+    rowNum: 2,
+    paymentId: 'P2026112510000000000005',
+    paymentState: 1,
+    paymentStateStr: '已提交支付',
+    countDownStr: '300',
+    paymentMode: 1,
+    paymentModeStr: '微信支付',
+  }),
   payOrder({
     rowNum: 3,
     paymentId: 'P2026112510000000000004',
@@ -43,8 +58,24 @@ export const payOrderRows: PayOrder[] = [
     orderId: 'SANDBOX2026112510000000000004',
     paidTimeStr: '2026-11-25 10:01:00',
   }),
-  payOrder({ rowNum: 4, paymentId: 'P2026112510000000000003', paymentState: 3, paymentStateStr: '支付失败', countDownStr: '', qrCode: '', remark: '用户在支付页取消支付' }),
-  payOrder({ rowNum: 5, paymentId: 'P2026112510000000000002', paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }),
+  payOrder({
+    rowNum: 4,
+    paymentId: 'P2026112510000000000003',
+    paymentState: 3,
+    paymentStateStr: '支付失败',
+    countDownStr: '',
+    qrCode: '',
+    remark: '用户在支付页取消支付',
+  }),
+  payOrder({
+    rowNum: 5,
+    paymentId: 'P2026112510000000000002',
+    paymentState: 4,
+    paymentStateStr: '已取消',
+    countDownStr: '',
+    qrCode: '',
+    remark: '超时未支付，订单已关闭',
+  }),
   payOrder({
     rowNum: 6,
     paymentId: 'P2026112510000000000001',
@@ -78,7 +109,13 @@ export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
   let statusCalls = 0;
   return [
     http.get('/api/onlinePay/config', () =>
-      ok({ isOpenPay: opts.isOpenPay ?? 1, orderTtlSeconds: 900, minAmount: '1.00', maxAmount: '1000000.00', sandbox: { 0: true, 1: true } }),
+      ok({
+        isOpenPay: opts.isOpenPay ?? 1,
+        orderTtlSeconds: 900,
+        minAmount: '1.00',
+        maxAmount: '1000000.00',
+        sandbox: { 0: true, 1: true },
+      }),
     ),
     http.post('/api/onlinePay/createPay', async ({ request }) => {
       const p = await log('createPay', request);

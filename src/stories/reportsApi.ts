@@ -9,8 +9,22 @@ import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { listOf, paramsOf, type Calls } from './sendApi';
 
-export const todayStats: TodayStats = { submitTotal: 1286, sending: 12, sendSuccess: 1180, sendFail: 61, unknown: 25, intercept: 8 };
-export const noStats: TodayStats = { submitTotal: 0, sending: 0, sendSuccess: 0, sendFail: 0, unknown: 0, intercept: 0 };
+export const todayStats: TodayStats = {
+  submitTotal: 1286,
+  sending: 12,
+  sendSuccess: 1180,
+  sendFail: 61,
+  unknown: 25,
+  intercept: 8,
+};
+export const noStats: TodayStats = {
+  submitTotal: 0,
+  sending: 0,
+  sendSuccess: 0,
+  sendFail: 0,
+  unknown: 0,
+  intercept: 0,
+};
 
 const days = () =>
   Array.from({ length: 7 }, (_, i) =>
@@ -40,7 +54,13 @@ export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
   balance: '50000.00',
   agent_account_data: { available_line: '50000.00', balance: '50000.00' },
   data: { hy_remain_num: 98000, yzm_remain_num: 12000, tz_remain_num: 5000, yx_remain_num: 30000, gj_remain_amount: 0 },
-  agent_pool_due_time_data: { hy_remain_num: 3000, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 },
+  agent_pool_due_time_data: {
+    hy_remain_num: 3000,
+    yzm_remain_num: 0,
+    tz_remain_num: 0,
+    yx_remain_num: 0,
+    gj_remain_amount: 0,
+  },
   smsGivePoolData: { isShow: 0, smstypeStr: '', remainNumber: 0, dueTime: '' },
   expiringDays: 7,
   ...over,
@@ -52,7 +72,13 @@ export const subIndexData = (paytype: number): IndexData =>
     balance: '1200.00',
     paytype,
     agent_account_data: { available_line: '1200.00', balance: '1200.00' },
-    smsGivePoolData: { isShow: 1, smstypeStr: '行业', remainNumber: 500, dueTime: due(60), list: [{ smstypeStr: '行业', remainNumber: 500, dueTime: due(60) }] },
+    smsGivePoolData: {
+      isShow: 1,
+      smstypeStr: '行业',
+      remainNumber: 500,
+      dueTime: due(60),
+      list: [{ smstypeStr: '行业', remainNumber: 500, dueTime: due(60) }],
+    },
   });
 
 export const accountInfo = {
@@ -73,7 +99,14 @@ export const accountInfo = {
     { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
     { protocol: 'SMGP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
     { protocol: 'SGIP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
-    { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
+    {
+      protocol: 'HTTP',
+      enabled: true,
+      host: 'sms.example.com',
+      port: 443,
+      url: 'https://sms.example.com/openapi/v1',
+      login: 'client1',
+    },
   ],
   ip: '',
   needreport: 1,
@@ -109,7 +142,19 @@ const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number):
 });
 export const preRows: ReportRow[] = [
   report({ clientid: 'b20001' }, 0),
-  report({ clientid: 'b20001', smstype: 4, smstype_str: '验证码', send_num: 860, chargeTotal: 860, success_num: 850, fail_num: 10, intercept_num: 0 }, 1),
+  report(
+    {
+      clientid: 'b20001',
+      smstype: 4,
+      smstype_str: '验证码',
+      send_num: 860,
+      chargeTotal: 860,
+      success_num: 850,
+      fail_num: 10,
+      intercept_num: 0,
+    },
+    1,
+  ),
   report(
     {
       clientid: 'b20002',
@@ -167,8 +212,27 @@ const pool = (r: Partial<RemainRow>, i: number): RemainRow => ({
 });
 export const remainRows: RemainRow[] = [
   pool({ account_balance: 3000, due_time: due(3), dead: 0 }, 0),
-  pool({ product_type: 3, product_type_str: '验证码', operator_code: 1, operator_code_str: '移动', account_balance: 12000 }, 1),
-  pool({ client_id: 'b20002', client_name: '苏州好易购电子商务有限公司', product_type: 1, product_type_str: '营销', account_balance: 30000, due_time: due(200) }, 2),
+  pool(
+    {
+      product_type: 3,
+      product_type_str: '验证码',
+      operator_code: 1,
+      operator_code_str: '移动',
+      account_balance: 12000,
+    },
+    1,
+  ),
+  pool(
+    {
+      client_id: 'b20002',
+      client_name: '苏州好易购电子商务有限公司',
+      product_type: 1,
+      product_type_str: '营销',
+      account_balance: 30000,
+      due_time: due(200),
+    },
+    2,
+  ),
 ];
 
 /** totals of report rows, as the server's `totals` (every row, not the page's) */
@@ -187,8 +251,12 @@ export const totalsOf = (rows: ReportRow[]) => {
     success_rate: send ? Math.round((10_000 * success) / send) / 100 : 0,
   };
 };
-const withRates = (rows: ReportRow[]) => rows.map((r) => ({ ...r, success_rate: r.send_num ? Math.round((10_000 * r.success_num) / r.send_num) / 100 : 0 }));
-const reportPage = (rows: ReportRow[], page: number, size: number) => ({ ...listOf(withRates(rows), page, size), totals: totalsOf(rows) });
+const withRates = (rows: ReportRow[]) =>
+  rows.map((r) => ({ ...r, success_rate: r.send_num ? Math.round((10_000 * r.success_num) / r.send_num) / 100 : 0 }));
+const reportPage = (rows: ReportRow[], page: number, size: number) => ({
+  ...listOf(withRates(rows), page, size),
+  totals: totalsOf(rows),
+});
 
 const fig = (submit: number, success: number, fail: number) => ({
   submit,
@@ -204,8 +272,14 @@ export const deliveryStats = (days = 7): DeliveryStats => {
       .subtract(days - 1 - i, 'day')
       .format('YYYY-MM-DD'),
   );
-  const byDay = dates.map((day, i) => ({ day, ...fig(900 + ((i * 137) % 400), 850 + ((i * 131) % 380), 30 + (i % 5) * 4) }));
-  const total = byDay.reduce((a, d) => ({ submit: a.submit + d.submit, success: a.success + d.success, fail: a.fail + d.fail }), { submit: 0, success: 0, fail: 0 });
+  const byDay = dates.map((day, i) => ({
+    day,
+    ...fig(900 + ((i * 137) % 400), 850 + ((i * 131) % 380), 30 + (i % 5) * 4),
+  }));
+  const total = byDay.reduce(
+    (a, d) => ({ submit: a.submit + d.submit, success: a.success + d.success, fail: a.fail + d.fail }),
+    { submit: 0, success: 0, fail: 0 },
+  );
   return {
     days,
     start: dates[0],
@@ -213,20 +287,45 @@ export const deliveryStats = (days = 7): DeliveryStats => {
     total: fig(total.submit, total.success, total.fail),
     byDay,
     byCarrier: [
-      { carrier: 1, ...fig(Math.round(total.submit * 0.55), Math.round(total.success * 0.56), Math.round(total.fail * 0.4)) },
-      { carrier: 2, ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.25), Math.round(total.fail * 0.3)) },
-      { carrier: 3, ...fig(Math.round(total.submit * 0.2), Math.round(total.success * 0.19), Math.round(total.fail * 0.3)) },
+      {
+        carrier: 1,
+        ...fig(Math.round(total.submit * 0.55), Math.round(total.success * 0.56), Math.round(total.fail * 0.4)),
+      },
+      {
+        carrier: 2,
+        ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.25), Math.round(total.fail * 0.3)),
+      },
+      {
+        carrier: 3,
+        ...fig(Math.round(total.submit * 0.2), Math.round(total.success * 0.19), Math.round(total.fail * 0.3)),
+      },
     ],
     byProvince: [
-      { province: 44, provinceName: '广东', ...fig(Math.round(total.submit * 0.4), Math.round(total.success * 0.41), Math.round(total.fail * 0.3)) },
-      { province: 31, provinceName: '上海', ...fig(Math.round(total.submit * 0.35), Math.round(total.success * 0.35), Math.round(total.fail * 0.4)) },
-      { province: 32, provinceName: '江苏', ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.24), Math.round(total.fail * 0.3)) },
+      {
+        province: 44,
+        provinceName: '广东',
+        ...fig(Math.round(total.submit * 0.4), Math.round(total.success * 0.41), Math.round(total.fail * 0.3)),
+      },
+      {
+        province: 31,
+        provinceName: '上海',
+        ...fig(Math.round(total.submit * 0.35), Math.round(total.success * 0.35), Math.round(total.fail * 0.4)),
+      },
+      {
+        province: 32,
+        provinceName: '江苏',
+        ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.24), Math.round(total.fail * 0.3)),
+      },
     ],
     reasons: [
       { code: 'UNDELIV', meaning: '无法送达（空号、停机或关机）', count: Math.round(total.fail * 0.5) },
       { code: '001', meaning: '用户不存在或已停机', count: Math.round(total.fail * 0.3) },
       { code: 'EXPIRED', meaning: '超时未送达（关机或不在服务区）', count: Math.round(total.fail * 0.15) },
-      { code: 'X9', meaning: '', count: total.fail - Math.round(total.fail * 0.5) - Math.round(total.fail * 0.3) - Math.round(total.fail * 0.15) },
+      {
+        code: 'X9',
+        meaning: '',
+        count: total.fail - Math.round(total.fail * 0.5) - Math.round(total.fail * 0.3) - Math.round(total.fail * 0.15),
+      },
     ],
   };
 };
@@ -274,11 +373,30 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
     }),
     http.get('/api/index/data', () => ok(opts.index ?? indexData())),
     http.post('/api/account/getAccountInfo', () => ok(accountInfo)),
-    http.get('/api/index/agentOverview', () => ok(opts.overview ?? { days: 30, expiringDays: 7, lowBalanceDefault: '10.00', topConsumers: [], lowBalance: [], expiringPools: [] })),
-    http.post('/api/client/report/consume/pretotal', async ({ request }) => ok(reportPage(opts.pre ?? preRows, ...page(await log('pretotal', request))))),
-    http.post('/api/client/report/consume/suftotal', async ({ request }) => ok(reportPage(opts.post ?? postRows, ...page(await log('suftotal', request))))),
-    http.get('/api/client/report/consume/preday', async ({ request }) => ok(reportPage(opts.days ?? dayRows(), ...page(await log('preday', request))))),
-    http.get('/api/client/report/consume/sufday', async ({ request }) => ok(reportPage(opts.days ?? dayRows(), ...page(await log('sufday', request))))),
+    http.get('/api/index/agentOverview', () =>
+      ok(
+        opts.overview ?? {
+          days: 30,
+          expiringDays: 7,
+          lowBalanceDefault: '10.00',
+          topConsumers: [],
+          lowBalance: [],
+          expiringPools: [],
+        },
+      ),
+    ),
+    http.post('/api/client/report/consume/pretotal', async ({ request }) =>
+      ok(reportPage(opts.pre ?? preRows, ...page(await log('pretotal', request)))),
+    ),
+    http.post('/api/client/report/consume/suftotal', async ({ request }) =>
+      ok(reportPage(opts.post ?? postRows, ...page(await log('suftotal', request)))),
+    ),
+    http.get('/api/client/report/consume/preday', async ({ request }) =>
+      ok(reportPage(opts.days ?? dayRows(), ...page(await log('preday', request)))),
+    ),
+    http.get('/api/client/report/consume/sufday', async ({ request }) =>
+      ok(reportPage(opts.days ?? dayRows(), ...page(await log('sufday', request)))),
+    ),
     http.get('/api/client/report/delivery', async ({ request }) => {
       const p = await log('delivery', request);
       if (opts.delivery === 'fail') return fail(500, '服务器繁忙，请稍后再试');
@@ -291,7 +409,9 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
     http.get('/api/index/clientsmsdetail', async ({ request }) => {
       const p = await log('remain', request);
       const rows = (opts.remain ?? remainRows).filter(
-        (r) => (p.product_type === undefined || String(r.product_type) === p.product_type) && (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
+        (r) =>
+          (p.product_type === undefined || String(r.product_type) === p.product_type) &&
+          (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
       );
       return ok({ list: rows, totalCount: rows.length, total: null });
     }),

@@ -5,7 +5,14 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { Dayjs } from 'dayjs';
 import { businessNow } from '@/lib/businessTime';
-import { ChargeMode, type MoRecord, type SendRecord, type SendTask, type SmsTemplate, type TimedTask } from '@/generated/schemas';
+import {
+  ChargeMode,
+  type MoRecord,
+  type SendRecord,
+  type SendTask,
+  type SmsTemplate,
+  type TimedTask,
+} from '@/generated/schemas';
 import { fail, ok } from './mockApi';
 
 export const sendClients = [
@@ -59,7 +66,8 @@ export const generalTemplates: SmsTemplate[] = [
   },
 ];
 
-const longContent = '【优品生活】双十二大促提前购！全场满300减50，会员再享9折，点击 https://y.example/s/8Kq 立即抢购，数量有限先到先得。回T退订';
+const longContent =
+  '【优品生活】双十二大促提前购！全场满300减50，会员再享9折，点击 https://y.example/s/8Kq 立即抢购，数量有限先到先得。回T退订';
 
 export const taskRows: SendTask[] = [
   {
@@ -134,7 +142,14 @@ export const taskRows: SendTask[] = [
   },
 ];
 
-export const taskDetail = (t: SendTask): SendTask => ({ ...t, sentNum: 1, successNum: 1, failNum: 1, unknownNum: 0, interceptNum: 0 });
+export const taskDetail = (t: SendTask): SendTask => ({
+  ...t,
+  sentNum: 1,
+  successNum: 1,
+  failNum: 1,
+  unknownNum: 0,
+  interceptNum: 0,
+});
 
 const fmt = (d: Dayjs) => d.format('YYYY-MM-DD HH:mm:ss');
 /** timed tasks: one due in two hours (can be cancelled), one whose time has passed, a cancelled one, a scheduled international send (never cancelled) */
@@ -289,7 +304,12 @@ export const moRows: MoRecord[] = [
   { rowNum: 2, clientid: 'b20001', phone: '13012345678', content: 'T', receivedateStr: '2026-11-23 09:07:00' },
 ];
 
-export const listOf = <T>(list: T[], page = 1, rows = 15) => ({ list: list.slice((page - 1) * rows, page * rows), totalCount: list.length, currentPage: page, pageRowCount: rows });
+export const listOf = <T>(list: T[], page = 1, rows = 15) => ({
+  list: list.slice((page - 1) * rows, page * rows),
+  totalCount: list.length,
+  currentPage: page,
+  pageRowCount: rows,
+});
 
 /** the parameters of a POST (form or JSON) */
 export const paramsOf = async (request: Request): Promise<Record<string, any>> => {
@@ -319,7 +339,12 @@ export interface SendApiOptions {
 }
 
 const textFile = (text: string, name: string) =>
-  new HttpResponse(text, { headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` } });
+  new HttpResponse(text, {
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+    },
+  });
 
 /** Every sending call, answering from the options' rows; each call's parameters logged by its path. */
 export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
@@ -339,7 +364,12 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     http.post('/api/sign/list', async ({ request }) => {
       await log('signs', request);
       const signs = opts.signs ?? ['优品生活'];
-      return ok({ list: signs.map((sign, i) => ({ id: i + 1, clientid: 'b20001', sign, state: 1 })), totalCount: signs.length, currentPage: 1, pageRowCount: 100 });
+      return ok({
+        list: signs.map((sign, i) => ({ id: i + 1, clientid: 'b20001', sign, state: 1 })),
+        totalCount: signs.length,
+        currentPage: 1,
+        pageRowCount: 100,
+      });
     }),
     http.post('/api/send/getsmstypes', async ({ request }) => {
       await log('getsmstypes', request);
@@ -347,23 +377,48 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/autoTemplate/list', async ({ request }) => {
       const p = await log('templates', request);
-      return ok({ entityList: templates.filter((t) => !p.clientId || t.clientId === p.clientId), totalCount: templates.length, currentPage: 1, pageRowCount: 15 });
+      return ok({
+        entityList: templates.filter((t) => !p.clientId || t.clientId === p.clientId),
+        totalCount: templates.length,
+        currentPage: 1,
+        pageRowCount: 15,
+      });
     }),
     http.post('/api/autoTemplate/commonlist', async ({ request }) => {
       await log('generalTemplates', request);
-      return ok({ entityList: generalTemplates, totalCount: generalTemplates.length, currentPage: 1, pageRowCount: 15 });
+      return ok({
+        entityList: generalTemplates,
+        totalCount: generalTemplates.length,
+        currentPage: 1,
+        pageRowCount: 15,
+      });
     }),
     http.post('/api/send/checkMobileOperater', async ({ request }) => {
       const p = await log('checkMobileOperater', request);
       const n = String(p.mobiles ?? '')
         .split(',')
         .filter(Boolean).length;
-      return ok({ mobileNum: n, unicomNum: 0, telecomNum: 0, internationalPhoneNum: 0, parseMobilesInfo: { submitTotal: n, errNum: 0, repeatNum: 0 } });
+      return ok({
+        mobileNum: n,
+        unicomNum: 0,
+        telecomNum: 0,
+        internationalPhoneNum: 0,
+        parseMobilesInfo: { submitTotal: n, errNum: 0, repeatNum: 0 },
+      });
     }),
     http.post('/api/send/importMobiles', async ({ request }) => {
       if (opts.calls) (opts.calls.importMobiles ??= []).push({});
       void request;
-      return ok({ fileName: '号码.txt', submitTotal: 3, errNum: 1, repeatNum: 0, mobiles: '13700137000,13600136000', mobileNum: 2, unicomNum: 0, telecomNum: 0 });
+      return ok({
+        fileName: '号码.txt',
+        submitTotal: 3,
+        errNum: 1,
+        repeatNum: 0,
+        mobiles: '13700137000,13600136000',
+        mobileNum: 2,
+        unicomNum: 0,
+        telecomNum: 0,
+      });
     }),
     http.post('/api/send/chargeInfo', async ({ request }) => {
       const p = await log('chargeInfo', request);
@@ -372,7 +427,14 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
         .filter(Boolean).length;
       return opts.chargeMode === ChargeMode.Pool
         ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Pool, remainPieces: 9000 })
-        : ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Money, amount: (n * 0.045).toFixed(3), balance: '1000.000' });
+        : ok({
+            smsNum: 1,
+            chargeNum: n,
+            submitTotal: n,
+            chargeMode: ChargeMode.Money,
+            amount: (n * 0.045).toFixed(3),
+            balance: '1000.000',
+          });
     }),
     http.post('/api/send/checkSubmitTime', async ({ request }) => {
       await log('checkSubmitTime', request);
@@ -464,15 +526,22 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     ),
     http.post('/api/send/cityList', async ({ request }) => {
       const p = await log('cityList', request);
-      return ok(p.provinceId === '44' ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }] : [{ cityId: 310000, cityName: '上海市', label: '上海市' }]);
+      return ok(
+        p.provinceId === '44'
+          ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }]
+          : [{ cityId: 310000, cityName: '上海市', label: '上海市' }],
+      );
     }),
     http.post('/api/send/exportrecords', async ({ request }) => {
       await log('exportrecords', request);
       return ok({ filePath: 'exports/send-records-1.xlsx' });
     }),
     http.get('/api/send/downloadExportSendRecords', ({ request }) => {
-      if (opts.calls) (opts.calls.downloadExport ??= []).push({ filePath: new URL(request.url).searchParams.get('filePath') });
-      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), { headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+      if (opts.calls)
+        (opts.calls.downloadExport ??= []).push({ filePath: new URL(request.url).searchParams.get('filePath') });
+      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
+        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      });
     }),
     http.post('/api/send/exportRecordsTxt', async ({ request }) => {
       await log('exportRecordsTxt', request);

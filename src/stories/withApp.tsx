@@ -49,13 +49,21 @@ function FreshPage() {
 }
 
 export const withApp: Decorator = (Story, context) => {
-  const { path = '/', route = '*', screens = consoleScreens, authProvider } = (context.parameters.app ?? {}) as AppStoryParameters;
+  const {
+    path = '/',
+    route = '*',
+    screens = consoleScreens,
+    authProvider,
+  } = (context.parameters.app ?? {}) as AppStoryParameters;
   return (
     <MemoryRouter initialEntries={[path]}>
       <FreshPage />
       <HttpErrorToasts />
       <ScreensProvider value={screens}>
-        <ConsoleRefine authProvider={authProvider} queryClientConfig={{ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }}>
+        <ConsoleRefine
+          authProvider={authProvider}
+          queryClientConfig={{ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }}
+        >
           <Routes>
             <Route path="/login" element={<LoginStandIn />} />
             <Route path={route} element={<Story />} />

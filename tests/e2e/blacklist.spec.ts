@@ -14,7 +14,9 @@ const OTHER = '18600007002';
 
 async function post(page: Page, url: string, form: Record<string, string>) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const r = await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json();
+  const r = await (
+    await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })
+  ).json();
   return r as { code: number; msg: string; data: any };
 }
 

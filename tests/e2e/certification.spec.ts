@@ -18,6 +18,9 @@ test('an uncertified agent is asked to certify before buying', async ({ page }) 
   await expect(page).toHaveURL(/\/account\/info\/base\/auth$/);
   // the server refuses too
   const products = await api(page, '/api/sms/products', { keyword: 'YX-QW-1W' });
-  const r = await api(page, '/api/sms/order/add', { product_id: String(products.data.list[0].product_id), num: '10000' });
+  const r = await api(page, '/api/sms/order/add', {
+    product_id: String(products.data.list[0].product_id),
+    num: '10000',
+  });
   expect(r.msg).toBe('请先认证后再购买短信');
 });

@@ -56,7 +56,10 @@ async function englishOn(page: Page): Promise<string[]> {
       document.body.innerText +
       ' ' +
       [...document.querySelectorAll('[placeholder],[title],[aria-label]')]
-        .map((e) => `${e.getAttribute('placeholder') ?? ''} ${e.getAttribute('title') ?? ''} ${e.getAttribute('aria-label') ?? ''}`)
+        .map(
+          (e) =>
+            `${e.getAttribute('placeholder') ?? ''} ${e.getAttribute('title') ?? ''} ${e.getAttribute('aria-label') ?? ''}`,
+        )
         .join(' '),
   );
   return ENGLISH.filter((re) => re.test(text)).map((re) => re.source);
@@ -85,7 +88,9 @@ async function englishWithPicker(page: Page): Promise<string[]> {
     await picker.click();
     await expect(page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').first()).toBeVisible();
     words = [...words, ...(await englishOn(page))];
-    const monthBtn = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-month-btn').first();
+    const monthBtn = page
+      .locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-month-btn')
+      .first();
     if (await monthBtn.isVisible().catch(() => false)) {
       await monthBtn.click();
       words = [...words, ...(await englishOn(page))];
@@ -99,7 +104,9 @@ test('every screen renders under the CSP without a violation, and antd speaks Ch
   test.setTimeout(600_000);
   await page.addInitScript(() => {
     (window as any).__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => (window as any).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as any).__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const consoleCsp: string[] = [];
   page.on('console', (m) => {
@@ -116,7 +123,9 @@ test('every screen renders under the CSP without a violation, and antd speaks Ch
   expect(res!.headers()['x-content-type-options']).toBe('nosniff');
   await expect(page.getByRole('slider', { name: '滑块验证' })).toBeVisible();
 
-  const screenPaths: string[] = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts'], { encoding: 'utf8' }));
+  const screenPaths: string[] = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts'], { encoding: 'utf8' }),
+  );
   const paths = screenPaths.map((p) => p.replace(/\/\*$/, '').replace(/:tab/, 'info').replace(/:id/, '1'));
   const english: string[] = [];
   const walk = async (account: string, screens = paths) => {
@@ -152,7 +161,9 @@ test('every screen renders under the CSP without a violation, and antd speaks Ch
   await login(page, 'operator1', 'Demo1234');
   await expect(page).toHaveURL(/\/ops$/);
   await expect(page.getByTestId('operator')).toBeVisible();
-  const opsPaths: string[] = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts', '--ops'], { encoding: 'utf8' }));
+  const opsPaths: string[] = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts', '--ops'], { encoding: 'utf8' }),
+  );
   await walk('operator1', opsPaths);
   expect(english, 'English antd texts').toEqual([]);
   expect(consoleCsp).toEqual([]);

@@ -69,15 +69,27 @@ export async function apiLogin(page: Page, username: string, password = 'Demo123
   const challenge = (await (await req.get('/api/captcha/slider')).json()).data;
   const width = 300;
   // like a hand: eased (not constant speed, not a straight line), ~750 ms, a little vertical wobble
-  const track = Array.from({ length: 31 }, (_, i) => [Math.round(width * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]]);
+  const track = Array.from({ length: 31 }, (_, i) => [
+    Math.round(width * (1 - (1 - i / 30) ** 2.2)),
+    i * 25 + (i % 3),
+    [0, 1, 1, 2, 1][i % 5],
+  ]);
   const verified = await (
-    await req.post('/api/captcha/slider/verify', { headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) }, data: { server: challenge.server, width, track } })
+    await req.post('/api/captcha/slider/verify', {
+      headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) },
+      data: { server: challenge.server, width, track },
+    })
   ).json();
   if (verified.code !== 0) throw new Error(`slider: ${verified.msg}`);
   const res = await (
     await req.post('/api/login', {
       headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) },
-      data: { username, password: createHash('sha256').update(password).digest('hex'), server: challenge.server, token: verified.data.token },
+      data: {
+        username,
+        password: createHash('sha256').update(password).digest('hex'),
+        server: challenge.server,
+        token: verified.data.token,
+      },
     })
   ).json();
   if (res.code !== 0) throw new Error(`login ${username}: ${res.msg}`);
@@ -93,7 +105,9 @@ export async function selectRow(page: Page, name: string) {
 /** a form POST with the session's CSRF header, as the console posts */
 export async function apiPost(page: Page, url: string, form: Record<string, string> = {}) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return (await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json()) as { code: number; msg: string; data: any };
+  return (await (
+    await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })
+  ).json()) as { code: number; msg: string; data: any };
 }
 
 /**

@@ -7,7 +7,10 @@ import { apiLogin, apiPost } from './helpers';
 const SLOW = { timeout: 60_000 };
 
 function cli(...args: string[]) {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 /** an account's invoiceable amount as the server says it (an agent: of its sub-account `clientId`) */
@@ -16,11 +19,14 @@ async function canAmountOf(page: Page, clientId?: string): Promise<string> {
   expect(r.code, r.msg).toBe(0);
   return r.data.canAmount as string;
 }
-const shown = (amount: string) => Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const shown = (amount: string) =>
+  Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 test.describe('发票', () => {
-  test('agent1 applies for a VAT invoice, sees it in the list, cancels it; the operator mails another', async ({ page }) => {
+  test('agent1 applies for a VAT invoice, sees it in the list, cancels it; the operator mails another', async ({
+    page,
+  }) => {
     // several page loads and two CLI runs: more than the default minute on a loaded two-core machine
     test.setTimeout(420_000);
     await apiLogin(page, 'agent1');
@@ -72,7 +78,11 @@ test.describe('发票', () => {
 
     // the amount is held
     const held = await page.request.post('/api/invoice/getCanInvoiceAmount', {
-      headers: { 'x-xsrf-token': decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '') },
+      headers: {
+        'x-xsrf-token': decodeURIComponent(
+          (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '',
+        ),
+      },
     });
     expect(Number((await held.json()).data.canAmount)).toBeCloseTo(before - 1000.5, 2);
 
@@ -98,7 +108,10 @@ test.describe('发票', () => {
 
     // back to the full amount; a second application is issued and mailed by the operator
     await page.goto('/finance/invoice/add');
-    await expect(page.getByTestId('can-amount')).toHaveText(before.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }), SLOW);
+    await expect(page.getByTestId('can-amount')).toHaveText(
+      before.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      SLOW,
+    );
     await page.getByLabel('增值税专用电子发票').check();
     // the VAT information saved by the first application fills the form
     await expect(page.getByLabel('开户银行')).toHaveValue('招商银行上海张江支行');
@@ -116,7 +129,9 @@ test.describe('发票', () => {
       .split(/\s+/)[0];
     expect(id).toMatch(/^\d+$/);
     expect(cli('invoice-status', id!, '3')).toContain('开票中');
-    expect(cli('invoice-status', id!, '4', '--express-company', '顺丰速运', '--express-no', 'SF1234567890')).toContain('已邮寄');
+    expect(cli('invoice-status', id!, '4', '--express-company', '顺丰速运', '--express-no', 'SF1234567890')).toContain(
+      '已邮寄',
+    );
     await page.reload();
     const mailed = page.getByRole('row').filter({ hasText: '88.00' }).first();
     await expect(mailed).toContainText('已邮寄', SLOW);
@@ -124,7 +139,10 @@ test.describe('发票', () => {
     await expect(page.getByTestId('express-info')).toContainText('SF1234567890');
   });
 
-  test('agent1 applies on behalf of its sub-account client1: client1’s amount, client1’s invoice', async ({ page, browser }) => {
+  test('agent1 applies on behalf of its sub-account client1: client1’s amount, client1’s invoice', async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(300_000);
     await apiLogin(page, 'agent1');
     const agentBefore = await canAmountOf(page);

@@ -67,7 +67,11 @@ async function columnsInView(page: Page, status: string[]): Promise<Seen> {
       const fixedLeft = (th: Element) => th.classList.contains('ant-table-cell-fix-left');
       // the visible window: right of the fixed-left columns, left of the fixed 操作 column, inside the page
       const lo = Math.max(box.left, ...ths.filter(fixedLeft).map((th) => th.getBoundingClientRect().right));
-      const hi = Math.min(box.right, window.innerWidth, ...ths.filter(fixedRight).map((th) => th.getBoundingClientRect().left));
+      const hi = Math.min(
+        box.right,
+        window.innerWidth,
+        ...ths.filter(fixedRight).map((th) => th.getBoundingClientRect().left),
+      );
       const title = (th: HTMLElement) => th.innerText.trim();
       const wanted = ths.filter((th) => th.classList.contains('schema-table-key') || names.includes(title(th)));
       const hidden = wanted.filter((th) => {

@@ -37,10 +37,13 @@ async function wrappedCells(page: Page, max: number) {
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const range = document.createRange();
           range.selectNodeContents(node);
-          for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0 && !tops.some((t) => Math.abs(t - r.top) < 4)) tops.push(r.top);
+          for (const r of range.getClientRects())
+            if (r.width > 0 && r.height > 0 && !tops.some((t) => Math.abs(t - r.top) < 4)) tops.push(r.top);
         }
         if (tops.length > limit && text.replace(/\s/g, '').length / tops.length < 5)
-          out.push(`${text.slice(0, 20)} (${tops.length} lines, ${Math.round(cell.getBoundingClientRect().width)}px wide)`);
+          out.push(
+            `${text.slice(0, 20)} (${tops.length} lines, ${Math.round(cell.getBoundingClientRect().width)}px wide)`,
+          );
       }
       return out;
     }, max);
@@ -68,7 +71,9 @@ async function rowsShown(page: Page) {
 }
 
 test.describe('列表', () => {
-  test('tables at 1440 / 1024 / 390 px: no cell one character a line, amounts on one line, filters usable', async ({ page }) => {
+  test('tables at 1440 / 1024 / 390 px: no cell one character a line, amounts on one line, filters usable', async ({
+    page,
+  }) => {
     await apiLogin(page, 'agent1');
     for (const width of [1440, 1024, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -79,7 +84,9 @@ test.describe('列表', () => {
         baseExpect(await wrappedMoney(page), `${path} at ${width}px`).toEqual([]);
         if (path === TASKS) {
           // the task number stays in view: a fixed column (scrolling with the rest on a phone: SchemaTable.css)
-          await expect(page.locator('.schema-table thead th.ant-table-cell-fix-left', { hasText: '任务编号' })).toBeVisible();
+          await expect(
+            page.locator('.schema-table thead th.ant-table-cell-fix-left', { hasText: '任务编号' }),
+          ).toBeVisible();
           await page.screenshot({ path: `test-results/lists/tasks-${width}.png`, fullPage: true });
         }
       }
@@ -102,7 +109,8 @@ test.describe('列表', () => {
     // a proxy's 502 (an HTML page, no JSON body) (not the task list: it refreshes itself every 10 s)
     await page.route(
       '**/api/recharge/rollback/getAccounts',
-      (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }),
+      (route) =>
+        route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }),
       {
         times: 1,
       },
@@ -123,7 +131,12 @@ test.describe('列表', () => {
     });
     await page.route(
       '**/api/client/accounts',
-      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 500, msg: '系统繁忙，请稍后再试' }) }),
+      (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ code: 500, msg: '系统繁忙，请稍后再试' }),
+        }),
       {
         times: 1,
       },
@@ -148,19 +161,25 @@ test.describe('列表', () => {
     const phone = page.getByPlaceholder('手机号码');
     await expect(phone).toBeVisible();
     await phone.fill(' 13800138000 ');
-    const asked = page.waitForRequest((r) => r.url().includes('/api/send/getrecords') && (r.postData() ?? '').includes('phone=13800138000'));
+    const asked = page.waitForRequest(
+      (r) => r.url().includes('/api/send/getrecords') && (r.postData() ?? '').includes('phone=13800138000'),
+    );
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await asked;
     await expect(page).toHaveURL(/[?&]phone=13800138000/);
     await expect(page).toHaveURL(/[?&]beginDate=\d{4}-\d{2}-\d{2}/);
 
-    const again = page.waitForRequest((r) => r.url().includes('/api/send/getrecords') && (r.postData() ?? '').includes('phone=13800138000'));
+    const again = page.waitForRequest(
+      (r) => r.url().includes('/api/send/getrecords') && (r.postData() ?? '').includes('phone=13800138000'),
+    );
     await page.reload();
     await again;
     await expect(page.getByPlaceholder('手机号码')).toHaveValue('13800138000');
 
     // 重置: the first values again (the last 90 days, no phone), in the list and the address bar
-    const reset = page.waitForRequest((r) => r.url().includes('/api/send/getrecords') && !(r.postData() ?? '').includes('phone='));
+    const reset = page.waitForRequest(
+      (r) => r.url().includes('/api/send/getrecords') && !(r.postData() ?? '').includes('phone='),
+    );
     await page.getByRole('button', { name: /重\s*置/ }).click();
     await reset;
     await expect(page.getByPlaceholder('手机号码')).toHaveValue('');
@@ -168,11 +187,15 @@ test.describe('列表', () => {
 
     // the page size: in the address bar, asked of the server, kept over a reload (choosing it in the
     // pager: the SchemaTable PageSizeChoice story; the demo data may hold one page only)
-    const sized = page.waitForRequest((r) => r.url().includes('/api/send/sendTask') && (r.postData() ?? '').includes('rows=10'));
+    const sized = page.waitForRequest(
+      (r) => r.url().includes('/api/send/sendTask') && (r.postData() ?? '').includes('rows=10'),
+    );
     await page.goto(`${TASKS}?pageSize=10`);
     await sized;
     await rowsShown(page);
-    const sizedAgain = page.waitForRequest((r) => r.url().includes('/api/send/sendTask') && (r.postData() ?? '').includes('rows=10'));
+    const sizedAgain = page.waitForRequest(
+      (r) => r.url().includes('/api/send/sendTask') && (r.postData() ?? '').includes('rows=10'),
+    );
     await page.reload();
     await sizedAgain;
     await expect(page).toHaveURL(/[?&]pageSize=10/);

@@ -7,7 +7,9 @@ const expect = baseExpect.configure({ timeout: 30_000 });
  * Issue 41 item 1: a network blip is not a logout, and a page whose code cannot load says so with
  * a reload instead of leaving a blank page.
  */
-test('with the server unreachable a menu click keeps the user in, a failed chunk offers a reload, both recover', async ({ page }) => {
+test('with the server unreachable a menu click keeps the user in, a failed chunk offers a reload, both recover', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await apiLogin(page, 'client1');
   await page.goto('/');

@@ -18,7 +18,10 @@ function configuredWord(): string {
 
 /** The operator CLI against the running e2e server (handed over its loopback channel). */
 function cli(...args: string[]): string {
-  return execFileSync('node', ['--import', 'tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('node', ['--import', 'tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 test.describe('notices, help documents, content test', () => {
@@ -47,7 +50,10 @@ test.describe('notices, help documents, content test', () => {
 
   test('notices: list, click, view; a notice published by the operator shows, sanitized', async ({ page }) => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-notice-')), 'notice.html');
-    fs.writeFileSync(file, '<p>端到端测试正文<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"></p>');
+    fs.writeFileSync(
+      file,
+      '<p>端到端测试正文<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"></p>',
+    );
     expect(cli('notice-publish', '端到端测试公告', file, '--top')).toMatch(/已发布公告 \d+：端到端测试公告（置顶）/);
 
     await apiLogin(page, 'agent1');
@@ -90,7 +96,9 @@ test.describe('notices, help documents, content test', () => {
     await expect(page.getByText('短信签名有什么要求？')).toBeVisible();
   });
 
-  test('the CMPP and SMPP documents are generated from the running doors, with the account’s own login', async ({ page }) => {
+  test('the CMPP and SMPP documents are generated from the running doors, with the account’s own login', async ({
+    page,
+  }) => {
     await apiLogin(page, 'client1');
     await page.goto('/help/document');
     // no file placed in DATA_DIR/docs: the doors of `npm start` describe themselves

@@ -28,7 +28,10 @@ const ADMIN_PASSWORD = 'Chief1234';
 const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
 
 function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 async function shot(page: Page, name: string, docs = false) {
@@ -75,7 +78,9 @@ async function consoleSend(browser: Browser, numbers: string[]) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('a 管理员 adds a channel, pauses another, and the messages go out through the new one; 监控 shows them', async ({ browser }) => {
+test('a 管理员 adds a channel, pauses another, and the messages go out through the new one; 监控 shows them', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   cli('operator-add', ADMIN, ADMIN_PASSWORD, '3', '--no-totp');
   cli('channel-add', 'sim-first', SIM_URL);
@@ -105,7 +110,9 @@ test('a 管理员 adds a channel, pauses another, and the messages go out throug
     sign: '好易购',
     smstype: '0',
     templateId: String(
-      (await apiPost(clientPage, '/api/autoTemplate/commonlist', { page: '1', rows: '50' })).data.entityList.find((t: { content: string }) => t.content === TEMPLATE).templateId,
+      (await apiPost(clientPage, '/api/autoTemplate/commonlist', { page: '1', rows: '50' })).data.entityList.find(
+        (t: { content: string }) => t.content === TEMPLATE,
+      ).templateId,
     ),
     content: TEMPLATE,
     mobile: '13800138101,13800138102',

@@ -13,7 +13,8 @@ const SHOTS = 'test-results/ops';
 const expect = baseExpect.configure({ timeout: 20_000 });
 const WORD = '端到端违禁词';
 
-const menuEntry = (page: Page, label: string) => page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
+const menuEntry = (page: Page, label: string) =>
+  page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
 
 async function operatorPage(browser: Browser) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -41,7 +42,10 @@ async function accountCheck(page: Page, text: string): Promise<string[]> {
 
 test.describe.configure({ mode: 'serial' });
 
-test('operator1 adds a sensitive word, client1 is refused it at once; removed, it passes', async ({ page, browser }) => {
+test('operator1 adds a sensitive word, client1 is refused it at once; removed, it passes', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   await apiLogin(page, 'client1');
   const text = `【好易购】诚聘，${WORD}，详询客服`;
@@ -99,7 +103,9 @@ test('operator1 publishes a notice, agent1 reads it cleaned; deleted, it is gone
   await ops.getByRole('button', { name: /发布公告/ }).click();
   const dialog = ops.getByRole('dialog', { name: '发布公告' });
   await dialog.getByRole('textbox', { name: /标题/ }).fill(title);
-  await dialog.getByRole('textbox', { name: /内容/ }).fill('<p>运营端正文<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"></p>');
+  await dialog
+    .getByRole('textbox', { name: /内容/ })
+    .fill('<p>运营端正文<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"></p>');
   await dialog.getByRole('checkbox', { name: /置顶/ }).check();
   await dialog.getByRole('button', { name: /发\s*布/ }).click();
   await expect(ops.getByText('发布成功')).toBeVisible();

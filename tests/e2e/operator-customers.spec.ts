@@ -21,7 +21,10 @@ const SHOTS = 'test-results/ops';
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 async function shot(page: Page, name: string) {
@@ -40,7 +43,8 @@ async function operatorPage(browser: Browser, name: string, password = 'Demo1234
 }
 
 /** the side menu's entry */
-const menuEntry = (page: Page, label: string) => page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
+const menuEntry = (page: Page, label: string) =>
+  page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
 
 /** 客户 searched for one account: its row (the 账户 cell, not an agent's sub-accounts) */
 async function customerRow(page: Page, clientid: string) {
@@ -58,7 +62,9 @@ async function customerRow(page: Page, clientid: string) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('operator1 freezes and unfreezes client1, raises agent1’s credit, logs in as client1; the 审计日志 shows it all', async ({ browser }) => {
+test('operator1 freezes and unfreezes client1, raises agent1’s credit, logs in as client1; the 审计日志 shows it all', async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const stamp = String(Date.now()).slice(-5);
   const freezeRemark = `e2e 投诉核查 ${stamp}`;
@@ -164,7 +170,8 @@ test('operator1 freezes and unfreezes client1, raises agent1’s credit, logs in
   await again.getByPlaceholder('操作人').fill('operator1');
   await again.getByRole('button', { name: /查\s*询/ }).click();
   await expect(again).toHaveURL(/operator=operator1/);
-  const audited = (action: string, text: string) => again.getByRole('row').filter({ hasText: action }).filter({ hasText: text });
+  const audited = (action: string, text: string) =>
+    again.getByRole('row').filter({ hasText: action }).filter({ hasText: text });
   await expect(audited('冻结账户', freezeRemark)).toContainText('client1');
   await expect(audited('解冻账户', `e2e 核查完毕 ${stamp}`)).toContainText('client1');
   await expect(audited('调整额度', creditRemark)).toContainText('agent1');
@@ -181,7 +188,9 @@ test('operator1 freezes and unfreezes client1, raises agent1’s credit, logs in
   await again.context().close();
 });
 
-test('a 管理员 adds an operator with a second factor (secret and QR once), who logs in with it, then disables it', async ({ browser }) => {
+test('a 管理员 adds an operator with a second factor (secret and QR once), who logs in with it, then disables it', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const suffix = String(Date.now()).slice(-4);
   const adminName = `root.admin${suffix}`;

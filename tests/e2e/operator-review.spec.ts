@@ -22,7 +22,10 @@ const SHOTS = 'test-results/ops';
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 async function shot(page: Page, name: string, opts: { docs?: boolean } = {}) {
@@ -50,11 +53,15 @@ async function slideAgain(page: Page) {
 }
 
 /** the side menu's entry (its name: the icon's, the label, an entry of 审核 its count) */
-const menuEntry = (page: Page, label: string) => page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
+const menuEntry = (page: Page, label: string) =>
+  page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: new RegExp(`(^| )${label}( \\d+)?$`) });
 
 test.describe.configure({ mode: 'serial' });
 
-test('newagent submits its certification, reviewer1 approves it in 审核, newagent may send', async ({ page, browser }) => {
+test('newagent submits its certification, reviewer1 approves it in 审核, newagent may send', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   // newagent (未认证) submits its documents in its console (as tests/e2e/certification.spec.ts did before an operator console existed)
   await apiLogin(page, 'newagent');
@@ -73,7 +80,11 @@ test('newagent submits its certification, reviewer1 approves it in 审核, newag
     { name: 'licence.png', mimeType: 'image/png', buffer: png(480, 320, 0, [200, 60, 60]) },
     { name: 'licence-back.png', mimeType: 'image/png', buffer: png(480, 320, 0, [60, 90, 200]) },
   ]);
-  await expect(form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading):not(.ant-upload-list-item-error)')).toHaveCount(2);
+  await expect(
+    form.locator(
+      '.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading):not(.ant-upload-list-item-error)',
+    ),
+  ).toHaveCount(2);
   const submit = form.getByRole('button', { name: '提交认证' });
   await expect(submit).toBeDisabled();
   for (const box of await form.getByRole('checkbox').all()) {
@@ -146,7 +157,10 @@ test('newagent submits its certification, reviewer1 approves it in 审核, newag
   await ops.context().close();
 });
 
-test('a sign approved and a template rejected with a reason the account reads in its lists', async ({ page, browser }) => {
+test('a sign approved and a template rejected with a reason the account reads in its lists', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const stamp = String(Date.now()).slice(-5);
   const sign = `云讯审${stamp}`;
@@ -161,7 +175,15 @@ test('a sign approved and a template rejected with a reason the account reads in
   const inv = await (
     await agentPage.request.post('/api/invoice/add', {
       headers: { 'x-xsrf-token': decodeURIComponent(xsrf) },
-      data: { invoiceType: 1, invoiceAmount: '300.00', invoiceBody: 2, invoiceHead, creditCode: '91310115MA1K4ABCD1', email: 'fp@demo.local', toPhone: '13800138001' },
+      data: {
+        invoiceType: 1,
+        invoiceAmount: '300.00',
+        invoiceBody: 2,
+        invoiceHead,
+        creditCode: '91310115MA1K4ABCD1',
+        email: 'fp@demo.local',
+        toPhone: '13800138001',
+      },
     })
   ).json();
   expect(inv.code, inv.msg).toBe(0);
@@ -170,7 +192,14 @@ test('a sign approved and a template rejected with a reason the account reads in
   await apiLogin(page, 'client1');
   const added = await apiPost(page, '/api/sign/add', { sign, remarks: '门店通知' });
   expect(added.code, added.msg).toBe(0);
-  const t = await apiPost(page, '/api/autoTemplate/add', { smsType: '10', templateType: '1', business: '0', smstype: '4', sign: '好易购', content });
+  const t = await apiPost(page, '/api/autoTemplate/add', {
+    smsType: '10',
+    templateType: '1',
+    business: '0',
+    smstype: '4',
+    sign: '好易购',
+    content,
+  });
   expect(t.code, t.msg).toBe(0);
 
   const ops = await operatorPage(browser, 'reviewer1');
@@ -297,11 +326,16 @@ test('a 管理员 added with the CLI logs in with its TOTP code, reads 运营人
   await page.getByPlaceholder('操作人').fill('reviewer1');
   await page.getByRole('button', { name: /查\s*询/ }).click();
   await expect(page).toHaveURL(/action=template\.reject/);
-  await expect(page.getByRole('row').filter({ hasText: '驳回模板' }).first()).toContainText('营销类内容请使用会员营销模板');
+  await expect(page.getByRole('row').filter({ hasText: '驳回模板' }).first()).toContainText(
+    '营销类内容请使用会员营销模板',
+  );
   await context.close();
 });
 
-test('an account cannot open the operator console, an operator cannot open the accounts’', async ({ page, browser }) => {
+test('an account cannot open the operator console, an operator cannot open the accounts’', async ({
+  page,
+  browser,
+}) => {
   await apiLogin(page, 'agent1');
   await page.goto('/ops/review/signs');
   await expect(page).toHaveURL(/\/$/);

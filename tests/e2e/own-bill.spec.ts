@@ -10,14 +10,18 @@ import { apiLogin, onPage } from './helpers';
 
 async function call(page: Page, method: 'get' | 'post', url: string, form: Record<string, string> = {}) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const res = method === 'get' ? await page.request.get(url) : await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form });
+  const res =
+    method === 'get'
+      ? await page.request.get(url)
+      : await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form });
   return (await res.json()) as { code: number; msg: string; data: any };
 }
 
 // a loaded 2-core machine renders slowly: more than the default 10 s per expectation
 const expect = baseExpect.configure({ timeout: 60_000 });
 
-const yuan = (v: string) => `${Number(v).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} 元`;
+const yuan = (v: string) =>
+  `${Number(v).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} 元`;
 
 test('agent1 sees its own bill and sets a credit alarm that really sends an SMS once', async ({ page }) => {
   test.setTimeout(240_000);
@@ -71,7 +75,9 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   const alarmTasks = async () => {
     const r = await call(page, 'post', '/api/send/sendTask', { page: '1', rows: '50' });
     expect(r.code, r.msg).toBe(0);
-    return (r.data.data ?? r.data.list ?? []).filter((t: { content: string }) => t.content.includes(`提醒额度${threshold}元`)) as {
+    return (r.data.data ?? r.data.list ?? []).filter((t: { content: string }) =>
+      t.content.includes(`提醒额度${threshold}元`),
+    ) as {
       status: number;
       submitTotal: number;
       taskSchedule: number;
@@ -79,7 +85,9 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
     }[];
   };
   // sent over SMPP to the simulator and its receipts recorded: the task completes
-  await expect.poll(async () => (await alarmTasks()).map((t) => [t.submitTotal, t.taskSchedule]), { timeout: 30_000 }).toEqual([[1, 100]]);
+  await expect
+    .poll(async () => (await alarmTasks()).map((t) => [t.submitTotal, t.taskSchedule]), { timeout: 30_000 })
+    .toEqual([[1, 100]]);
   // still below: a second recharge sends nothing more
   expect((await call(page, 'post', '/api/client/recharge', { clientId: 'client1', amount: '1.00' })).code).toBe(0);
   await page.waitForTimeout(2500);
@@ -87,7 +95,9 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   await page.screenshot({ path: 'test-results/own-bill.png', fullPage: true });
 });
 
-test('direct-charge agent0 and postpaid client3 are told how they are billed, and not offered what they would be refused', async ({ page }) => {
+test('direct-charge agent0 and postpaid client3 are told how they are billed, and not offered what they would be refused', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   // agent0 pays per message: no 购买 menu, no 剩余条数 link, a refusal that says why and where to go
   await apiLogin(page, 'agent0');

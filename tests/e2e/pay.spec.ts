@@ -19,7 +19,10 @@ async function balance(page: Page): Promise<string> {
 }
 
 test.describe('在线充值', () => {
-  test('agent1 recharges online through the sandbox: the order is paid and the balance rises once', async ({ page, context }) => {
+  test('agent1 recharges online through the sandbox: the order is paid and the balance rises once', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(300_000);
     await apiLogin(page, 'agent1');
     const before = await balance(page);
@@ -68,7 +71,11 @@ test.describe('在线充值', () => {
     await expect(pay.getByTestId('pay-not-received')).toHaveCount(0);
     const open = await apiPost(page, '/api/onlinePay/queryPayOrder', { paymentState: '0', rows: '200' });
     expect(open.code, open.msg).toBe(0);
-    expect(open.data.data.filter((o: { paymentAmountStr: string }) => o.paymentAmountStr === '88.88').map((o: { paymentId: string }) => o.paymentId)).toEqual([paymentId]);
+    expect(
+      open.data.data
+        .filter((o: { paymentAmountStr: string }) => o.paymentAmountStr === '88.88')
+        .map((o: { paymentId: string }) => o.paymentId),
+    ).toEqual([paymentId]);
 
     // the payer's phone: the sandbox scan page
     const phone = await context.browser()!.newContext();

@@ -15,7 +15,9 @@ test.setTimeout(300_000);
 async function pieces(page: Page, productType: number) {
   const r = await api(page, '/api/agent/newpools', { product_type: String(productType), pageRowCount: '200' });
   expect(r.code, r.msg).toBe(0);
-  return (r.data.list as { client_id: string; remaining: number }[]).filter((p) => p.client_id === 'agent1').reduce((n, p) => n + p.remaining, 0);
+  return (r.data.list as { client_id: string; remaining: number }[])
+    .filter((p) => p.client_id === 'agent1')
+    .reduce((n, p) => n + p.remaining, 0);
 }
 
 test('agent1 buys two packages and sees the pools grow and the bill rows', async ({ page }) => {
@@ -105,7 +107,9 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   await expect(page.getByRole('row').filter({ hasText: '返点扣除' })).toContainText('-50.00');
 
   await page.goto('/finance/record');
-  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('10,000条', { timeout: 90_000 });
+  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('10,000条', {
+    timeout: 90_000,
+  });
   await page.screenshot({ path: 'test-results/purchase-record.png', fullPage: true });
 });
 

@@ -37,7 +37,8 @@ test.describe('报表与首页', () => {
     await expect(page.getByTestId('api-info')).toContainText('******');
     const before = await todaySubmitted(page);
     const chartBefore = await chartToday(page);
-    const today = async () => (await (await page.request.get('/api/index/dataoftoday')).json()).data as { sending: number };
+    const today = async () =>
+      (await (await page.request.get('/api/index/dataoftoday')).json()).data as { sending: number };
     const sendingBefore = (await today()).sending;
 
     await page.goto('/customer/deliverlayout/deliver');
@@ -102,7 +103,9 @@ test.describe('报表与首页', () => {
     await page.waitForURL(onPage('/customer/deliverlayout/customer/report/post'));
   });
 
-  test('agent1’s report reaches today (live) with a totals row, success rates and the delivery analysis', async ({ page }) => {
+  test('agent1’s report reaches today (live) with a totals row, success rates and the delivery analysis', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await apiLogin(page, 'agent1');
     await page.goto('/customer/deliverlayout/customer/report/pre');

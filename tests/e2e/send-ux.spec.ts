@@ -31,7 +31,9 @@ const counts = (page: Page) => ({
 });
 
 test.describe('短信发送页（issue 27）', () => {
-  test('client1: sign from the approved list, counts agree in the check, the box and the charge dialog', async ({ page }) => {
+  test('client1: sign from the approved list, counts agree in the check, the box and the charge dialog', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: 1440, height: 1100 });
     await apiLogin(page, 'client1');
@@ -96,13 +98,19 @@ test.describe('短信发送页（issue 27）', () => {
   });
 
   // client0 has approved signs in the demo data (瓯越鞋业, 云讯通); client3 (agent1's) has none
-  test('agent1 → client3 without an approved sign: no sign to pick, links to 签名报备 and 模板管理', async ({ page }) => {
+  test('agent1 → client3 without an approved sign: no sign to pick, links to 签名报备 and 模板管理', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 1100 });
     await apiLogin(page, 'agent1');
     await page.goto('/customer/deliverlayout/deliver');
     await expect(page.getByText('普通短信发送').first()).toBeVisible({ timeout: 30_000 });
     await page.getByRole('combobox').first().click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'client3' }).first().click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'client3' })
+      .first()
+      .click();
     const none = page.getByTestId('no-approved-sign');
     await expect(none).toBeVisible({ timeout: 20_000 });
     await expect(none.getByRole('link', { name: '签名报备' })).toBeVisible();
@@ -121,7 +129,9 @@ test.describe('短信发送页（issue 27）', () => {
     await page.goto('/customer/deliverlayout/internaldeliver');
     await page
       .getByTestId('content-input')
-      .fill('Your verification code is 482913. It expires in 5 minutes. Do not share it with anyone. Thank you for using our service, have a nice day!');
+      .fill(
+        'Your verification code is 482913. It expires in 5 minutes. Do not share it with anyone. Thank you for using our service, have a nice day!',
+      );
     await page.getByTestId('intl-numbers').fill('14155552671,12,8613800138000,0044123');
     await page.getByTestId('check-intl').click();
     await expect(page.getByTestId('intl-counts')).toBeVisible();

@@ -12,7 +12,9 @@ const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，�
 
 async function post(page: Page, url: string, form: Record<string, string>) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const r = await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json();
+  const r = await (
+    await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })
+  ).json();
   return r as { code: number; msg: string; data: any };
 }
 
@@ -47,7 +49,9 @@ async function newestTask(page: Page, clientId: string) {
 }
 
 test.describe('短信发送', () => {
-  test('client1 sends to 3 numbers: the task reaches 100 %, the records are final, replies arrive', async ({ page }) => {
+  test('client1 sends to 3 numbers: the task reaches 100 %, the records are final, replies arrive', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await apiLogin(page, 'client1');
     await fillSendPage(page, NUMBERS);
@@ -80,8 +84,18 @@ test.describe('短信发送', () => {
       await expect(r).toBeVisible();
       await expect(r).toContainText(/明确成功|明确失败/);
     }
-    const delivered = await post(page, '/api/send/getrecords', { stateList: '3', phone: NUMBERS[0], page: '1', rows: '10' });
-    const failed = await post(page, '/api/send/getrecords', { stateList: '6', phone: NUMBERS[0], page: '1', rows: '10' });
+    const delivered = await post(page, '/api/send/getrecords', {
+      stateList: '3',
+      phone: NUMBERS[0],
+      page: '1',
+      rows: '10',
+    });
+    const failed = await post(page, '/api/send/getrecords', {
+      stateList: '6',
+      phone: NUMBERS[0],
+      page: '1',
+      rows: '10',
+    });
     expect(delivered.data.totalCount + failed.data.totalCount).toBeGreaterThanOrEqual(1);
 
     // the simulator's recipients answer: the uplink shows on the reply page
@@ -117,7 +131,12 @@ test.describe('短信发送', () => {
   test('a timed task is cancelled before its time and its pieces come back', async ({ page }) => {
     test.setTimeout(90_000);
     await apiLogin(page, 'client1');
-    const before = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    const before = await post(page, '/api/send/chargeInfo', {
+      clientId: 'client1',
+      content: `【云讯通】${TEMPLATE}`,
+      sign: '云讯通',
+      mobile: NUMBERS.join(','),
+    });
     expect(before.code, before.msg).toBe(0);
 
     await fillSendPage(page, NUMBERS);
@@ -130,29 +149,49 @@ test.describe('短信发送', () => {
     await page.waitForURL(onPage('/customer/deliverlayout/timingdeliver'), { timeout: 10_000 });
 
     // charged at acceptance
-    const charged = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    const charged = await post(page, '/api/send/chargeInfo', {
+      clientId: 'client1',
+      content: `【云讯通】${TEMPLATE}`,
+      sign: '云讯通',
+      mobile: NUMBERS.join(','),
+    });
     expect(charged.data.remainPieces).toBe(before.data.remainPieces - before.data.chargeNum);
 
     const row = page.getByRole('row').filter({ hasText: '等待发送' }).filter({ hasText: '您的账户余额已不足' }).first();
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: '取消' }).click();
-    await page.getByRole('dialog').filter({ hasText: '确定取消该定时任务吗？' }).getByRole('button', { name: '取消任务' }).click();
+    await page
+      .getByRole('dialog')
+      .filter({ hasText: '确定取消该定时任务吗？' })
+      .getByRole('button', { name: '取消任务' })
+      .click();
     await expect(page.getByText('取消成功，已退还费用')).toBeVisible();
 
-    const after = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    const after = await post(page, '/api/send/chargeInfo', {
+      clientId: 'client1',
+      content: `【云讯通】${TEMPLATE}`,
+      sign: '云讯通',
+      mobile: NUMBERS.join(','),
+    });
     expect(after.data.remainPieces).toBe(before.data.remainPieces);
   });
 });
 
 test.describe('任务跟进', () => {
-  test('a task’s 详情 opens its records, records filter by task number, a number’s history, the failed numbers are resent as a new task', async ({ page }) => {
+  test('a task’s 详情 opens its records, records filter by task number, a number’s history, the failed numbers are resent as a new task', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width: 1440, height: 900 });
     await apiLogin(page, 'client1');
     // the demo tasks of client1 (server/modules/send/seed.ts): the 验证码 one of three days ago has 14 numbers, 5 of them failed
     const tasks = await post(page, '/api/send/sendTask', { page: '1', rows: '15' });
-    const demo = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) => t.content.includes('482913'))!;
-    const other = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) => t.content.includes('蓝牙耳机'))!;
+    const demo = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) =>
+      t.content.includes('482913'),
+    )!;
+    const other = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) =>
+      t.content.includes('蓝牙耳机'),
+    )!;
     expect(demo.submitTotal).toBe(14);
 
     await page.goto('/customer/deliverlayout/smstask');

@@ -8,13 +8,18 @@ import { apiLogin } from './helpers';
 /** the id of a sign, read through the API as the logged-in browser */
 async function signId(page: Page, sign: string): Promise<number> {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const r = await (await page.request.post('/api/sign/list', { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form: { sign } })).json();
+  const r = await (
+    await page.request.post('/api/sign/list', { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form: { sign } })
+  ).json();
   expect(r.code).toBe(0);
   return r.data.list[0].id;
 }
 
 function cli(...args: string[]) {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 test.describe('签名报备', () => {
@@ -52,7 +57,10 @@ test.describe('签名报备', () => {
     const dialog = page.getByRole('dialog', { name: '批量导入签名' });
 
     // the template is a real workbook with the agent's columns
-    const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sign-template-link').click()]);
+    const [template] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByTestId('sign-template-link').click(),
+    ]);
     const tpl = new ExcelJS.Workbook();
     await tpl.xlsx.load(fs.readFileSync((await template.path())!) as any);
     expect((tpl.worksheets[0].getRow(1).values as unknown[]).slice(1)).toEqual(['子账户', '签名', '备注']);
@@ -67,10 +75,17 @@ test.describe('签名报备', () => {
       ['agent0', '别人的账户', '不属于agent1'],
     ]);
     const buffer = Buffer.from(await wb.xlsx.writeBuffer());
-    await dialog.locator('input[type=file]').setInputFiles({ name: '签名导入.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: '签名导入.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer,
+    });
     await expect(dialog.getByTestId('sign-import-result')).toContainText('导入完成：共 4 条，成功 2 条，失败 2 条');
 
-    const [failed] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sign-import-failures').click()]);
+    const [failed] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByTestId('sign-import-failures').click(),
+    ]);
     const out = new ExcelJS.Workbook();
     await out.xlsx.load(fs.readFileSync((await failed.path())!) as any);
     const rows: unknown[][] = [];

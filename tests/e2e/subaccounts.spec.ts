@@ -53,7 +53,10 @@ test('agent opens a sub-account, recharges it and logs in as it', async ({ page 
   await dialog.getByRole('button', { name: /取\s*消/ }).click();
 
   // the ledger of the new account, through the operator CLI against the running server
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'ledger', clientid], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'ledger', clientid], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
   expect(out).toContain('88.88');
   expect(out).toContain('校验：一致');
 

@@ -5,11 +5,17 @@ import { apiLogin } from './helpers';
 
 /** The operator CLI against the running e2e server (it hands the command over the operator channel). */
 function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
 }
 
 test.describe('短信模板: add, review, creator-only editing', () => {
-  test('agent1 adds a template for client1, the operator approves it, only the creator may edit it', async ({ page, browser }) => {
+  test('agent1 adds a template for client1, the operator approves it, only the creator may edit it', async ({
+    page,
+    browser,
+  }) => {
     const content = `您的取件码为{code}，请凭码取件（e2e ${Date.now()}）`;
     await apiLogin(page, 'agent1');
     await page.goto('/template/TestReportLayout');
@@ -32,7 +38,9 @@ test.describe('短信模板: add, review, creator-only editing', () => {
     await dialog.getByTestId('template-sign').click();
     await page.getByTitle('好易购', { exact: true }).click();
     await dialog.getByPlaceholder('请输入模板内容').fill(content);
-    await expect(dialog.getByTestId('template-counter')).toContainText(`已输入 ${content.length}/500 个字符，变量 1 个`);
+    await expect(dialog.getByTestId('template-counter')).toContainText(
+      `已输入 ${content.length}/500 个字符，变量 1 个`,
+    );
     await dialog.getByRole('button', { name: /提交审核/ }).click();
     await expect(page.getByText('新增成功，请等待审核')).toBeVisible();
     await expect(dialog).toBeHidden();
@@ -89,7 +97,11 @@ test('client1 imports templates from Excel and sees the refused rows', async ({ 
   const download = page.waitForEvent('download');
   await dialog.getByRole('link', { name: /下载模板/ }).click();
   expect(await (await download).suggestedFilename()).toBe('短信模板导入模板.xlsx');
-  await dialog.locator('input[type=file]').setInputFiles({ name: '短信模板.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+  await dialog.locator('input[type=file]').setInputFiles({
+    name: '短信模板.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer,
+  });
   await dialog.getByRole('button', { name: /开始导入/ }).click();
   await expect(dialog.getByTestId('import-result')).toHaveText('共2条，成功1条，失败1条');
   await expect(dialog.getByRole('row', { name: /3\s*固定模板不能包含变量/ })).toBeVisible();

@@ -33,7 +33,8 @@ function numberFile(): string {
 
 const fileInput = (page: Page) => page.getByTestId('chunked-upload').locator('input[type=file]');
 const item = (page: Page) => page.getByTestId('upload-item');
-const percentOf = async (page: Page) => Number((await item(page).locator('.ant-progress-text').textContent())?.replace('%', '') ?? 0);
+const percentOf = async (page: Page) =>
+  Number((await item(page).locator('.ant-progress-text').textContent())?.replace('%', '') ?? 0);
 
 test.describe('大文件分片上传', () => {
   let file: string;
@@ -42,7 +43,9 @@ test.describe('大文件分片上传', () => {
   });
   test.afterAll(() => fs.rmSync(file, { force: true }));
 
-  test('upload 50 MB, pause, reload, resume, finish; the same file again is reused at once; send to it', async ({ page }) => {
+  test('upload 50 MB, pause, reload, resume, finish; the same file again is reused at once; send to it', async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     expect(fs.statSync(file).size).toBeGreaterThan(50 * 1024 * 1024);
     await apiLogin(page, 'client1');
@@ -85,7 +88,10 @@ test.describe('大文件分片上传', () => {
     // only the missing chunks were sent after the reload
     expect(chunksAfter.length).toBe(check.data.chunks - check.data.uploadedChunks.length);
     expect(chunksAfter.some((c) => check.data.uploadedChunks.includes(c))).toBe(false);
-    await expect(page.getByTestId('import-result')).toContainText(`共 ${LINES} 个号码，错误 0 个，重复 0 个，可发送 ${LINES} 个`, { timeout: 60_000 });
+    await expect(page.getByTestId('import-result')).toContainText(
+      `共 ${LINES} 个号码，错误 0 个，重复 0 个，可发送 ${LINES} 个`,
+      { timeout: 60_000 },
+    );
 
     // the same file again: reused without sending a byte
     await item(page).getByRole('button', { name: /移除/ }).click();

@@ -12,7 +12,9 @@ const APPOINT = '尊敬的{name}';
 
 async function post(page: Page, url: string, form: Record<string, string>) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return (await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json()) as { code: number; msg: string; data: any };
+  return (await (
+    await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })
+  ).json()) as { code: number; msg: string; data: any };
 }
 
 async function variableXlsx(): Promise<Buffer> {
@@ -49,7 +51,11 @@ test('variable SMS: counts, error file, task, each record its own text', async (
   await page
     .getByTestId('chunked-upload')
     .locator('input[type=file]')
-    .setInputFiles({ name: '预约.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await variableXlsx() });
+    .setInputFiles({
+      name: '预约.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await variableXlsx(),
+    });
   const result = page.getByTestId('variable-result');
   await expect(result).toContainText('共 5 行，有效 3 行，错误 1 行，重复 1 行', { timeout: 30_000 });
   const download = page.waitForEvent('download');
@@ -70,16 +76,26 @@ test('variable SMS: counts, error file, task, each record its own text', async (
   expect(tasks.data.list[0]).toMatchObject({ submitTotal: 3, chargeNumTotal: 4 });
   await expect(page.getByRole('row').filter({ hasText: '尊敬的{name}' }).first()).toBeVisible();
   const rec = await post(page, '/api/send/getrecords', { phone: '18900189011' });
-  expect(rec.data.list[0].content).toBe('【好易购】尊敬的Alexander-Maximilia，您预约的Comprehensive-check将于2026-12-01 09:30开始，请提前15分钟到场。');
+  expect(rec.data.list[0].content).toBe(
+    '【好易购】尊敬的Alexander-Maximilia，您预约的Comprehensive-check将于2026-12-01 09:30开始，请提前15分钟到场。',
+  );
   const rec2 = await post(page, '/api/send/getrecords', { phone: '13800138011' });
   expect(rec2.data.list[0].content).toBe('【好易购】尊敬的张三，您预约的体检将于9点开始，请提前15分钟到场。');
 });
 
-test('international SMS to three countries is charged per country, from client1’s international pool (package account)', async ({ page }) => {
+test('international SMS to three countries is charged per country, from client1’s international pool (package account)', async ({
+  page,
+}) => {
   await apiLogin(page, 'client1');
-  const prices = (await (await page.request.get('/api/sms/gj/prices')).json()).data.list as { intercode: string; fee: string }[];
+  const prices = (await (await page.request.get('/api/sms/gj/prices')).json()).data.list as {
+    intercode: string;
+    fee: string;
+  }[];
   const fee = (c: string) => Number(prices.find((p) => p.intercode === c)!.fee);
-  const before = Number((await post(page, '/api/send/chargeInfoInternational', { content: 'x', smstype: '0', mobile: '14155552671' })).data.remainAmount);
+  const before = Number(
+    (await post(page, '/api/send/chargeInfoInternational', { content: 'x', smstype: '0', mobile: '14155552671' })).data
+      .remainAmount,
+  );
   await page.goto('/customer/deliverlayout/internaldeliver');
   await expect(page.getByText('国际短信发送').first()).toBeVisible({ timeout: 40_000 });
   await page.getByTestId('smstype-select').click();
@@ -98,19 +114,27 @@ test('international SMS to three countries is charged per country, from client1�
   await expect(page.getByTestId('charge-info')).toContainText('国际短信余额');
   await page.getByRole('button', { name: /确认发送/ }).click();
   await expect(page).toHaveURL(/\/customer\/deliverlayout\/smstask/, { timeout: 10_000 });
-  const after = Number((await post(page, '/api/send/chargeInfoInternational', { content: 'x', smstype: '0', mobile: '14155552671' })).data.remainAmount);
+  const after = Number(
+    (await post(page, '/api/send/chargeInfoInternational', { content: 'x', smstype: '0', mobile: '14155552671' })).data
+      .remainAmount,
+  );
   // taken from the pool at acceptance; the simulator's failed receipts may already have returned
   // their countries' part (server tests check the amounts exactly)
   expect(before - after).toBeGreaterThan(0);
   expect(Number((before - after).toFixed(2))).toBeLessThanOrEqual(Number(expected.toFixed(2)));
 });
 
-test('a Chinese mobile written with 86 on the international page is pointed to the domestic send (issue 41 item 2)', async ({ page }) => {
+test('a Chinese mobile written with 86 on the international page is pointed to the domestic send (issue 41 item 2)', async ({
+  page,
+}) => {
   await apiLogin(page, 'client1');
   await page.goto('/customer/deliverlayout/internaldeliver');
   await page.getByTestId('intl-numbers').fill('14155552671,8613800138000,12345');
   const hint = page.getByTestId('intl-domestic-hint');
-  await expect(hint).toContainText('1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送', { timeout: 40_000 });
+  await expect(hint).toContainText(
+    '1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送',
+    { timeout: 40_000 },
+  );
   await expect(hint).toContainText('13800138000');
   // the server's check counts it apart from the bad numbers
   await page.getByTestId('check-intl').click();

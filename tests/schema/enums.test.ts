@@ -24,7 +24,12 @@ describe('enumerations of both spec documents', () => {
       for (const n of names) expect(n, `${k}: every value needs an x-name`).toMatch(/^[A-Z][A-Za-z0-9]*$/);
       expect(new Set(names).size, `${k} has duplicate x-names`).toBe(names.length);
     }
-    expect(registry.get('enums/sign-state').oneOf?.map((o) => o['x-name'])).toEqual(['Pending', 'Approved', 'Rejected', 'Deleted']);
+    expect(registry.get('enums/sign-state').oneOf?.map((o) => o['x-name'])).toEqual([
+      'Pending',
+      'Approved',
+      'Rejected',
+      'Deleted',
+    ]);
   });
 
   it('carriers, SMS types and product types carry the spec values', () => {

@@ -41,7 +41,8 @@ describe('generated from schemas/', () => {
       if (!f.startsWith('enums/')) continue;
       const block = ts.match(new RegExp(`export const ${s.title} = \\{([\\s\\S]*?)\\} as const;`))?.[1];
       expect(block, `${f}: constant ${s.title}`).toBeDefined();
-      for (const o of s.oneOf) expect(block, `${f} ${o.const}`).toContain(`${o['x-name']}: ${JSON.stringify(o.const)},`);
+      for (const o of s.oneOf)
+        expect(block, `${f} ${o.const}`).toContain(`${o['x-name']}: ${JSON.stringify(o.const)},`);
     }
   });
 

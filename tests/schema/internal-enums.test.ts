@@ -12,7 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { ANNOTATION_KEYWORDS, extendAjv } from '../../common/schema/ajv';
 import { SCHEMA_DIR, generateEnumConstants, listSchemaFiles } from '../../scripts/schema-types';
 import { loadSchemaMap } from '../../server/schemas';
-import { ChargeState, FileUploadState, LedgerKind, ProductState, PushKind, SendKind } from '../../common/generated/schemas';
+import {
+  ChargeState,
+  FileUploadState,
+  LedgerKind,
+  ProductState,
+  PushKind,
+  SendKind,
+} from '../../common/generated/schemas';
 
 const map = loadSchemaMap();
 const internal = Object.keys(map).filter((k) => k.startsWith('enums/') && map[k]['x-internal'] === true);
@@ -21,7 +28,8 @@ const internal = Object.keys(map).filter((k) => k.startsWith('enums/') && map[k]
 function refsOf(key: string, node: any, out: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((n) => refsOf(key, n, out));
   else if (node && typeof node === 'object') {
-    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) out.push(path.posix.normalize(path.posix.join(path.posix.dirname(key), node.$ref)));
+    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#'))
+      out.push(path.posix.normalize(path.posix.join(path.posix.dirname(key), node.$ref)));
     if (typeof node['x-enum'] === 'string') out.push(`enums/${node['x-enum']}.json`);
     for (const v of Object.values(node)) refsOf(key, v, out);
   }
@@ -30,7 +38,11 @@ function refsOf(key: string, node: any, out: string[] = []): string[] {
 
 describe('x-internal enums', () => {
   it('are the server-only code tables', () => {
-    expect(internal.sort()).toEqual(['charge-state', 'file-upload-state', 'ledger-kind', 'product-state', 'push-kind', 'send-kind'].map((n) => `enums/${n}.json`));
+    expect(internal.sort()).toEqual(
+      ['charge-state', 'file-upload-state', 'ledger-kind', 'product-state', 'push-kind', 'send-kind'].map(
+        (n) => `enums/${n}.json`,
+      ),
+    );
   });
 
   it('x-internal is an annotation keyword: a strict ajv compiles the enums without complaint', () => {
@@ -57,11 +69,17 @@ describe('x-internal enums', () => {
     const offered = listSchemaFiles(SCHEMA_DIR)
       // params/ are the API's request schemas (the console renders none of them): sendKind of /send/send_time_sms may name its enum
       .filter((k) => !k.startsWith('enums/') && !k.startsWith('params/'))
-      .flatMap((k) => refsOf(k, JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, k), 'utf8'))).map((r) => [k, r] as const));
+      .flatMap((k) =>
+        refsOf(k, JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, k), 'utf8'))).map((r) => [k, r] as const),
+      );
     expect(offered.length).toBeGreaterThan(20);
     expect(offered.filter(([, r]) => internal.includes(r))).toEqual([]);
     // the check itself sees a reference: an entity pointing at send-kind would be caught
-    expect(refsOf('entities/x.json', { properties: { k: { $ref: '../enums/send-kind.json' } } })).toEqual(['enums/send-kind.json']);
-    expect(refsOf('filters/x.json', { properties: { k: { 'x-enum': 'push-kind' } } })).toEqual(['enums/push-kind.json']);
+    expect(refsOf('entities/x.json', { properties: { k: { $ref: '../enums/send-kind.json' } } })).toEqual([
+      'enums/send-kind.json',
+    ]);
+    expect(refsOf('filters/x.json', { properties: { k: { 'x-enum': 'push-kind' } } })).toEqual([
+      'enums/push-kind.json',
+    ]);
   });
 });

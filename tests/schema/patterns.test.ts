@@ -40,13 +40,15 @@ function schemaKeywords(): { patterns: Found[]; formats: Set<string> } {
     if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${where}/${i}`));
     else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
-        if (k === 'pattern' && typeof v === 'string') patterns.push({ where: `${where}/pattern`, re: new RegExp(v, 'u') });
+        if (k === 'pattern' && typeof v === 'string')
+          patterns.push({ where: `${where}/pattern`, re: new RegExp(v, 'u') });
         else if (k === 'format' && typeof v === 'string') formats.add(v);
         if (k !== 'errorMessage') walk(v, `${where}/${k}`);
       }
     }
   };
-  for (const f of files(path.join(root, 'schemas'), /\.json$/)) walk(JSON.parse(fs.readFileSync(f, 'utf8')), path.relative(root, f));
+  for (const f of files(path.join(root, 'schemas'), /\.json$/))
+    walk(JSON.parse(fs.readFileSync(f, 'utf8')), path.relative(root, f));
   return { patterns, formats };
 }
 
@@ -70,7 +72,8 @@ function sourceRegexes(dirs: string[]): Found[] {
       const templates: number[] = []; // brace depth at each open `${`
       let depth = 0;
       for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-        if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && !valueEnd.has(prev)) kind = scanner.reScanSlashToken();
+        if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && !valueEnd.has(prev))
+          kind = scanner.reScanSlashToken();
         if (kind === ts.SyntaxKind.OpenBraceToken) depth++;
         else if (kind === ts.SyntaxKind.CloseBraceToken) {
           if (templates.length && templates[templates.length - 1] === depth) {
@@ -82,13 +85,19 @@ function sourceRegexes(dirs: string[]): Found[] {
           const lit = scanner.getTokenText();
           const end = lit.lastIndexOf('/');
           const line = text.slice(0, scanner.getTokenStart()).split('\n').length;
-          out.push({ where: `${path.relative(root, f)}:${line}`, re: new RegExp(lit.slice(1, end), lit.slice(end + 1)) });
+          out.push({
+            where: `${path.relative(root, f)}:${line}`,
+            re: new RegExp(lit.slice(1, end), lit.slice(end + 1)),
+          });
         }
         prev = kind;
       }
       // constant only: the literal is the whole first argument (not the head of a concatenation)
       for (const m of text.matchAll(/new RegExp\(\s*'([^'\\]*(?:\\.[^'\\]*)*)'(?:\s*,\s*'([a-z]*)')?\s*\)/g)) {
-        out.push({ where: `${path.relative(root, f)} new RegExp`, re: new RegExp(m[1].replace(/\\\\/g, '\\'), m[2] ?? '') });
+        out.push({
+          where: `${path.relative(root, f)} new RegExp`,
+          re: new RegExp(m[1].replace(/\\\\/g, '\\'), m[2] ?? ''),
+        });
       }
     }
   }
@@ -160,11 +169,15 @@ function worstOf(re: RegExp, run: (s: string) => unknown): { ms: number; input: 
 function linear(re: RegExp, run: (s: string) => unknown): { ok: boolean; why: string } {
   SIZE = 64 * 1024;
   const small = worstOf(re, run);
-  if (small.ms >= LIMIT_MS) return { ok: false, why: `64 KB took ${small.ms.toFixed(1)} ms on ${JSON.stringify(small.input)}…` };
+  if (small.ms >= LIMIT_MS)
+    return { ok: false, why: `64 KB took ${small.ms.toFixed(1)} ms on ${JSON.stringify(small.input)}…` };
   SIZE = MB;
   const big = worstOf(re, run);
   const ok = big.ms < LIMIT_MS || big.ms < 100 * Math.max(small.ms, 1);
-  return { ok, why: `1 MB took ${big.ms.toFixed(1)} ms (64 KB: ${small.ms.toFixed(1)} ms) on ${JSON.stringify(big.input)}…` };
+  return {
+    ok,
+    why: `1 MB took ${big.ms.toFixed(1)} ms (64 KB: ${small.ms.toFixed(1)} ms) on ${JSON.stringify(big.input)}…`,
+  };
 }
 
 /**

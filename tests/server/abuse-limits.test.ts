@@ -19,7 +19,9 @@ describe.each(backends)('request timeout (%s)', (backend) => {
       const answer = await new Promise<string>((resolve, reject) => {
         const sock = net.connect(port, '127.0.0.1', () => {
           // headers announce 1,000 bytes, then only 10 arrive and nothing more
-          sock.write('POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"usernam');
+          sock.write(
+            'POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"usernam',
+          );
         });
         let got = '';
         sock.on('data', (d) => (got += d.toString()));
@@ -42,7 +44,14 @@ describe.each(backends)('abuse limits (%s)', (backend) => {
   it('a template id beyond int4 is refused by the schema (no 500)', async () => {
     const c = await t.server.client().init();
     expect((await c.login('client1')).body.code).toBe(0);
-    const r = await c.post('/api/send/sending', { clientId: 'client1', smstype: 0, templateId: '2147483648', sign: '云讯通', content: 'x', mobile: '13800138000' });
+    const r = await c.post('/api/send/sending', {
+      clientId: 'client1',
+      smstype: 0,
+      templateId: '2147483648',
+      sign: '云讯通',
+      content: 'x',
+      mobile: '13800138000',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ code: 400, msg: '请选择模板' });
   });
@@ -55,7 +64,10 @@ describe.each(backends)('mobile lookup and freeze (%s)', (backend) => {
     const agent1 = await t.server.client().init();
     expect((await agent1.login('agent1')).body.code).toBe(0);
     const answers = [];
-    for (let i = 0; i < 8; i++) answers.push((await agent1.get(`/api/client/account/validate/mobile?mobile=1380013${String(8000 + i)}`)).body.code);
+    for (let i = 0; i < 8; i++)
+      answers.push(
+        (await agent1.get(`/api/client/account/validate/mobile?mobile=1380013${String(8000 + i)}`)).body.code,
+      );
     expect(answers.slice(0, 5).every((c) => c !== 429)).toBe(true);
     expect(answers.slice(5)).toEqual([429, 429, 429]);
     // another agent has its own allowance
@@ -72,7 +84,10 @@ describe.each(backends)('mobile lookup and freeze (%s)', (backend) => {
     expect((await agent.login('agent1')).body.code).toBe(0);
     expect((await agent.post('/api/client/account/freeze', { clientId: 'client1' })).body.code).toBe(0);
     expect((await sub.get('/api/login/timeout')).body.data).toBe(false);
-    expect((await agent.post('/api/client/account/unfreeze', { clientId: 'client1' })).body).toMatchObject({ code: 0, data: { status: 1 } });
+    expect((await agent.post('/api/client/account/unfreeze', { clientId: 'client1' })).body).toMatchObject({
+      code: 0,
+      data: { status: 1 },
+    });
   });
 });
 
@@ -83,11 +98,18 @@ describe.each(backends)('file parses per account (%s)', (backend) => {
     const { takeParseSlot, releaseParseSlot } = await import('../../server/http/parse-slots');
     const c = await t.server.client().init();
     expect((await c.login('client1')).body.code).toBe(0);
-    const me = await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const me = await t.server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow();
     const ctx = t.server.app.ctx;
     expect(takeParseSlot(ctx, me.id)).toBe(true); // a parse of client1 is running
     for (const url of ['/api/send/parsefile', '/api/send/parsefileInternational', '/api/send/parsefileVariate']) {
-      expect((await c.post(url, { importFilePath: 'x' })).body, url).toMatchObject({ code: 429, msg: '文件正在解析中，请等待当前文件解析完成后再试' });
+      expect((await c.post(url, { importFilePath: 'x' })).body, url).toMatchObject({
+        code: 429,
+        msg: '文件正在解析中，请等待当前文件解析完成后再试',
+      });
     }
     // another account parses meanwhile
     const other = await t.server.client().init();

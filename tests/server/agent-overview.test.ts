@@ -20,7 +20,9 @@ describe.each(backends)('agent overview (%s)', (backend) => {
     for (let i = 1; i < top.length; i++) expect(top[i - 1].chargeNum).toBeGreaterThanOrEqual(top[i].chargeNum);
     // never another agent's sub-account, never the agent itself
     const agent1Id = await accountId(t.server, 'agent1');
-    const own = (await db(t.server).selectFrom('accounts').select('clientid').where('agent_id', '=', agent1Id).execute()).map((a) => a.clientid);
+    const own = (
+      await db(t.server).selectFrom('accounts').select('clientid').where('agent_id', '=', agent1Id).execute()
+    ).map((a) => a.clientid);
     for (const x of top) expect(own).toContain(x.clientid);
   });
 
@@ -28,27 +30,50 @@ describe.each(backends)('agent overview (%s)', (backend) => {
     const agent0 = await as(t.server, 'agent0');
     const before = await agent0.get('/api/index/agentOverview');
     expect(before.body.data.lowBalance.map((x: { clientid: string }) => x.clientid)).not.toContain('client0');
-    await db(t.server).updateTable('accounts').set({ balance_alarm: '100000' }).where('clientid', '=', 'client0').execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ balance_alarm: '100000' })
+      .where('clientid', '=', 'client0')
+      .execute();
     const after = await agent0.get('/api/index/agentOverview');
-    expect(after.body.data.lowBalance).toContainEqual(expect.objectContaining({ clientid: 'client0', threshold: '100000.00' }));
+    expect(after.body.data.lowBalance).toContainEqual(
+      expect.objectContaining({ clientid: 'client0', threshold: '100000.00' }),
+    );
     // a pool of client1 (agent1's) due in 3 days
     const c1 = await accountId(t.server, 'client1');
     const due = new Date(t.server.clock.t + 3 * 86_400_000);
-    await db(t.server).insertInto('product_pools').values({ account_id: c1, product_type: 0, total: 500, remaining: 321, due_time: due }).execute();
+    await db(t.server)
+      .insertInto('product_pools')
+      .values({ account_id: c1, product_type: 0, total: 500, remaining: 321, due_time: due })
+      .execute();
     const agent1 = await as(t.server, 'agent1');
-    const pools = (await agent1.get('/api/index/agentOverview')).body.data.expiringPools as { clientid: string; remaining: number; dueTime: string }[];
+    const pools = (await agent1.get('/api/index/agentOverview')).body.data.expiringPools as {
+      clientid: string;
+      remaining: number;
+      dueTime: string;
+    }[];
     expect(pools).toContainEqual(expect.objectContaining({ clientid: 'client1', productType: 0, remaining: 321 }));
     // agent0 does not see agent1's sub-accounts
-    expect((await agent0.get('/api/index/agentOverview')).body.data.expiringPools.map((x: { clientid: string }) => x.clientid)).not.toContain('client1');
+    expect(
+      (await agent0.get('/api/index/agentOverview')).body.data.expiringPools.map(
+        (x: { clientid: string }) => x.clientid,
+      ),
+    ).not.toContain('client1');
   });
 
   it('the sub-account list carries the same alerts per row: 余额不足 with its threshold, the earliest pool due within 7 days', async () => {
     // client0 is below its reminder (the test above set 100000); client1 has the pool due in 3 days
     const agent0 = await as(t.server, 'agent0');
-    const l0 = (await agent0.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data.list as Record<string, unknown>[];
-    expect(l0.find((r) => r.client_id === 'client0')).toMatchObject({ lowBalance: true, lowBalanceThreshold: '100000.00', poolExpireDate: '' });
+    const l0 = (await agent0.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data
+      .list as Record<string, unknown>[];
+    expect(l0.find((r) => r.client_id === 'client0')).toMatchObject({
+      lowBalance: true,
+      lowBalanceThreshold: '100000.00',
+      poolExpireDate: '',
+    });
     const agent1 = await as(t.server, 'agent1');
-    const l1 = (await agent1.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data.list as Record<string, unknown>[];
+    const l1 = (await agent1.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data
+      .list as Record<string, unknown>[];
     const due = (
       await db(t.server)
         .selectFrom('product_pools')

@@ -45,7 +45,18 @@ function element(r: () => number): unknown {
 describe('array literals', () => {
   it('writes what node-postgres writes, for 2,000 random arrays and the edge cases', () => {
     const r = random(28);
-    const cases: unknown[][] = [[], [null], [undefined], [''], ['"'], ['\\'], [1, 2, 3], ['a', 'b'], ['2026-11-29T03:00:00.000Z', null], [NaN, Infinity, -0]];
+    const cases: unknown[][] = [
+      [],
+      [null],
+      [undefined],
+      [''],
+      ['"'],
+      ['\\'],
+      [1, 2, 3],
+      ['a', 'b'],
+      ['2026-11-29T03:00:00.000Z', null],
+      [NaN, Infinity, -0],
+    ];
     for (let i = 0; i < 2000; i++) cases.push(Array.from({ length: Math.floor(r() * 12) }, () => element(r)));
     for (const xs of cases) expect(arrayLiteral(xs)).toBe(pgUtils.prepareValue(xs));
   });

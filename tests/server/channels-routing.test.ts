@@ -27,11 +27,19 @@ import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { backends, useServer, type TestServer } from './harness';
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms = 60_000) {
   const deadline = Date.now() + ms;
@@ -59,14 +67,34 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
-const DELIVER_ALL: Partial<SimulatorSettings> = { delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 20, moRatio: 0, keepRecent: 5000 };
-const FAST = 'ref_tlv=0x1401&reconnect_min_ms=50&reconnect_max_ms=100&receipt_batch_ms=5&queue_wait_ms=300&timeout_ms=3000';
-const linkTo = (sim: Simulator | string, extra = '') => createSmscLink(parseSmppUrl(`${typeof sim === 'string' ? sim : sim.url}?${FAST}${extra}`));
-const OPTS: DispatcherOptions = { batchSize: 40, lanes: 2, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0, matchUnconfirmedMs: 0 };
+const DELIVER_ALL: Partial<SimulatorSettings> = {
+  delivered: 1,
+  failed: 0,
+  noReceipt: 0,
+  latencyMinMs: 5,
+  latencyMaxMs: 20,
+  moRatio: 0,
+  keepRecent: 5000,
+};
+const FAST =
+  'ref_tlv=0x1401&reconnect_min_ms=50&reconnect_max_ms=100&receipt_batch_ms=5&queue_wait_ms=300&timeout_ms=3000';
+const linkTo = (sim: Simulator | string, extra = '') =>
+  createSmscLink(parseSmppUrl(`${typeof sim === 'string' ? sim : sim.url}?${FAST}${extra}`));
+const OPTS: DispatcherOptions = {
+  batchSize: 40,
+  lanes: 2,
+  idleMs: 20,
+  maintenanceMs: 100,
+  markSubmittedMs: 0,
+  channelStatsMs: 0,
+  matchUnconfirmedMs: 0,
+};
 
 /** how many times each message's ref reached each simulator */
 function sentOn(sims: Record<string, Simulator>, ids: number[]) {
@@ -104,7 +132,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     try {
       await Promise.all([la.waitReady(5000), lb.waitReady(5000)]);
       d.start();
-      const t1 = await insertFixtureTask(db, { accountId: account, count: 60, nextAt: new Date(), phoneBase: 13900000000 });
+      const t1 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 60,
+        nextAt: new Date(),
+        phoneBase: 13900000000,
+      });
       await waitDelivered(server, t1.id);
       expect(
         sentOn(
@@ -116,7 +149,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       // a goes away: after failover_ms its traffic goes to b (what a's link could not write comes back as retry)
       await a.close();
       await waitFor('a unbound', () => !la.ready);
-      const t2 = await insertFixtureTask(db, { accountId: account, count: 60, nextAt: new Date(), phoneBase: 13910000000 });
+      const t2 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 60,
+        nextAt: new Date(),
+        phoneBase: 13910000000,
+      });
       await waitDelivered(server, t2.id);
       const m2 = await messages(server, t2.id);
       expect(m2.every((m) => m.channel === 'b' && m.state === 3)).toBe(true);
@@ -130,7 +168,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       // a comes back on its port: once bound, priority 0 takes the traffic again
       a = await startSimulator({ ...DELIVER_ALL, seed: 3, port });
       await la.waitReady(10_000);
-      const t3 = await insertFixtureTask(db, { accountId: account, count: 60, nextAt: new Date(), phoneBase: 13920000000 });
+      const t3 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 60,
+        nextAt: new Date(),
+        phoneBase: 13920000000,
+      });
       await waitDelivered(server, t3.id);
       const m3 = await messages(server, t3.id);
       expect(m3.every((m) => m.channel === 'a')).toBe(true);
@@ -164,7 +207,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       OPTS,
     );
     const N = 400;
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13930000000 });
+    const { id } = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: N,
+      nextAt: new Date(),
+      phoneBase: 13930000000,
+    });
     try {
       await Promise.all([la.waitReady(5000), lb.waitReady(5000)]);
       d.start();
@@ -193,7 +241,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     const LIMIT = 40;
     const N = 140;
     const d = new Dispatcher(server.app.ctx, [{ name: 'a', link: la, maxPerSecond: LIMIT }], OPTS);
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13940000000 });
+    const { id } = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: N,
+      nextAt: new Date(),
+      phoneBase: 13940000000,
+    });
     const T0 = Date.now();
     try {
       await la.waitReady(5000);
@@ -237,7 +290,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     try {
       await Promise.all([la.waitReady(5000), lb.waitReady(5000)]);
       d.start();
-      const t1 = await insertFixtureTask(db, { accountId: account, count: 90, nextAt: new Date(), phoneBase: 13950000000 });
+      const t1 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 90,
+        nextAt: new Date(),
+        phoneBase: 13950000000,
+      });
       await waitDelivered(server, t1.id);
       const m1 = await messages(server, t1.id);
       // throttled, retried on it: everything on a, delivered, nothing twice
@@ -260,7 +318,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       // a answers ESME_RSYSERR: out of routing, its traffic to b; a probe a second; back once it accepts
       a.update({ maxPerSecond: 0, rejectRatio: 1, rejectCode: 0x08 });
       const T2 = Date.now();
-      const t2 = await insertFixtureTask(db, { accountId: account, count: 100, nextAt: new Date(), phoneBase: 13960000000 });
+      const t2 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 100,
+        nextAt: new Date(),
+        phoneBase: 13960000000,
+      });
       await waitDelivered(server, t2.id);
       const m2 = await messages(server, t2.id);
       expect(m2.every((m) => m.state === 3 && m.channel === 'b')).toBe(true);
@@ -268,7 +331,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       expect(a.counts().rejected).toBeLessThanOrEqual(2 * OPTS.batchSize! + Math.ceil((Date.now() - T2) / 1000) + 1);
       a.update({ rejectRatio: 0 });
       await new Promise((r) => setTimeout(r, 1200));
-      const t3 = await insertFixtureTask(db, { accountId: account, count: 200, nextAt: new Date(), phoneBase: 13970000000 });
+      const t3 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 200,
+        nextAt: new Date(),
+        phoneBase: 13970000000,
+      });
       await waitDelivered(server, t3.id);
       const m3 = await messages(server, t3.id);
       // the probe was accepted: a is back and takes the rest (what the first claims routed before its answer went to b)
@@ -289,15 +357,30 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     const b = await startSimulator({ ...DELIVER_ALL, seed: 10 });
     const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
     const start = (worker: string) =>
-      startPipeline(server.app.ctx, { smppUrl: `${a.url}?${FAST}`, push: false, reloadMs: 200, channelsFile: '', dispatcher: { ...OPTS, workerId: worker } });
+      startPipeline(server.app.ctx, {
+        smppUrl: `${a.url}?${FAST}`,
+        push: false,
+        reloadMs: 200,
+        channelsFile: '',
+        dispatcher: { ...OPTS, workerId: worker },
+      });
     const w1 = await start('w1');
     const w2 = await start('w2');
     const account = await accountId(server);
     try {
       expect([w1.dispatcher.channelNames(), w2.dispatcher.channelNames()]).toEqual([[''], ['']]);
       expect((await cli('channel-add', 'bb', `${b.url}?${FAST}`)).code).toBe(0);
-      await waitFor('both workers route by the row', () => w1.dispatcher.channelNames().join() === 'bb' && w2.dispatcher.channelNames().join() === 'bb', 5000);
-      const t1 = await insertFixtureTask(db, { accountId: account, count: 80, nextAt: new Date(), phoneBase: 13980000000 });
+      await waitFor(
+        'both workers route by the row',
+        () => w1.dispatcher.channelNames().join() === 'bb' && w2.dispatcher.channelNames().join() === 'bb',
+        5000,
+      );
+      const t1 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 80,
+        nextAt: new Date(),
+        phoneBase: 13980000000,
+      });
       await waitDelivered(server, t1.id);
       const m1 = await messages(server, t1.id);
       expect(
@@ -316,19 +399,43 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       // t2 by weight until the next reload.
       expect((await cli('channel-add', 'bb', `${b.url}?${FAST}`, 'priority=5')).code).toBe(0);
       expect((await cli('channel-add', 'aa', `${a.url}?${FAST}`, 'priority=0')).code).toBe(0);
-      await waitFor('both workers have both rows', () => [w1, w2].every((w) => w.dispatcher.channelNames().sort().join() === 'aa,bb'), 5000);
-      await waitFor('aa bound in both', () => [w1, w2].every((w) => w.links.find((l) => l.name === 'aa')?.link.ready === true), 5000);
-      const t2 = await insertFixtureTask(db, { accountId: account, count: 80, nextAt: new Date(), phoneBase: 13990000000 });
+      await waitFor(
+        'both workers have both rows',
+        () => [w1, w2].every((w) => w.dispatcher.channelNames().sort().join() === 'aa,bb'),
+        5000,
+      );
+      await waitFor(
+        'aa bound in both',
+        () => [w1, w2].every((w) => w.links.find((l) => l.name === 'aa')?.link.ready === true),
+        5000,
+      );
+      const t2 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 80,
+        nextAt: new Date(),
+        phoneBase: 13990000000,
+      });
       await waitDelivered(server, t2.id);
       const m2 = await messages(server, t2.id);
       // counted by channel: a failure shows how many went where
-      expect(m2.reduce<Record<string, number>>((n, m) => ({ ...n, [m.channel]: (n[m.channel] ?? 0) + 1 }), {})).toEqual({ aa: 80 });
+      expect(m2.reduce<Record<string, number>>((n, m) => ({ ...n, [m.channel]: (n[m.channel] ?? 0) + 1 }), {})).toEqual(
+        { aa: 80 },
+      );
 
       // both rows removed: back to SMPP_URL
       expect((await cli('channel-remove', 'aa')).code).toBe(0);
       expect((await cli('channel-remove', 'bb')).code).toBe(0);
-      await waitFor('both workers back on SMPP_URL', () => [w1, w2].every((w) => w.dispatcher.channelNames().join() === ''), 5000);
-      const t3 = await insertFixtureTask(db, { accountId: account, count: 40, nextAt: new Date(), phoneBase: 13600000000 });
+      await waitFor(
+        'both workers back on SMPP_URL',
+        () => [w1, w2].every((w) => w.dispatcher.channelNames().join() === ''),
+        5000,
+      );
+      const t3 = await insertFixtureTask(db, {
+        accountId: account,
+        count: 40,
+        nextAt: new Date(),
+        phoneBase: 13600000000,
+      });
       await waitDelivered(server, t3.id);
       expect((await messages(server, t3.id)).every((m) => m.channel === '')).toBe(true);
       for (const id of [t1.id, t2.id, t3.id]) {
@@ -352,7 +459,9 @@ const perlSmpp = spawnSync('perl', ['-MNet::SMPP', '-e', '1']).status === 0;
 
 /** the Perl SMSC answering 0x58 to its first `throttle` submits */
 async function perlSmsc(throttle: number) {
-  const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc-throttle.pl'), String(throttle)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc-throttle.pl'), String(throttle)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   readline.createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
   const exited = new Promise((r) => child.once('exit', r));
@@ -370,10 +479,19 @@ describe.each(backends)('throttling by an SMSC we did not write (Perl Net::SMPP,
       const db = server.handle.db;
       const perl = await perlSmsc(24);
       // a configured SMSC: no ref TLV
-      const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
+      const lp: SmscLinkHandle = createSmscLink(
+        parseSmppUrl(
+          `smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`,
+        ),
+      );
       const d = new Dispatcher(server.app.ctx, [{ name: 'p', link: lp }], OPTS);
       const N = 80;
-      const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13500000000 });
+      const { id } = await insertFixtureTask(db, {
+        accountId: await accountId(server),
+        count: N,
+        nextAt: new Date(),
+        phoneBase: 13500000000,
+      });
       try {
         await lp.waitReady(5000);
         d.start();
@@ -404,7 +522,11 @@ describe.each(backends)('throttling by an SMSC we did not write (Perl Net::SMPP,
       const db = server.handle.db;
       const perl = await perlSmsc(1_000_000);
       const b = await startSimulator({ ...DELIVER_ALL, seed: 11 });
-      const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
+      const lp: SmscLinkHandle = createSmscLink(
+        parseSmppUrl(
+          `smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`,
+        ),
+      );
       const lb = linkTo(b);
       const d = new Dispatcher(
         server.app.ctx,
@@ -415,7 +537,12 @@ describe.each(backends)('throttling by an SMSC we did not write (Perl Net::SMPP,
         { ...OPTS, throttleFailoverMs: 300 },
       );
       const N = 100;
-      const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13510000000 });
+      const { id } = await insertFixtureTask(db, {
+        accountId: await accountId(server),
+        count: N,
+        nextAt: new Date(),
+        phoneBase: 13510000000,
+      });
       const T0 = Date.now();
       try {
         await Promise.all([lp.waitReady(5000), lb.waitReady(5000)]);

@@ -7,7 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { applyUnconfirmedReceipts, claimBatch, markWritten, recoverLeases, storeReceipts, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import {
+  applyUnconfirmedReceipts,
+  claimBatch,
+  markWritten,
+  recoverLeases,
+  storeReceipts,
+  UNCONFIRMED,
+} from '../../server/modules/dispatch/sql';
 import { loadChannels } from '../../server/modules/dispatch/pipeline';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { channelServes, parseChannelTable, parseSmppUrl } from '../../server/modules/smsc/config';
@@ -19,23 +26,45 @@ import { Carrier, SmsType } from '../../common/generated/schemas';
 import { backends, useServer, type TestServer } from './harness';
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 /** the task's counters = a recount of its records; every account's ledger balances */
 async function expectMoneyExact(server: TestServer, taskId: number) {
   const t = await taskRow(server, taskId);
-  const r = await sql<{ success: number; fail: number; unknown: number; submitted: number; pieces: number; cost: string }>`
+  const r = await sql<{
+    success: number;
+    fail: number;
+    unknown: number;
+    submitted: number;
+    pieces: number;
+    cost: string;
+  }>`
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted,
       coalesce(sum(pieces) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::int pieces,
       coalesce(sum(pieces * price) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::text cost
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
   const c = r.rows[0];
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num, pieces: t.refundable_pieces, cost: Number(t.refundable_cost) }).toEqual({
+  expect({
+    success: t.success_num,
+    fail: t.fail_num,
+    unknown: t.unknown_num,
+    submitted: t.submitted_num,
+    pieces: t.refundable_pieces,
+    cost: Number(t.refundable_cost),
+  }).toEqual({
     ...c,
     cost: Number(c.cost),
   });
@@ -56,14 +85,24 @@ describe('the channel table (SMPP_CHANNELS)', () => {
       JSON.stringify({
         failover_ms: 5000,
         channels: [
-          { name: 'cm', url: 'smpp://a:b@127.0.0.1:2775?window=100', carriers: ['移动'], sms_types: ['验证码', 0], priority: 0, weight: 3, max_per_second: 200 },
+          {
+            name: 'cm',
+            url: 'smpp://a:b@127.0.0.1:2775?window=100',
+            carriers: ['移动'],
+            sms_types: ['验证码', 0],
+            priority: 0,
+            weight: 3,
+            max_per_second: 200,
+          },
           { name: 'cu', url: 'smpp://a:b@127.0.0.1:2776', carriers: [Carrier.Unicom, 'Telecom'] },
           { name: 'intl', url: 'smpp://a:b@127.0.0.1:2777', international: true },
         ],
       }),
     );
     expect(t.failoverMs).toBe(5000);
-    expect(t.channels.map((c) => [c.name, c.carriers, c.smsTypes, c.priority, c.weight, c.maxPerSecond, c.cfg.window])).toEqual([
+    expect(
+      t.channels.map((c) => [c.name, c.carriers, c.smsTypes, c.priority, c.weight, c.maxPerSecond, c.cfg.window]),
+    ).toEqual([
       ['cm', [Carrier.Mobile], [SmsType.VerificationCode, SmsType.Notification], 0, 3, 200, 100],
       ['cu', [Carrier.Unicom, Carrier.Telecom], [], 0, 1, 0, 200],
       ['intl', [], [], 0, 1, 0, 200],
@@ -98,7 +137,8 @@ describe('the channel table (SMPP_CHANNELS)', () => {
       ],
       [{ channels: [], failover_ms: -1 }, /failover_ms/],
     ];
-    for (const [text, message] of bad) expect(() => parseChannelTable(typeof text === 'string' ? text : JSON.stringify(text))).toThrow(message);
+    for (const [text, message] of bad)
+      expect(() => parseChannelTable(typeof text === 'string' ? text : JSON.stringify(text))).toThrow(message);
   });
 });
 
@@ -109,8 +149,24 @@ describe.each(backends)('channels (%s)', (backend) => {
   it('routes by carrier: 移动 to channel a, 联通 to channel b, a carrier no channel serves is refused (NO_CHANNEL)', async () => {
     const { server } = t;
     const db = server.handle.db;
-    const a = await startSimulator({ seed: 1, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 20, moRatio: 0 });
-    const b = await startSimulator({ seed: 2, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 20, moRatio: 0 });
+    const a = await startSimulator({
+      seed: 1,
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 20,
+      moRatio: 0,
+    });
+    const b = await startSimulator({
+      seed: 2,
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 20,
+      moRatio: 0,
+    });
     const la = createSmscLink(parseUrl(a));
     const lb = createSmscLink(parseUrl(b));
     const d = new Dispatcher(
@@ -121,7 +177,12 @@ describe.each(backends)('channels (%s)', (backend) => {
       ],
       { batchSize: 50, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
     );
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: 30, nextAt: new Date(), phoneBase: 13900000000 });
+    const { id } = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: 30,
+      nextAt: new Date(),
+      phoneBase: 13900000000,
+    });
     await db
       .updateTable('sms_messages')
       .set({ carrier: Carrier.Unicom })
@@ -150,14 +211,37 @@ describe.each(backends)('channels (%s)', (backend) => {
     const ms = await messages(server, id);
     for (const m of ms) {
       const ref = String(m.id);
-      if (m.carrier === Carrier.Mobile) expect([m.channel, m.state, a.refs.get(ref), b.refs.get(ref), m.msg_id?.startsWith('a:')]).toEqual(['a', 3, 1, undefined, true]);
-      else if (m.carrier === Carrier.Unicom) expect([m.channel, m.state, a.refs.get(ref), b.refs.get(ref), m.msg_id?.startsWith('b:')]).toEqual(['b', 3, undefined, 1, true]);
-      else expect([m.channel, m.state, m.error_code, a.refs.get(ref), b.refs.get(ref)]).toEqual(['', 4, 'NO_CHANNEL', undefined, undefined]);
+      if (m.carrier === Carrier.Mobile)
+        expect([m.channel, m.state, a.refs.get(ref), b.refs.get(ref), m.msg_id?.startsWith('a:')]).toEqual([
+          'a',
+          3,
+          1,
+          undefined,
+          true,
+        ]);
+      else if (m.carrier === Carrier.Unicom)
+        expect([m.channel, m.state, a.refs.get(ref), b.refs.get(ref), m.msg_id?.startsWith('b:')]).toEqual([
+          'b',
+          3,
+          undefined,
+          1,
+          true,
+        ]);
+      else
+        expect([m.channel, m.state, m.error_code, a.refs.get(ref), b.refs.get(ref)]).toEqual([
+          '',
+          4,
+          'NO_CHANNEL',
+          undefined,
+          undefined,
+        ]);
     }
     expect(ms.filter((m) => m.carrier === Carrier.Telecom)).toHaveLength(10);
     await expectMoneyExact(server, id);
     // the counters: per channel, in the log and the database (channel-stats adds the processes up)
-    expect(d.channelCounters().map((c) => [c.name, c.counters.submitted, c.counters.accepted, c.counters.receipts])).toEqual([
+    expect(
+      d.channelCounters().map((c) => [c.name, c.counters.submitted, c.counters.accepted, c.counters.receipts]),
+    ).toEqual([
       ['a', 10, 10, 10],
       ['b', 10, 10, 10],
     ]);
@@ -170,8 +254,24 @@ describe.each(backends)('channels (%s)', (backend) => {
   it('a channel whose SMSC stops halfway hands its traffic to the other: the task completes, nothing is sent twice, the money is exact', async () => {
     const { server } = t;
     const db = server.handle.db;
-    const a = await startSimulator({ seed: 3, delivered: 0.8, failed: 0.2, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 30, moRatio: 0 });
-    const b = await startSimulator({ seed: 4, delivered: 0.8, failed: 0.2, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 30, moRatio: 0 });
+    const a = await startSimulator({
+      seed: 3,
+      delivered: 0.8,
+      failed: 0.2,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 30,
+      moRatio: 0,
+    });
+    const b = await startSimulator({
+      seed: 4,
+      delivered: 0.8,
+      failed: 0.2,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 30,
+      moRatio: 0,
+    });
     const opts = '&window=20&reconnect_min_ms=50&reconnect_max_ms=100&queue_wait_ms=300&timeout_ms=2000';
     const la = createSmscLink(parseUrl(a, opts));
     const lb = createSmscLink(parseUrl(b, opts));
@@ -181,10 +281,25 @@ describe.each(backends)('channels (%s)', (backend) => {
         { name: 'a', link: la, weight: 1 },
         { name: 'b', link: lb, weight: 1 },
       ],
-      { batchSize: 40, lanes: 2, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, failoverMs: 300, channelStatsMs: 0, matchUnconfirmedMs: 0 },
+      {
+        batchSize: 40,
+        lanes: 2,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+        failoverMs: 300,
+        channelStatsMs: 0,
+        matchUnconfirmedMs: 0,
+      },
     );
     const N = 600;
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13800000000, price: '0.0400' });
+    const { id } = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: N,
+      nextAt: new Date(),
+      phoneBase: 13800000000,
+      price: '0.0400',
+    });
     let aStopped = false;
     let receiptsLost: number | undefined;
     try {
@@ -198,8 +313,19 @@ describe.each(backends)('channels (%s)', (backend) => {
       aStopped = true;
       await waitFor('task completed', async () => {
         const tr = await taskRow(server, id);
-        const unconfirmed = await db.selectFrom('sms_messages').select('id').where('task_id', '=', id).where('error_code', '=', UNCONFIRMED).execute();
-        const waiting = await db.selectFrom('sms_messages').select('id').where('task_id', '=', id).where('channel', '=', 'b').where('state', '=', 1).execute();
+        const unconfirmed = await db
+          .selectFrom('sms_messages')
+          .select('id')
+          .where('task_id', '=', id)
+          .where('error_code', '=', UNCONFIRMED)
+          .execute();
+        const waiting = await db
+          .selectFrom('sms_messages')
+          .select('id')
+          .where('task_id', '=', id)
+          .where('channel', '=', 'b')
+          .where('state', '=', 1)
+          .execute();
         return tr.status === 3 && waiting.length === 0 && tr.unknown_num >= unconfirmed.length;
       });
     } finally {
@@ -222,7 +348,9 @@ describe.each(backends)('channels (%s)', (backend) => {
     // whose receipt a never sent and its unanswered submits (at most its window, 20), give or take the
     // submits of the moment it stopped
     expect(ms.filter((m) => m.channel === 'b').length).toBeGreaterThan(N / 2 - 20);
-    expect(ms.filter((m) => m.channel === 'a' && m.state === 1).length).toBeLessThanOrEqual((receiptsLost ?? 0) + 20 + 20);
+    expect(ms.filter((m) => m.channel === 'a' && m.state === 1).length).toBeLessThanOrEqual(
+      (receiptsLost ?? 0) + 20 + 20,
+    );
     expect(await db.selectFrom('dispatch_leases').select('id').execute()).toEqual([]);
     await expectMoneyExact(server, id);
   }, 120_000);
@@ -230,7 +358,13 @@ describe.each(backends)('channels (%s)', (backend) => {
   it('a receipt for an unconfirmed message is applied by number + channel when unambiguous; never to one of two candidates', async () => {
     const { server } = t;
     const db = server.handle.db;
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: 4, nextAt: new Date(), phoneBase: 13700000000, price: '0.0400' });
+    const { id } = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: 4,
+      nextAt: new Date(),
+      phoneBase: 13700000000,
+      price: '0.0400',
+    });
     // the same number twice (ids 2 and 3 share it): ambiguous
     const ms0 = await messages(server, id);
     await db.updateTable('sms_messages').set({ phone: ms0[2].phone }).where('id', '=', ms0[3].id).execute();
@@ -258,7 +392,15 @@ describe.each(backends)('channels (%s)', (backend) => {
         { msgId: 'x1', phone: ms[0].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
         { msgId: 'x2', phone: ms[1].phone, channel: '', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
         { msgId: 'x3', phone: ms[2].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
-        { msgId: 'x4', phone: ms[0].phone, channel: 'other', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
+        {
+          msgId: 'x4',
+          phone: ms[0].phone,
+          channel: 'other',
+          state: 6,
+          errorCode: '013',
+          report: 'UNDELIV',
+          doneAt: old,
+        },
       ],
       new Date(Date.now() - 90_000),
     );
@@ -272,7 +414,9 @@ describe.each(backends)('channels (%s)', (backend) => {
       [1, UNCONFIRMED],
       [1, UNCONFIRMED],
     ]);
-    expect((await db.selectFrom('sms_receipts').select('msg_id').orderBy('msg_id').execute()).map((r) => r.msg_id)).toEqual(['x3', 'x4']);
+    expect(
+      (await db.selectFrom('sms_receipts').select('msg_id').orderBy('msg_id').execute()).map((r) => r.msg_id),
+    ).toEqual(['x3', 'x4']);
     await expectMoneyExact(server, id);
   });
 
@@ -280,7 +424,15 @@ describe.each(backends)('channels (%s)', (backend) => {
     const { server } = t;
     const db = server.handle.db;
     const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
-    let r = await cli('channel-add', 'cm', 'smpp://u:secret@10.0.0.1:2775?window=50', 'carriers=移动', 'priority=1', 'weight=2', 'max_per_second=300');
+    let r = await cli(
+      'channel-add',
+      'cm',
+      'smpp://u:secret@10.0.0.1:2775?window=50',
+      'carriers=移动',
+      'priority=1',
+      'weight=2',
+      'max_per_second=300',
+    );
     expect(r).toMatchObject({ code: 0 });
     expect(r.lines.join()).not.toContain('secret');
     r = await cli('channel-add', 'bad', 'smpp://u:p@h:1', 'carriers=火星');
@@ -291,7 +443,9 @@ describe.each(backends)('channels (%s)', (backend) => {
     expect(r.lines.join('\n')).toMatch(/cm +smpp:\/\/u@10\.0\.0\.1:2775 +移动 +否 +全部 +1 +2 +300/);
     expect(r.lines.join('\n')).not.toContain('secret');
     const table = await loadChannels({ db, log: server.app.log }, undefined);
-    expect(table.channels.map((c) => [c.name, c.carriers, c.priority, c.weight, c.maxPerSecond, c.cfg.window])).toEqual([['cm', [Carrier.Mobile], 1, 2, 300, 50]]);
+    expect(table.channels.map((c) => [c.name, c.carriers, c.priority, c.weight, c.maxPerSecond, c.cfg.window])).toEqual(
+      [['cm', [Carrier.Mobile], 1, 2, 300, 50]],
+    );
     expect(await cli('channel-remove', 'cm')).toMatchObject({ code: 0 });
     expect(await cli('channel-remove', 'cm')).toMatchObject({ code: 1 });
     expect((await loadChannels({ db, log: server.app.log }, undefined)).channels).toEqual([]);

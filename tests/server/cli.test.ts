@@ -72,7 +72,11 @@ describe('operator CLI', () => {
     const h = await openDatabase({ dataDir: dir });
     try {
       const { verifyDigest, passwordDigest } = await import('../../server/lib/crypto');
-      const row = await h.db.selectFrom('accounts').select('password_hash').where('clientid', '=', 'agent1').executeTakeFirstOrThrow();
+      const row = await h.db
+        .selectFrom('accounts')
+        .select('password_hash')
+        .where('clientid', '=', 'agent1')
+        .executeTakeFirstOrThrow();
       expect(await verifyDigest(row.password_hash, passwordDigest('Operator2026'))).toBe(true);
     } finally {
       await h.close();

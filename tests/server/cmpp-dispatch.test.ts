@@ -37,12 +37,33 @@ const freePort = () =>
     });
   });
 
-async function startIsmg(args: string[]): Promise<{ port: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
+async function startIsmg(
+  args: string[],
+): Promise<{ port: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
   const log = path.join(tmp, `submits-${port}.jsonl`);
-  const proc = spawn(PEER, ['ismg', '-listen', `127.0.0.1:${port}`, '-v', '3', '-user', '900001', '-password', 'secret', '-log', log, '-report-ms', '50', ...args], {
-    stdio: 'ignore',
-  });
+  const proc = spawn(
+    PEER,
+    [
+      'ismg',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-v',
+      '3',
+      '-user',
+      '900001',
+      '-password',
+      'secret',
+      '-log',
+      log,
+      '-report-ms',
+      '50',
+      ...args,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const end = Date.now() + 10_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -66,11 +87,19 @@ async function startIsmg(args: string[]): Promise<{ port: number; log: string; p
   };
 }
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function expectMoneyExact(server: TestServer, taskId: number) {
@@ -79,7 +108,9 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
@@ -104,8 +135,22 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
       sourcePrefix: '106900',
     });
     const acc = await accountId(server);
-    const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 13800000000, price: '0.04' });
-    const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 13900000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+    const short = await insertFixtureTask(db, {
+      accountId: acc,
+      count: 30,
+      nextAt: new Date(),
+      phoneBase: 13800000000,
+      price: '0.04',
+    });
+    const long = await insertFixtureTask(db, {
+      accountId: acc,
+      count: 10,
+      nextAt: new Date(),
+      phoneBase: 13900000000,
+      content: CHINESE_150,
+      pieces: 3,
+      price: '0.05',
+    });
     try {
       await link.waitReady(5000);
       d.start();
@@ -113,7 +158,10 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
       for (;;) {
         const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
         if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     } finally {
@@ -152,7 +200,12 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
     // uplinks to Src_Id 1069000<account> → routed to the account: every one the gateway saw
     // answered is stored once, from a number the gateway was sent to
     const answered = answeredUplinks(gatewayLog, 'cmpp');
-    const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+    const mo = await db
+      .selectFrom('sms_mo')
+      .selectAll()
+      .where('account_id', '=', acc)
+      .where('content', '=', '收到，谢谢 TD')
+      .execute();
     expect(answered.length).toBeGreaterThan(0);
     expect(mo.map((m) => m.smsc_ref)).toEqual(expect.arrayContaining(answered));
     expect(new Set(mo.map((m) => m.smsc_ref)).size).toBe(mo.length);
@@ -175,7 +228,12 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
       reloadMs: 0,
       dispatcher: { batchSize: 40, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
     });
-    const task = await insertFixtureTask(db, { accountId: await accountId(server), count: 25, nextAt: new Date(), phoneBase: 13700000000 });
+    const task = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: 25,
+      nextAt: new Date(),
+      phoneBase: 13700000000,
+    });
     try {
       expect(p.smsc).toMatch(/^cmpp:\/\/900001@127\.0\.0\.1:\d+ \(embedded simulator\)$/);
       expect(p.simulator).toBeNull();
@@ -184,7 +242,10 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
         const tr = await taskRow(server, task.id);
         // the gateway counts a report sent when its DELIVER_RESP comes, which the link writes once the report is stored
         if (tr.status === 3 && tr.unknown_num === 0 && p.cmppSimulator!.counts().reportsSent >= 25) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.cmppSimulator!.counts().reportsSent])}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.cmppSimulator!.counts().reportsSent])}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(p.cmppSimulator!.counts()).toMatchObject({ accepted: 25, reportsSent: 25 });
@@ -195,7 +256,12 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
     expect((await messages(server, task.id)).every((m) => m.state === 3 && /^\d+$/.test(m.msg_id ?? ''))).toBe(true);
     await expectMoneyExact(server, task.id);
     const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
-    const added = await cli('channel-add', 'cm', 'cmpp://900001:secret@127.0.0.1:7890?version=3&src_id=1069000', 'carriers=移动');
+    const added = await cli(
+      'channel-add',
+      'cm',
+      'cmpp://900001:secret@127.0.0.1:7890?version=3&src_id=1069000',
+      'carriers=移动',
+    );
     expect(added.code).toBe(0);
     expect(added.lines.join()).toContain('cmpp://900001@127.0.0.1:7890');
     expect((await cli('channel-remove', 'cm')).code).toBe(0);

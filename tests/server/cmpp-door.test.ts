@@ -18,7 +18,14 @@ import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { AccountStatus, NeedMo, NeedReport } from '../../common/generated/schemas';
-import { CMD, CmppFrameSplitter, decodeConnectResp, encodeActiveTest, encodeConnect, makeConnect } from '../../server/lib/cmpp-pdu';
+import {
+  CMD,
+  CmppFrameSplitter,
+  decodeConnectResp,
+  encodeActiveTest,
+  encodeConnect,
+  makeConnect,
+} from '../../server/lib/cmpp-pdu';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/cmpp-peer');
 const hasPeer = fs.existsSync(PEER);
@@ -62,7 +69,13 @@ async function peer(server: TestServer, args: Record<string, string | number>): 
       try {
         resolve(JSON.parse(line) as Summary);
       } catch {
-        void doorState(server).then((state) => reject(new Error(`cmpp-peer: ${err?.message ?? ''} (killed: ${String(err?.killed)}) ${stdout} ${stderr}\n${state}`)));
+        void doorState(server).then((state) =>
+          reject(
+            new Error(
+              `cmpp-peer: ${err?.message ?? ''} (killed: ${String(err?.killed)}) ${stdout} ${stderr}\n${state}`,
+            ),
+          ),
+        );
       }
     });
   });
@@ -71,14 +84,19 @@ async function peer(server: TestServer, args: Record<string, string | number>): 
 /** what the door and the database were doing when a peer failed without a summary (a peer left waiting) */
 async function doorState(server: TestServer): Promise<string> {
   const door = server.app.services.cmppServer!;
-  const sessions = [...door.core.sessions].map((cs) => ({ account: cs.accountId, inflight: cs.inflight, writable: cs.socket.writable }));
+  const sessions = [...door.core.sessions].map((cs) => ({
+    account: cs.accountId,
+    inflight: cs.inflight,
+    writable: cs.socket.writable,
+  }));
   let activity: unknown = 'n/a';
   if (server.backend === 'postgres') {
-    activity = await sql`select state, wait_event_type, wait_event, now() - query_start as running, left(query, 160) as query
+    activity =
+      await sql`select state, wait_event_type, wait_event, now() - query_start as running, left(query, 160) as query
       from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`
-      .execute(db(server))
-      .then((r) => r.rows)
-      .catch((e: unknown) => String(e));
+        .execute(db(server))
+        .then((r) => r.rows)
+        .catch((e: unknown) => String(e));
   }
   return JSON.stringify({ stats: door.stats, sessions, activity }, null, 1);
 }
@@ -121,7 +139,12 @@ const messagesOf = async (server: TestServer) =>
   ).n;
 
 /** a raw CONNECT: its CONNECT_RESP status (or null when the connection closed without one) */
-async function connectStatus(server: TestServer, login: string, password: string, version: number): Promise<number | null> {
+async function connectStatus(
+  server: TestServer,
+  login: string,
+  password: string,
+  version: number,
+): Promise<number | null> {
   const port = server.app.services.cmppServer!.port;
   const sock = net.connect(port, '127.0.0.1');
   sock.on('error', () => {});
@@ -143,24 +166,34 @@ async function connectStatus(server: TestServer, login: string, password: string
 describe.each(backends)('CMPP door for customers (%s)', (backend) => {
   const t = useServer(backend, { config: { cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
 
-  it.skipIf(!hasPeer).each([2, 3])('CMPP %i.0: short and long messages accepted and charged, every report matched', async (v) => {
-    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
-    const before = Number(await messagesOf(t.server));
-    const c = carrier(t.server);
-    try {
-      const r = await peer(t.server, { v, n: 30, long: 5, window: 16, wait: 15, dest: v === 2 ? '1380013' : '1390013' });
-      expect(r.error ?? '').toBe('');
-      // 30 messages, 6 of them in 3 parts: 42 submits, each answered 0 with a Msg_Id
-      expect(r).toMatchObject({ version: `cmpp${v}0`, messages: 30, parts: 42, accepted: 42, refused: {} });
-      // a report for every Msg_Id the customer holds (each part's), none twice, none unknown
-      expect(r).toMatchObject({ reports: 42, matched: 42, unmatched: 0, duplicates: 0 });
-      expect(r.stats).toEqual({ DELIVRD: 42 });
-    } finally {
-      await c.stop();
-    }
-    expect(Number(await messagesOf(t.server)) - before).toBe(30);
-    expect(await db(t.server).selectFrom('smpp_receipts').selectAll().execute()).toEqual([]);
-  });
+  it.skipIf(!hasPeer).each([2, 3])(
+    'CMPP %i.0: short and long messages accepted and charged, every report matched',
+    async (v) => {
+      await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+      const before = Number(await messagesOf(t.server));
+      const c = carrier(t.server);
+      try {
+        const r = await peer(t.server, {
+          v,
+          n: 30,
+          long: 5,
+          window: 16,
+          wait: 15,
+          dest: v === 2 ? '1380013' : '1390013',
+        });
+        expect(r.error ?? '').toBe('');
+        // 30 messages, 6 of them in 3 parts: 42 submits, each answered 0 with a Msg_Id
+        expect(r).toMatchObject({ version: `cmpp${v}0`, messages: 30, parts: 42, accepted: 42, refused: {} });
+        // a report for every Msg_Id the customer holds (each part's), none twice, none unknown
+        expect(r).toMatchObject({ reports: 42, matched: 42, unmatched: 0, duplicates: 0 });
+        expect(r.stats).toEqual({ DELIVRD: 42 });
+      } finally {
+        await c.stop();
+      }
+      expect(Number(await messagesOf(t.server)) - before).toBe(30);
+      expect(await db(t.server).selectFrom('smpp_receipts').selectAll().execute()).toEqual([]);
+    },
+  );
 
   it.skipIf(!hasPeer)('reports queued while the customer is away are sent once it connects again', async () => {
     await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
@@ -175,18 +208,30 @@ describe.each(backends)('CMPP door for customers (%s)', (backend) => {
       await new Promise((res) => setTimeout(res, 100));
     }
     await c.stop();
-    expect((await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).length).toBe(5);
+    expect(
+      (await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).length,
+    ).toBe(5);
     // a new session (n 0: no submit) gets them, answers them, and they are gone
     const again = await peer(t.server, { v: 3, n: 0, wait: 3 });
     expect(again.reports).toBe(5);
-    expect(await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).toEqual([]);
+    expect(await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).toEqual(
+      [],
+    );
   });
 
   it.skipIf(!hasPeer)('uplinks (needmo 1) arrive as CMPP_DELIVER with Registered_Delivery 0', async () => {
     await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, needmo: NeedMo.Push, access_speed: 0 });
     const id = await accountId(t.server, 'client1');
     const d = new Dispatcher(t.server.app.ctx, new FakeLink(), { maintenanceMs: 0, hooks: pushHooks() });
-    await d.handleMo([{ from: '13800138011', to: `106900${id}`, text: '好的，收到 TD', smscRef: `mo-${Math.random()}`, receivedAt: new Date() }]);
+    await d.handleMo([
+      {
+        from: '13800138011',
+        to: `106900${id}`,
+        text: '好的，收到 TD',
+        smscRef: `mo-${Math.random()}`,
+        receivedAt: new Date(),
+      },
+    ]);
     await d.stop();
     const r = await peer(t.server, { v: 2, n: 0, wait: 3 });
     expect(r.mo).toBe(1);

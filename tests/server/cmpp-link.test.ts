@@ -69,9 +69,28 @@ async function ismg(version: 2 | 3, extra: string[] = []): Promise<Ismg> {
   const port = await freePort();
   const log = path.join(tmp, `submits-${port}.jsonl`);
   let out = '';
-  const p = spawn(PEER, ['ismg', '-listen', `127.0.0.1:${port}`, '-v', String(version), '-user', '900001', '-password', 'secret', '-log', log, '-report-ms', '100', ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const p = spawn(
+    PEER,
+    [
+      'ismg',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-v',
+      String(version),
+      '-user',
+      '900001',
+      '-password',
+      'secret',
+      '-log',
+      log,
+      '-report-ms',
+      '100',
+      ...extra,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   p.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   peers.push(p);
@@ -108,14 +127,21 @@ async function ismg(version: 2 | 3, extra: string[] = []): Promise<Ismg> {
 const FAST = `reconnect_min_ms=30&reconnect_max_ms=300&receipt_batch_ms=5&enquire_ms=1000&tz=${-new Date().getTimezoneOffset()}`;
 
 function link(g: Ismg, version: 2 | 3, query = '', password = 'secret'): SmscLinkHandle {
-  const cfg = parseSmppUrl(`cmpp://900001:${password}@127.0.0.1:${g.port}?version=${version}&service_id=MJS0019901&src_id=1069000&${FAST}${query ? `&${query}` : ''}`);
+  const cfg = parseSmppUrl(
+    `cmpp://900001:${password}@127.0.0.1:${g.port}?version=${version}&service_id=MJS0019901&src_id=1069000&${FAST}${query ? `&${query}` : ''}`,
+  );
   const l = createSmscLink(cfg, undefined, { sourcePrefix: '106900' });
   open.push(l);
   return l;
 }
 
 const reqs = (n: number, from = 1, text = '【云讯通】验证码1234'): SubmitRequest[] =>
-  Array.from({ length: n }, (_, i) => ({ ref: from + i, to: `1380000${String(from + i).padStart(4, '0')}`, from: `106900${77}${i % 3 ? '12' : ''}`, text }));
+  Array.from({ length: n }, (_, i) => ({
+    ref: from + i,
+    to: `1380000${String(from + i).padStart(4, '0')}`,
+    from: `106900${77}${i % 3 ? '12' : ''}`,
+    text,
+  }));
 
 const ids = (res: SubmitResult[]) => res.flatMap((r) => (r.status === 'accepted' ? (r.parts ?? [r.msgId]) : []));
 
@@ -128,7 +154,11 @@ describe.each([2, 3] as const)('CMPP %s.0 link against cmpp-peer ismg', (version
     await l.waitReady();
     const long = '长'.repeat(150); // 3 parts of 67 + 67 + 16
     const ascii = 'Your code is 1234. '.repeat(9); // 171 octets: 2 parts
-    const batch = [...reqs(5), { ref: 100, to: '13800001000', from: '10690077', text: long }, { ref: 101, to: '13800001001', from: '1069007712', text: ascii }];
+    const batch = [
+      ...reqs(5),
+      { ref: 100, to: '13800001000', from: '10690077', text: long },
+      { ref: 101, to: '13800001001', from: '1069007712', text: ascii },
+    ];
     const res = await l.submit(batch);
     expect(res.map((r) => r.status)).toEqual(batch.map(() => 'accepted'));
     const lr = res[5] as Extract<SubmitResult, { status: 'accepted' }>;
@@ -159,7 +189,9 @@ describe.each([2, 3] as const)('CMPP %s.0 link against cmpp-peer ismg', (version
     lr.parts!.forEach((id, i) => {
       const s = byId.get(id)!;
       expect(s).toMatchObject({ pkTotal: 3, pkNumber: i + 1, udhi: 1, msgFmt: 8 });
-      expect(String(s.hex).slice(0, 12)).toBe(`050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`);
+      expect(String(s.hex).slice(0, 12)).toBe(
+        `050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`,
+      );
     });
     expect(lr.parts!.map((id) => byId.get(id)!.text).join('')).toBe(long);
     const ap = (res[6] as { parts: string[] }).parts.map((id) => byId.get(id)!);
@@ -296,7 +328,9 @@ describe('CMPP link: connection faults', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    open.push({ close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))) });
+    open.push({
+      close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
+    });
     const port = (server.address() as net.AddressInfo).port;
     const l = createSmscLink(parseSmppUrl(`cmpp://900001:secret@127.0.0.1:${port}?${FAST}&timeout_ms=30000`));
     open.push(l);
@@ -315,10 +349,32 @@ describe('CMPP link: connection faults', () => {
 
 describe('cmpp:// URLs', () => {
   it('parses the CMPP options and keeps smpp:// as it was', () => {
-    const c = parseSmppUrl('cmpp://900001:se%40cret@gw.example:7891?version=3&service_id=MJS0019901&src_id=1069000&msg_src=900002&window=16&connections=2&prefix=106901');
-    expect(c).toMatchObject({ protocol: 'cmpp', host: 'gw.example', port: 7891, systemId: '900001', password: 'se@cret', window: 16, connections: 2 });
-    expect(c.cmpp).toEqual({ version: 3, serviceId: 'MJS0019901', srcId: '1069000', msgSrc: '900002', prefix: '106901' });
-    expect(parseSmppUrl('cmpp://900001:x@h').cmpp).toEqual({ version: 2, serviceId: '', srcId: '', msgSrc: '900001', prefix: null });
+    const c = parseSmppUrl(
+      'cmpp://900001:se%40cret@gw.example:7891?version=3&service_id=MJS0019901&src_id=1069000&msg_src=900002&window=16&connections=2&prefix=106901',
+    );
+    expect(c).toMatchObject({
+      protocol: 'cmpp',
+      host: 'gw.example',
+      port: 7891,
+      systemId: '900001',
+      password: 'se@cret',
+      window: 16,
+      connections: 2,
+    });
+    expect(c.cmpp).toEqual({
+      version: 3,
+      serviceId: 'MJS0019901',
+      srcId: '1069000',
+      msgSrc: '900002',
+      prefix: '106901',
+    });
+    expect(parseSmppUrl('cmpp://900001:x@h').cmpp).toEqual({
+      version: 2,
+      serviceId: '',
+      srcId: '',
+      msgSrc: '900001',
+      prefix: null,
+    });
     expect(parseSmppUrl('cmpp://900001:x@h').port).toBe(7890);
     expect(describeSmsc(c)).toBe('cmpp://900001@gw.example:7891');
     expect(parseSmppUrl('smpp://a:b@h:1').protocol).toBe('smpp');
@@ -327,7 +383,9 @@ describe('cmpp:// URLs', () => {
     expect(() => parseSmppUrl('cmpp://900001:x@h?src_id=12a')).toThrow(/src_id/);
     expect(() => parseSmppUrl('cmpp://900001:x@h?long=sar')).toThrow(/unknown option/);
     expect(() => parseSmppUrl('foo://900001:x@h')).toThrow(/cmpp/);
-    expect(parseChannel({ name: 'cm', url: 'cmpp://900001:x@h?version=3', carriers: ['移动'] }).cfg.protocol).toBe('cmpp');
+    expect(parseChannel({ name: 'cm', url: 'cmpp://900001:x@h?version=3', carriers: ['移动'] }).cfg.protocol).toBe(
+      'cmpp',
+    );
   });
 
   it('decodes what the gateway logs as text', () => {
@@ -337,19 +395,39 @@ describe('cmpp:// URLs', () => {
 
 describe('the embedded CMPP gateway simulator (cmpp-simulator.ts)', () => {
   it('accepts, reports (kept across a dropped connection), replies; refuses a wrong secret', async () => {
-    const sim = await startCmppSimulator({ seed: 7, delivered: 0.5, failed: 0.5, noReceipt: 0, latencyMinMs: 200, latencyMaxMs: 300, moRatio: 1, moDelayMs: 10, redeliverMs: 50 });
+    const sim = await startCmppSimulator({
+      seed: 7,
+      delivered: 0.5,
+      failed: 0.5,
+      noReceipt: 0,
+      latencyMinMs: 200,
+      latencyMaxMs: 300,
+      moRatio: 1,
+      moDelayMs: 10,
+      redeliverMs: 50,
+    });
     open.push(sim);
-    const l = createSmscLink(parseSmppUrl(`${sim.url}?version=3&src_id=106900&${FAST}`), undefined, { sourcePrefix: '106900' });
+    const l = createSmscLink(parseSmppUrl(`${sim.url}?version=3&src_id=106900&${FAST}`), undefined, {
+      sourcePrefix: '106900',
+    });
     open.push(l);
     const receipts: Receipt[] = [];
     const mos: MoMessage[] = [];
     l.onReceipts(async (r) => void receipts.push(...r));
     l.onMo(async (m) => void mos.push(...m));
     await l.waitReady();
-    const res = await l.submit([...reqs(10), { ref: 50, to: '13800000050', from: '1069007712', text: '长'.repeat(100) }]);
+    const res = await l.submit([
+      ...reqs(10),
+      { ref: 50, to: '13800000050', from: '1069007712', text: '长'.repeat(100) },
+    ]);
     expect(res.every((r) => r.status === 'accepted')).toBe(true);
     expect(sim.recent.filter((s) => s.pkTotal === 2).map((s) => s.text)).toEqual(['长'.repeat(67), '长'.repeat(33)]);
-    expect(sim.recent[0]).toMatchObject({ srcId: '10690077', to: '13800000001', text: '【云讯通】验证码1234', msgFmt: 8 });
+    expect(sim.recent[0]).toMatchObject({
+      srcId: '10690077',
+      to: '13800000001',
+      text: '【云讯通】验证码1234',
+      msgFmt: 8,
+    });
     sim.dropConnections(); // before the reports are due: they wait for the next connection
     await until(() => receipts.length === 12);
     expect(new Set(receipts.map((r) => r.msgId))).toEqual(new Set(ids(res)));

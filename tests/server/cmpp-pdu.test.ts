@@ -97,13 +97,28 @@ const deliver = (v: CmppVersion, registeredDelivery = 0): CmppDeliver => ({
 });
 
 const strip = <T extends object>(o: T) => {
-  const { length: _l, commandId: _c, sequenceId: _s, ...rest } = o as T & { length: number; commandId: number; sequenceId: number };
+  const {
+    length: _l,
+    commandId: _c,
+    sequenceId: _s,
+    ...rest
+  } = o as T & { length: number; commandId: number; sequenceId: number };
   return rest;
 };
 
 /** every packet this codec writes, in one version */
 function allPackets(v: CmppVersion): Buffer[] {
-  const report = encodeReport({ msgId: 42n, stat: 'DELIVRD', submitTime: '2401011200', doneTime: '2401011201', destTerminalId: '13800138000', smscSequence: 7 }, v);
+  const report = encodeReport(
+    {
+      msgId: 42n,
+      stat: 'DELIVRD',
+      submitTime: '2401011200',
+      doneTime: '2401011201',
+      destTerminalId: '13800138000',
+      smscSequence: 7,
+    },
+    v,
+  );
   return [
     encodeConnect(1, makeConnect('900001', 'secret', v, new Date(Date.UTC(2024, 0, 1, 4)))),
     encodeConnectResp(1, { status: 0, authenticatorIsmg: Buffer.alloc(16, 1), version: v === 2 ? 0x20 : 0x30 }, v),
@@ -151,7 +166,11 @@ describe('CMPP codec: packets', () => {
         expect(b.length).toBe(39);
         expect(readHeader(b)).toEqual({ length: 39, commandId: CMD.CONNECT, sequenceId: 17 });
         expect(strip(decodeConnect(b))).toEqual(c);
-        const r = { status: 3, authenticatorIsmg: ismgAuthenticator(3, c.authenticatorSource, 'x', v), version: v === 2 ? 0x20 : 0x30 };
+        const r = {
+          status: 3,
+          authenticatorIsmg: ismgAuthenticator(3, c.authenticatorSource, 'x', v),
+          version: v === 2 ? 0x20 : 0x30,
+        };
         const rb = encodeConnectResp(17, r, v);
         expect(rb.length).toBe(connectRespLength(v));
         expect(rb.length).toBe(v === 2 ? 30 : 33);
@@ -195,16 +214,29 @@ describe('CMPP codec: packets', () => {
             const cut = Buffer.from(b.subarray(0, n));
             if (n >= 4) cut.writeUInt32BE(n, 0); // a consistent Total_Length, the body short
             const header = b.readUInt32BE(4);
-            if ((header === CMD.ACTIVE_TEST || header === CMD.TERMINATE || header === CMD.TERMINATE_RESP || header === CMD.ACTIVE_TEST_RESP) && n >= 12) continue;
+            if (
+              (header === CMD.ACTIVE_TEST ||
+                header === CMD.TERMINATE ||
+                header === CMD.TERMINATE_RESP ||
+                header === CMD.ACTIVE_TEST_RESP) &&
+              n >= 12
+            )
+              continue;
             // a 3.0 response cut to the 2.0 layout's length is a whole 2.0 response (read by its length)
-            if (v === 3 && ((header === CMD.CONNECT_RESP && n === 30) || ((header === CMD.SUBMIT_RESP || header === CMD.DELIVER_RESP) && n === 21))) continue;
+            if (
+              v === 3 &&
+              ((header === CMD.CONNECT_RESP && n === 30) ||
+                ((header === CMD.SUBMIT_RESP || header === CMD.DELIVER_RESP) && n === 21))
+            )
+              continue;
             expect(() => decodePacket(cut, v), `${commandName(header)} cut to ${n}`).toThrow(CmppPduError);
           }
           // one octet too many
           const long = Buffer.concat([b, Buffer.from([0])]);
           long.writeUInt32BE(long.length, 0);
           const id = b.readUInt32BE(4);
-          if (![CMD.ACTIVE_TEST, CMD.ACTIVE_TEST_RESP, CMD.TERMINATE, CMD.TERMINATE_RESP].includes(id as never)) expect(() => decodePacket(long, v)).toThrow(CmppPduError);
+          if (![CMD.ACTIVE_TEST, CMD.ACTIVE_TEST_RESP, CMD.TERMINATE, CMD.TERMINATE_RESP].includes(id as never))
+            expect(() => decodePacket(long, v)).toThrow(CmppPduError);
           // Total_Length not the buffer's
           const lie = Buffer.from(b);
           lie.writeUInt32BE(b.length + 1, 0);
@@ -213,9 +245,17 @@ describe('CMPP codec: packets', () => {
       });
 
       it('a status report shorter than its layout throws; the other layout is read by its length', () => {
-        const rep = { msgId: 1n, stat: 'DELIVRD', submitTime: '2401011200', doneTime: '2401011200', destTerminalId: '1380013', smscSequence: 1 };
+        const rep = {
+          msgId: 1n,
+          stat: 'DELIVRD',
+          submitTime: '2401011200',
+          doneTime: '2401011200',
+          destTerminalId: '1380013',
+          smscSequence: 1,
+        };
         const c = encodeReport(rep, v);
-        for (let n = 0; n < c.length; n++) if (n !== 60) expect(() => decodeReport(c.subarray(0, n), v)).toThrow(CmppPduError);
+        for (let n = 0; n < c.length; n++)
+          if (n !== 60) expect(() => decodeReport(c.subarray(0, n), v)).toThrow(CmppPduError);
         const other: CmppVersion = v === 2 ? 3 : 2;
         expect(decodeReport(encodeReport(rep, other), v)).toEqual(rep);
       });
@@ -277,7 +317,10 @@ describe('CMPP codec: hostile streams', () => {
       for (let i = 0; i < n; i++) b[i] = rnd();
       if (n >= 12 && round % 2) {
         b.writeUInt32BE(n, 0);
-        b.writeUInt32BE([CMD.CONNECT, CMD.CONNECT_RESP, CMD.SUBMIT, CMD.SUBMIT_RESP, CMD.DELIVER, CMD.DELIVER_RESP][rnd() % 6], 4);
+        b.writeUInt32BE(
+          [CMD.CONNECT, CMD.CONNECT_RESP, CMD.SUBMIT, CMD.SUBMIT_RESP, CMD.DELIVER, CMD.DELIVER_RESP][rnd() % 6],
+          4,
+        );
       }
       const s = new CmppFrameSplitter();
       try {
@@ -363,7 +406,10 @@ describe('CMPP codec: Msg_Id, times, text', () => {
     const a = splitCmppText('x'.repeat(141), 5);
     expect(a.msgFmt).toBe(0);
     expect(a.contents.map((c) => c.length)).toEqual([140, 13]);
-    expect(splitUdh(Buffer.from([6, 8, 4, 1, 2, 3, 1, 0x41]))).toEqual({ concat: { ref: 0x102, total: 3, number: 1 }, body: Buffer.from('A') });
+    expect(splitUdh(Buffer.from([6, 8, 4, 1, 2, 3, 1, 0x41]))).toEqual({
+      concat: { ref: 0x102, total: 3, number: 1 },
+      body: Buffer.from('A'),
+    });
     expect(() => splitUdh(Buffer.from([9, 0, 3]))).toThrow(CmppPduError);
   });
 });

@@ -60,7 +60,13 @@ describe('the schema', () => {
     expect(c.http).toEqual({ port: 8080, host: '0.0.0.0', reusePort: false });
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.logLevel).toBe('info');
-    expect(c.db).toEqual({ url: undefined, schema: undefined, poolSize: 10, statementTimeoutMs: 30_000, prepare: { threshold: 3, max: 256 } });
+    expect(c.db).toEqual({
+      url: undefined,
+      schema: undefined,
+      poolSize: 10,
+      statementTimeoutMs: 30_000,
+      prepare: { threshold: 3, max: 256 },
+    });
     expect(c.dispatch).toMatchObject({ enabled: true, channelsFile: undefined, reloadMs: 2000 });
     expect(c.dispatch.options).toEqual({
       batchSize: 1000,
@@ -71,7 +77,12 @@ describe('the schema', () => {
       matchUnconfirmedMs: 60_000,
       throttleFailoverMs: 10_000,
     });
-    expect(c.simulator).toEqual({ protocol: 'smpp', settings: {}, countsFile: path.resolve('smsc-sim-counts.json'), countsRefs: true });
+    expect(c.simulator).toEqual({
+      protocol: 'smpp',
+      settings: {},
+      countsFile: path.resolve('smsc-sim-counts.json'),
+      countsRefs: true,
+    });
     expect(c.app).toMatchObject({
       sessionCheckCacheMs: 2000,
       cachedSessionMs: 1000,
@@ -88,7 +99,14 @@ describe('the schema', () => {
       longPartsMaxBytes: 1024 * 1024,
       openapiUnverifiedBytes: 64 * 1024 * 1024,
       alarmCooldownMs: 24 * 3600_000,
-      pay: { open: true, sandbox: true, orderTtlMs: 15 * 60_000, localUrl: 'http://localhost:8080', alipay: null, wechat: null },
+      pay: {
+        open: true,
+        sandbox: true,
+        orderTtlMs: 15 * 60_000,
+        localUrl: 'http://localhost:8080',
+        alipay: null,
+        wechat: null,
+      },
     });
   });
 
@@ -109,18 +127,50 @@ describe('the schema', () => {
 describe('a bad value stops the start, naming the variable and what it accepts', () => {
   it.each([
     ['not a number', { PORT: 'abc' }, 'PORT="abc" is not accepted: expected an integer from 0 to 65535'],
-    ['not an integer', { DISPATCH_LANES: '1.5' }, 'DISPATCH_LANES="1.5" is not accepted: expected an integer from 1 to 16'],
+    [
+      'not an integer',
+      { DISPATCH_LANES: '1.5' },
+      'DISPATCH_LANES="1.5" is not accepted: expected an integer from 1 to 16',
+    ],
     ['out of range', { PORT: '70000' }, 'PORT="70000" is not accepted: expected an integer from 0 to 65535'],
-    ['below the range', { MAX_FAILED_LOGINS: '0' }, 'MAX_FAILED_LOGINS="0" is not accepted: expected an integer from 1 to 1000'],
-    ['a number out of range', { SMSC_SIM_DELIVERED: '1.5' }, 'SMSC_SIM_DELIVERED="1.5" is not accepted: expected a number from 0 to 1'],
-    ['not a boolean', { SECURE_COOKIES: 'maybe' }, 'SECURE_COOKIES="maybe" is not accepted: expected 1, true, yes, on (or 0, false, no, off)'],
-    ['not in the enum', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud" is not accepted: expected one of fatal, error, warn, info, debug, trace, silent'],
-    ['not matching its pattern', { DATABASE_URL: 'mysql://db/sms' }, 'DATABASE_URL is not accepted: expected a postgres:// (or postgresql://) URL'],
+    [
+      'below the range',
+      { MAX_FAILED_LOGINS: '0' },
+      'MAX_FAILED_LOGINS="0" is not accepted: expected an integer from 1 to 1000',
+    ],
+    [
+      'a number out of range',
+      { SMSC_SIM_DELIVERED: '1.5' },
+      'SMSC_SIM_DELIVERED="1.5" is not accepted: expected a number from 0 to 1',
+    ],
+    [
+      'not a boolean',
+      { SECURE_COOKIES: 'maybe' },
+      'SECURE_COOKIES="maybe" is not accepted: expected 1, true, yes, on (or 0, false, no, off)',
+    ],
+    [
+      'not in the enum',
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL="loud" is not accepted: expected one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [
+      'not matching its pattern',
+      { DATABASE_URL: 'mysql://db/sms' },
+      'DATABASE_URL is not accepted: expected a postgres:// (or postgresql://) URL',
+    ],
     ['a URL the SMPP parser refuses', { SMPP_URL: 'smpp://a:toolongpassword@h:2775' }, 'SMPP_URL: '],
     ['an unreadable list', { CODE_DAILY_PER_COUNTRY: '86=5000,=3' }, 'CODE_DAILY_PER_COUNTRY: cannot read "=3"'],
     ['a reversed range', { SMSC_SIM_LATENCY_MS: '500-50' }, 'SMSC_SIM_LATENCY_MS="500-50" is not accepted'],
-    ['half of a key set', { ALIPAY_APP_ID: '2021000000000000', ALIPAY_PRIVATE_KEY: 'k' }, 'ALIPAY_PUBLIC_KEY is not set, but ALIPAY_APP_ID is'],
-    ['a listener without its files', { SMPP_SERVER_TLS_PORT: '2776' }, 'SMPP_SERVER_TLS_CERT is not set: SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY'],
+    [
+      'half of a key set',
+      { ALIPAY_APP_ID: '2021000000000000', ALIPAY_PRIVATE_KEY: 'k' },
+      'ALIPAY_PUBLIC_KEY is not set, but ALIPAY_APP_ID is',
+    ],
+    [
+      'a listener without its files',
+      { SMPP_SERVER_TLS_PORT: '2776' },
+      'SMPP_SERVER_TLS_CERT is not set: SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY',
+    ],
   ])('%s', (_kind, env, message) => {
     const e = refusal(env);
     expect(e.problems.length, e.message).toBeGreaterThanOrEqual(1);
@@ -140,7 +190,9 @@ describe('a bad value stops the start, naming the variable and what it accepts',
   });
 
   it('CACHED_SESSION_MS=abc is refused (it used to turn the cache off silently), as is a value above 5000 (it used to be clamped)', () => {
-    expect(refusal({ CACHED_SESSION_MS: 'abc' }).problems).toEqual(['CACHED_SESSION_MS="abc" is not accepted: expected an integer from 0 to 5000']);
+    expect(refusal({ CACHED_SESSION_MS: 'abc' }).problems).toEqual([
+      'CACHED_SESSION_MS="abc" is not accepted: expected an integer from 0 to 5000',
+    ]);
     expect(refusal({ CACHED_SESSION_MS: '6000' }).problems[0]).toMatch(/^CACHED_SESSION_MS="6000"/);
     expect(loadConfig({ CACHED_SESSION_MS: '0' }).app.cachedSessionMs).toBe(0);
     expect(loadConfig({ CACHED_SESSION_MS: '250' }).app.cachedSessionMs).toBe(250);
@@ -156,7 +208,8 @@ describe('a bad value stops the start, naming the variable and what it accepts',
   });
 
   it('what it accepts is said in words for every variable', () => {
-    for (const [name, p] of Object.entries(PROPS)) expect(accepts(p), name).toMatch(/^(an? |one of |text|1, true|[`a-z0-9])/);
+    for (const [name, p] of Object.entries(PROPS))
+      expect(accepts(p), name).toMatch(/^(an? |one of |text|1, true|[`a-z0-9])/);
   });
 });
 
@@ -166,22 +219,30 @@ describe('booleans: one rule for every variable', () => {
     .map(([n]) => n);
 
   it.each(['1', 'true', 'TRUE', 'Yes', 'on', 'ON'])('%s is on', (word) => {
-    for (const name of flags) expect(loadConfig({ [name]: word }).env[name as keyof typeof ENV_DEFAULTS], name).toBe(true);
+    for (const name of flags)
+      expect(loadConfig({ [name]: word }).env[name as keyof typeof ENV_DEFAULTS], name).toBe(true);
   });
 
   it.each(['0', 'false', 'False', 'no', 'off', 'OFF'])('%s is off', (word) => {
-    for (const name of flags) expect(loadConfig({ [name]: word }).env[name as keyof typeof ENV_DEFAULTS], name).toBe(false);
+    for (const name of flags)
+      expect(loadConfig({ [name]: word }).env[name as keyof typeof ENV_DEFAULTS], name).toBe(false);
   });
 
   it.each(['y', 'n', '2', 'enabled', 'true!'])('%s is refused', (word) => {
-    for (const name of flags) expect(refusal({ [name]: word }).problems[0], name).toMatch(new RegExp(`^${name}=".*" is not accepted`));
+    for (const name of flags)
+      expect(refusal({ [name]: word }).problems[0], name).toMatch(new RegExp(`^${name}=".*" is not accepted`));
   });
 
   it('AUTO_REVIEW=y is refused: it can no longer approve signs but not certifications', () => {
-    expect(refusal({ AUTO_REVIEW: 'y' }).problems).toEqual(['AUTO_REVIEW="y" is not accepted: expected 1, true, yes, on (or 0, false, no, off)']);
+    expect(refusal({ AUTO_REVIEW: 'y' }).problems).toEqual([
+      'AUTO_REVIEW="y" is not accepted: expected 1, true, yes, on (or 0, false, no, off)',
+    ]);
     expect(loadConfig({ AUTO_REVIEW: 'yes' }).app.autoReview).toBe(true);
     expect(loadConfig({ AUTO_REVIEW: 'off' }).app.autoReview).toBe(false);
-    expect(loadConfig({ HTTP_REUSE_PORT: 'true', DISPATCH: 'false' })).toMatchObject({ http: { reusePort: true }, dispatch: { enabled: false } });
+    expect(loadConfig({ HTTP_REUSE_PORT: 'true', DISPATCH: 'false' })).toMatchObject({
+      http: { reusePort: true },
+      dispatch: { enabled: false },
+    });
   });
 });
 
@@ -193,18 +254,30 @@ describe('SMS_SOURCE_PREFIX: read once, one default', () => {
     expect(loadConfig({}).app.smsSourcePrefix).toBe(ENV_DEFAULTS.SMS_SOURCE_PREFIX);
     expect(ENV_DEFAULTS.SMS_SOURCE_PREFIX).toBe('106900');
     // both reads used to differ: one threw, the other fell back to the default
-    expect(refusal({ SMS_SOURCE_PREFIX: '10690a' }).problems).toEqual(['SMS_SOURCE_PREFIX is not accepted: expected 1 to 12 digits']);
+    expect(refusal({ SMS_SOURCE_PREFIX: '10690a' }).problems).toEqual([
+      'SMS_SOURCE_PREFIX is not accepted: expected 1 to 12 digits',
+    ]);
     expect(refusal({ SMS_SOURCE_PREFIX: '1234567890123' }).problems[0]).toMatch(/^SMS_SOURCE_PREFIX/);
   });
 
   it('no server file spells its default or reads the variable itself', () => {
     const files = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+        );
     // server/config.ts maps the checked value; the CMPP carrier link keeps a fallback of its own for links made without the pipeline
     const allowed = ['server/config.ts', 'server/modules/smsc/cmpp-client.ts'];
     const offenders = files(path.join(root, 'server'))
       .map((f) => path.relative(root, f))
-      .filter((f) => !allowed.includes(f) && /'106900'|(?<!ENV_DEFAULTS)\.SMS_SOURCE_PREFIX\b|\[['"]SMS_SOURCE_PREFIX/.test(fs.readFileSync(path.join(root, f), 'utf8')));
+      .filter(
+        (f) =>
+          !allowed.includes(f) &&
+          /'106900'|(?<!ENV_DEFAULTS)\.SMS_SOURCE_PREFIX\b|\[['"]SMS_SOURCE_PREFIX/.test(
+            fs.readFileSync(path.join(root, f), 'utf8'),
+          ),
+      );
     expect(offenders).toEqual([]);
   });
 });
@@ -232,7 +305,10 @@ describe.each(backends)('what a server does with it (%s)', (backend) => {
 
   it('AUTO_REVIEW approves a sign and a certification alike', async () => {
     const client1 = await loggedIn('client1');
-    expect((await client1.post('/api/sign/add', { sign: '好易购自营店' })).body).toMatchObject({ code: 0, data: { state: 1 } });
+    expect((await client1.post('/api/sign/add', { sign: '好易购自营店' })).body).toMatchObject({
+      code: 0,
+      data: { state: 1 },
+    });
 
     const agent = await loggedIn('newagent');
     const boundary = '----cfg' + Math.random().toString(16).slice(2);
@@ -246,14 +322,21 @@ describe.each(backends)('what a server does with it (%s)', (backend) => {
         'x-xsrf-token': agent.jar.get('XSRF-TOKEN') ?? '',
       },
       payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photoFile"; filename="licence.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="photoFile"; filename="licence.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
         png(),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]),
       remoteAddress: agent.ip,
     });
     const img = upload.json().data.path;
-    const r = await agent.post('/api/admin/cer/add', { id_type: '7', company: '测试企业', id_nbr: 'ABC123', imgUrl: img });
+    const r = await agent.post('/api/admin/cer/add', {
+      id_type: '7',
+      company: '测试企业',
+      id_nbr: 'ABC123',
+      imgUrl: img,
+    });
     expect(r.body).toEqual({ code: 0, msg: '认证已通过', data: { oauth_status: 3 } });
   });
 
@@ -290,11 +373,17 @@ describe('process.env is read in one place', () => {
       },
     },
   });
-  const refused = async (code: string, filePath: string) => (await eslint.lintText(code, { filePath }))[0].messages.filter((m) => m.ruleId === 'no-restricted-properties').length;
+  const refused = async (code: string, filePath: string) =>
+    (await eslint.lintText(code, { filePath }))[0].messages.filter((m) => m.ruleId === 'no-restricted-properties')
+      .length;
 
   it('ESLint refuses it in server/ and common/ but in server/config.ts', async () => {
-    expect(await refused('export const a = process.env.AUTO_REVIEW;', path.join(root, 'server/modules/account/x.ts'))).toBe(1);
-    expect(await refused('const { env } = process; export const a = env;', path.join(root, 'server/main-x.ts'))).toBe(1);
+    expect(
+      await refused('export const a = process.env.AUTO_REVIEW;', path.join(root, 'server/modules/account/x.ts')),
+    ).toBe(1);
+    expect(await refused('const { env } = process; export const a = env;', path.join(root, 'server/main-x.ts'))).toBe(
+      1,
+    );
     expect(await refused("export const a = process['env'];", path.join(root, 'common/x.ts'))).toBe(1);
     expect(await refused('export const a = process.env.AUTO_REVIEW;', path.join(root, 'server/config.ts'))).toBe(0);
     expect(await refused('export const a = process.env.CI;', path.join(root, 'tests/server/x.ts'))).toBe(0);
@@ -330,14 +419,21 @@ describe('the entry points print the message and exit with 1', () => {
   function run(script: string): Promise<{ code: number | null; err: string }> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-entry-'));
     dirs.push(dataDir);
-    const c = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, ...BAD }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, ...BAD },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     c.stderr.on('data', (d: Buffer) => (err += d.toString()));
     return new Promise((resolve) => c.once('exit', (code) => resolve({ code, err })));
   }
 
   it('npm start and npm run smsc-sim, before opening anything', async () => {
-    const results = await Promise.all([run(path.join(root, 'server/main.ts')), run(path.join(root, 'server/modules/smsc/sim-main.ts'))]);
+    const results = await Promise.all([
+      run(path.join(root, 'server/main.ts')),
+      run(path.join(root, 'server/modules/smsc/sim-main.ts')),
+    ]);
     for (const { code, err } of results) {
       expect(code, err).toBe(1);
       expectMessage(err);

@@ -5,7 +5,16 @@
  * the edge rule the template check relies on.
  */
 import { describe, expect, it } from 'vitest';
-import { buildTradMap, CJK, expandCodePoint, Normalizer, normalizeText, PLAIN_CJK, SEP, wordUnitMask } from '../../server/modules/content/normalize';
+import {
+  buildTradMap,
+  CJK,
+  expandCodePoint,
+  Normalizer,
+  normalizeText,
+  PLAIN_CJK,
+  SEP,
+  wordUnitMask,
+} from '../../server/modules/content/normalize';
 
 const norm = (s: string) => normalizeText(s).text;
 
@@ -105,7 +114,9 @@ describe('normaliser: one character', () => {
   it('the traditional → simplified map is idempotent and maps characters to characters', () => {
     const m = buildTradMap();
     expect(m.size).toBeGreaterThan(3000);
-    const broken = [...m].filter(([a, b]) => m.has(b) || a === b).map(([a, b]) => `${String.fromCodePoint(a)} → ${String.fromCodePoint(b)}`);
+    const broken = [...m]
+      .filter(([a, b]) => m.has(b) || a === b)
+      .map(([a, b]) => `${String.fromCodePoint(a)} → ${String.fromCodePoint(b)}`);
     expect(broken).toEqual([]);
   });
 
@@ -124,7 +135,21 @@ describe('normaliser: one character', () => {
 
 describe('normaliser: separators between characters', () => {
   it('ignores whitespace, punctuation and symbols next to a Chinese character', () => {
-    for (const t of ['赌 博', '赌　博', '赌\t\n博', '赌*博', '赌.博', '赌，博', '赌、博', '赌★博', '赌😀博', '赌\u0001博', '赌 ~ * 博', '赌\u00a0博', '赌（博）'])
+    for (const t of [
+      '赌 博',
+      '赌　博',
+      '赌\t\n博',
+      '赌*博',
+      '赌.博',
+      '赌，博',
+      '赌、博',
+      '赌★博',
+      '赌😀博',
+      '赌\u0001博',
+      '赌 ~ * 博',
+      '赌\u00a0博',
+      '赌（博）',
+    ])
       expect(norm(t), JSON.stringify(t)).toBe('赌博');
     expect(norm('加 V 信')).toBe('加v信');
     expect(norm('QQ 群')).toBe('qq群');
@@ -152,7 +177,30 @@ describe('normaliser: separators between characters', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return (seed >>> 8) % n;
     };
-    const atoms = ['赌', '賭', '博', 'a', 'B', 'ｃ', '1', ' ', ',', '，', '\u200b', '\u0301', '😀', '𝐀', 'ｶ', '한', 'Σ', 'ς', '㈠', '½', 'İ', '\ud800'];
+    const atoms = [
+      '赌',
+      '賭',
+      '博',
+      'a',
+      'B',
+      'ｃ',
+      '1',
+      ' ',
+      ',',
+      '，',
+      '\u200b',
+      '\u0301',
+      '😀',
+      '𝐀',
+      'ｶ',
+      '한',
+      'Σ',
+      'ς',
+      '㈠',
+      '½',
+      'İ',
+      '\ud800',
+    ];
     for (let i = 0; i < 2000; i++) {
       const t = Array.from({ length: rnd(12) }, () => atoms[rnd(atoms.length)]).join('');
       const once = norm(t);
@@ -259,7 +307,9 @@ describe('normaliser: what the template check relies on', () => {
     const m = wordUnitMask(['赌博', 'vpn']);
     const at = (ch: string) => m[ch.charCodeAt(0)];
     expect(['赌', '賭', '博', 'v', 'V', 'Ｖ', 'ｖ', 'p', 'n'].map(at)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
-    expect([' ', ',', '，', '*', '\u200b', '\u0301', '\ufe0f', '\ud83d', '\ude00'].map(at)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect([' ', ',', '，', '*', '\u200b', '\u0301', '\ufe0f', '\ud83d', '\ude00'].map(at)).toEqual([
+      1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ]);
     expect(['工', 'x', 'X', '1', 'é'].map(at)).toEqual([0, 0, 0, 0, 0]);
     // a character that expands to several, one of them a separator or a word's unit
     expect(at('㈠')).toBe(1);

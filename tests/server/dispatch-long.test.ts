@@ -30,7 +30,13 @@ import { backends, useServer, type TestServer } from './harness';
 const CHINESE_150 = '尊敬的客户您好，您本月的账单已出，请及时查看并缴费。'.repeat(6).slice(0, 150);
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function messages(server: TestServer, taskId: number) {
@@ -48,10 +54,14 @@ async function expectCountersMatch(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   const byCarrier = [0, 0, 0, 0, 0];
   const rc = await sql<{ carrier: number; pieces: number }>`
-    select carrier, sum(pieces)::int as pieces from sms_messages where task_id = ${taskId} and state in (4, 6, 8, 9, 11, 12, 13, 14) group by carrier`.execute(server.handle.db);
+    select carrier, sum(pieces)::int as pieces from sms_messages where task_id = ${taskId} and state in (4, 6, 8, 9, 11, 12, 13, 14) group by carrier`.execute(
+    server.handle.db,
+  );
   for (const x of rc.rows) byCarrier[carrierSlot(x.carrier)] += x.pieces;
   expect(t.refundable_pieces_by_carrier).toEqual(byCarrier);
 }
@@ -90,11 +100,14 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
       delayMs: 0,
       ...(parts[i].length ? { parts: parts[i] } : {}),
     }));
-    expect(await recordOutcomes(server.handle.db, server.app.ctx, 'w-long', outcomes, undefined, deferSubmitted)).toBe(parts.length);
+    expect(await recordOutcomes(server.handle.db, server.app.ctx, 'w-long', outcomes, undefined, deferSubmitted)).toBe(
+      parts.length,
+    );
     return { id, ids: batch.map((m) => m.id) };
   }
 
-  const apply = (server: TestServer, rs: ReturnType<typeof receipt>[]) => applyOrStoreReceipts(server.handle.db, server.app.ctx, rs);
+  const apply = (server: TestServer, rs: ReturnType<typeof receipt>[]) =>
+    applyOrStoreReceipts(server.handle.db, server.app.ctx, rs);
 
   it("a message is delivered when every part is, in any order; failed with the first failed part's error; counters and refunds per message", async () => {
     const { server } = t;
@@ -104,7 +117,12 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     const { id, ids } = await recorded(server, [A, B, []]);
     const now = server.clock.now();
     // one in-flight row per part, part rows waiting
-    const inflight = await server.handle.db.selectFrom('sms_inflight').select(['msg_id', 'part']).where('task_id', '=', id).orderBy('msg_id').execute();
+    const inflight = await server.handle.db
+      .selectFrom('sms_inflight')
+      .select(['msg_id', 'part'])
+      .where('task_id', '=', id)
+      .orderBy('msg_id')
+      .execute();
     expect(
       inflight
         .filter((x) => x.part > 0)
@@ -113,11 +131,19 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     ).toEqual([...A, ...B].sort());
     expect(inflight.filter((x) => x.part === 0)).toHaveLength(1);
     // parts 3 and 1 of A, part 2 (failed) of B: nothing final yet, all matched (none stored)
-    expect(await apply(server, [receipt(A[2], true, now), receipt(A[0], true, now), receipt(B[1], false, now)])).toEqual({ applied: 0, stored: 0 });
+    expect(
+      await apply(server, [receipt(A[2], true, now), receipt(A[0], true, now), receipt(B[1], false, now)]),
+    ).toEqual({ applied: 0, stored: 0 });
     let ms = await messages(server, id);
     expect(ms.map((m) => m.state)).toEqual([1, 1, 1]);
     expect(
-      await server.handle.db.selectFrom('sms_message_parts').select(['message_id', 'part', 'state']).where('message_id', 'in', ids).orderBy('message_id').orderBy('part').execute(),
+      await server.handle.db
+        .selectFrom('sms_message_parts')
+        .select(['message_id', 'part', 'state'])
+        .where('message_id', 'in', ids)
+        .orderBy('message_id')
+        .orderBy('part')
+        .execute(),
     ).toEqual([
       { message_id: ids[0], part: 1, state: 3 },
       { message_id: ids[0], part: 2, state: null },
@@ -125,13 +151,22 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
       { message_id: ids[1], part: 1, state: null },
       { message_id: ids[1], part: 2, state: 6 },
     ]);
-    expect(await apply(server, [receipt(A[1], true, now), receipt(B[0], true, now)])).toEqual({ applied: 2, stored: 0 });
+    expect(await apply(server, [receipt(A[1], true, now), receipt(B[0], true, now)])).toEqual({
+      applied: 2,
+      stored: 0,
+    });
     ms = await messages(server, id);
     expect(ms[0]).toMatchObject({ state: 3, msg_id: A[0], report: 'DELIVRD', error_code: '' });
     expect(ms[1]).toMatchObject({ state: 6, msg_id: B[0], report: 'UNDELIV', error_code: '001' });
     expect(ms[2].state).toBe(1);
     // part rows go with the final message; a repeated part receipt is stored (and purged later), never applied twice
-    expect(await server.handle.db.selectFrom('sms_message_parts').select('message_id').where('message_id', 'in', ids).execute()).toEqual([]);
+    expect(
+      await server.handle.db
+        .selectFrom('sms_message_parts')
+        .select('message_id')
+        .where('message_id', 'in', ids)
+        .execute(),
+    ).toEqual([]);
     expect(await apply(server, [receipt(A[1], false, now)])).toEqual({ applied: 0, stored: 1 });
     expect((await messages(server, id))[0].state).toBe(3);
     const tr = await taskRow(server, id);
@@ -152,7 +187,10 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     // deferred: records still 0 until final or marked
     expect((await messages(server, id)).map((m) => m.state)).toEqual([0, 0]);
     expect(await applyReceipts(server.handle.db, server.app.ctx, 100)).toBe(0); // part 2 settled, part 1 still waiting
-    expect(await apply(server, [receipt(C[0], true, now), receipt(D[0], true, now)])).toEqual({ applied: 1, stored: 0 });
+    expect(await apply(server, [receipt(C[0], true, now), receipt(D[0], true, now)])).toEqual({
+      applied: 1,
+      stored: 0,
+    });
     let ms = await messages(server, id);
     expect(ms[0]).toMatchObject({ state: 3, msg_id: C[0], attempts: 1 });
     expect(ms[0].submitted_at).not.toBeNull();
@@ -163,7 +201,13 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     ms = await messages(server, id);
     expect(ms[1]).toMatchObject({ state: 1 });
     expect([D[0], D[1]]).toContain(ms[1].msg_id);
-    expect(await server.handle.db.selectFrom('sms_message_parts').select('message_id').where('message_id', 'in', ids).execute()).toEqual([]);
+    expect(
+      await server.handle.db
+        .selectFrom('sms_message_parts')
+        .select('message_id')
+        .where('message_id', 'in', ids)
+        .execute(),
+    ).toEqual([]);
     expect(await taskRow(server, id)).toMatchObject({ submitted_num: 2, success_num: 1, unknown_num: 1, fail_num: 0 });
     await expectCountersMatch(server, id);
   });
@@ -198,19 +242,51 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     const ms = await messages(server, id);
     expect(ms[0]).toMatchObject({ state: 1, error_code: '' });
     expect(ms[1]).toMatchObject({ state: 1, error_code: 'UNCONFIRMED', msg_id: null });
-    expect(await server.handle.db.selectFrom('sms_inflight').select('message_id').where('message_id', '=', ids[1]).execute()).toEqual([]);
-    expect(await server.handle.db.selectFrom('sms_message_parts').select('message_id').where('message_id', '=', ids[1]).execute()).toEqual([]);
+    expect(
+      await server.handle.db.selectFrom('sms_inflight').select('message_id').where('message_id', '=', ids[1]).execute(),
+    ).toEqual([]);
+    expect(
+      await server.handle.db
+        .selectFrom('sms_message_parts')
+        .select('message_id')
+        .where('message_id', '=', ids[1])
+        .execute(),
+    ).toEqual([]);
   });
 });
 
 describe.each(backends)('long messages over SMPP with the simulator (%s)', (backend) => {
   const t = useServer(backend, { build: { now: () => new Date() } });
 
-  async function run(server: TestServer, query: string, sim: Partial<SimulatorSettings>, done: (states: number[]) => boolean, N = 20) {
-    const s = await startSimulator({ seed: 3, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 60, moRatio: 0, ...sim });
-    const link = createSmscLink(parseSmppUrl(`${s.url}?ref_tlv=0x1401&reconnect_min_ms=50&receipt_batch_ms=5${query ? `&${query}` : ''}`));
+  async function run(
+    server: TestServer,
+    query: string,
+    sim: Partial<SimulatorSettings>,
+    done: (states: number[]) => boolean,
+    N = 20,
+  ) {
+    const s = await startSimulator({
+      seed: 3,
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 60,
+      moRatio: 0,
+      ...sim,
+    });
+    const link = createSmscLink(
+      parseSmppUrl(`${s.url}?ref_tlv=0x1401&reconnect_min_ms=50&receipt_batch_ms=5${query ? `&${query}` : ''}`),
+    );
     const d = new Dispatcher(server.app.ctx, link, { batchSize: 50, idleMs: 20, maintenanceMs: 100 });
-    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date(), content: CHINESE_150, pieces: 3, price: '0.05' });
+    const { id } = await insertFixtureTask(server.handle.db, {
+      accountId: await accountId(server),
+      count: N,
+      nextAt: new Date(),
+      content: CHINESE_150,
+      pieces: 3,
+      price: '0.05',
+    });
     try {
       await link.waitReady(5000);
       d.start();
@@ -266,7 +342,12 @@ describe.each(backends)('long messages over SMPP with the simulator (%s)', (back
   it("one part failing: the message fails with that part's error, its pieces refunded", async () => {
     const { ms, id } = await run(t.server, 'long=udh', { failPart: 2 }, all(6), 10);
     expect(ms.every((m) => m.error_code === '001' && m.report === 'UNDELIV')).toBe(true);
-    expect(await taskRow(t.server, id)).toMatchObject({ fail_num: 10, success_num: 0, unknown_num: 0, refundable_pieces: 30 });
+    expect(await taskRow(t.server, id)).toMatchObject({
+      fail_num: 10,
+      success_num: 0,
+      unknown_num: 0,
+      refundable_pieces: 30,
+    });
   });
 
   it("parts answering in reverse order (the last part's receipt first): delivered", async () => {

@@ -9,7 +9,16 @@ import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
 import { insertFixtureTask, type FixtureTask } from '../../bench/lib/dispatch-fixture';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
-import { carrierSlot, claimBatch, markWritten, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import {
+  carrierSlot,
+  claimBatch,
+  markWritten,
+  purgeStale,
+  recordOutcomes,
+  storeReceipts,
+  taskSchedule,
+  UNCONFIRMED,
+} from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator } from '../../server/modules/smsc/simulator';
@@ -18,7 +27,11 @@ import { reviewTask } from '../../server/modules/send/review';
 import { backends, useServer, type TestServer } from './harness';
 
 async function accountId(server: TestServer, clientid = 'client1') {
-  const r = await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  const r = await server.handle.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('clientid', '=', clientid)
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -60,7 +73,9 @@ async function expectCountersMatch(server: TestServer, taskId: number) {
   // the refundable pieces per carrier (migration 0024) = a recount
   const byCarrier = [0, 0, 0, 0, 0];
   const rc = await sql<{ carrier: number; pieces: number }>`
-    select carrier, sum(pieces)::int as pieces from sms_messages where task_id = ${taskId} and state in (4, 6, 8, 9, 11, 12, 13, 14) group by carrier`.execute(server.handle.db);
+    select carrier, sum(pieces)::int as pieces from sms_messages where task_id = ${taskId} and state in (4, 6, 8, 9, 11, 12, 13, 14) group by carrier`.execute(
+    server.handle.db,
+  );
   for (const x of rc.rows) byCarrier[carrierSlot(x.carrier)] += x.pieces;
   expect(t.refundable_pieces_by_carrier).toEqual(byCarrier);
   expect(byCarrier.reduce((a, b) => a + b, 0)).toBe(t.refundable_pieces);
@@ -99,7 +114,14 @@ describe.each(backends)('dispatch (%s)', (backend) => {
       expect(m.submitted_at).not.toBeNull();
     }
     tr = await taskRow(server, id);
-    expect(tr).toMatchObject({ status: 3, submitted_num: 10, unknown_num: 9, fail_num: 1, success_num: 0, refundable_pieces: 1 });
+    expect(tr).toMatchObject({
+      status: 3,
+      submitted_num: 10,
+      unknown_num: 9,
+      fail_num: 1,
+      success_num: 0,
+      refundable_pieces: 1,
+    });
     expect(Number(tr.refundable_cost)).toBeCloseTo(0.05);
     expect(tr.finished_at).not.toBeNull();
     expect(taskSchedule(tr)).toBe(100);
@@ -131,7 +153,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
         .sort(),
     );
     expect(await d.applyOnce()).toBe(0);
-    expect(await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
+    expect(
+      await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute(),
+    ).toEqual([]);
     await purgeStale(server.handle.db, new Date(server.clock.now().getTime() + 1000));
     expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
     await expectCountersMatch(server, id);
@@ -147,14 +171,21 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const { server } = t;
     const { id } = await task(server, { count: 12 });
     // every message throttled twice; a few written without an answer (link dropped)
-    const link = new FakeLink((req, attempt) => (attempt <= 2 ? 'retry' : Number(req.to) % 5 === 0 ? 'unconfirmed' : 'accept'));
+    const link = new FakeLink((req, attempt) =>
+      attempt <= 2 ? 'retry' : Number(req.to) % 5 === 0 ? 'unconfirmed' : 'accept',
+    );
     const d = dispatcher(server, link, { batchSize: 5 });
     await drain(d);
     // all back in the queue, later
     let ms = await messages(server, id);
     expect(ms.every((m) => m.state === 0 && m.attempts === 1 && m.error_code === '0x00000058')).toBe(true);
     expect(await leases(server)).toEqual([]);
-    const requeued = await server.handle.db.selectFrom('sms_requeue').selectAll().where('task_id', '=', id).orderBy('message_id').execute();
+    const requeued = await server.handle.db
+      .selectFrom('sms_requeue')
+      .selectAll()
+      .where('task_id', '=', id)
+      .orderBy('message_id')
+      .execute();
     expect(requeued.map((r) => r.message_id)).toEqual(ms.map((m) => m.id));
     expect(requeued.every((r) => new Date(r.next_at).getTime() === server.clock.now().getTime() + 1000)).toBe(true);
     expect(await d.dispatchOnce()).toBe(0);
@@ -205,11 +236,21 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(stored).toEqual([1, 2, 3]);
     // the record found them: 6 at once, never 1 in between, nothing in flight, nothing left waiting
     expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
-    expect(await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
+    expect(
+      await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute(),
+    ).toEqual([]);
     expect(await d.applyOnce()).toBe(0);
     const ms = await messages(server, id);
-    expect(ms.every((m) => m.state === 6 && m.error_code === '013' && m.msg_id && m.submitted_at && m.done_at)).toBe(true);
-    expect(await taskRow(server, id)).toMatchObject({ status: 3, fail_num: 3, unknown_num: 0, submitted_num: 3, refundable_pieces: 3 });
+    expect(ms.every((m) => m.state === 6 && m.error_code === '013' && m.msg_id && m.submitted_at && m.done_at)).toBe(
+      true,
+    );
+    expect(await taskRow(server, id)).toMatchObject({
+      status: 3,
+      fail_num: 3,
+      unknown_num: 0,
+      submitted_num: 3,
+      refundable_pieces: 3,
+    });
     await expectCountersMatch(server, id);
   });
 
@@ -219,10 +260,19 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const link = new FakeLink();
     const d = dispatcher(server, link);
     await drain(d);
-    const inflight = await server.handle.db.selectFrom('sms_inflight').selectAll().where('task_id', '=', id).orderBy('message_id').execute();
+    const inflight = await server.handle.db
+      .selectFrom('sms_inflight')
+      .selectAll()
+      .where('task_id', '=', id)
+      .orderBy('message_id')
+      .execute();
     expect(inflight).toHaveLength(2);
     // what the receipt transaction wrote when it could not see the in-flight row yet
-    await storeReceipts(server.handle.db, [{ msgId: inflight[0].msg_id, state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }], server.clock.now());
+    await storeReceipts(
+      server.handle.db,
+      [{ msgId: inflight[0].msg_id, state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }],
+      server.clock.now(),
+    );
     expect(await d.applyOnce()).toBe(1);
     const ms = await messages(server, id);
     expect(ms.map((m) => m.state)).toEqual([3, 1]);
@@ -237,11 +287,24 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const link = new FakeLink();
     const d = dispatcher(server, link);
     await drain(d);
-    const [inflight] = await server.handle.db.selectFrom('sms_inflight').selectAll().where('task_id', '=', id).execute();
+    const [inflight] = await server.handle.db
+      .selectFrom('sms_inflight')
+      .selectAll()
+      .where('task_id', '=', id)
+      .execute();
     // the carrier's receipt says the id in decimal, the other readings go with it (pdu.ts idReadings)
     await storeReceipts(
       server.handle.db,
-      [{ msgId: 'DEC-READING', readings: ['x-other', inflight.msg_id], state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }],
+      [
+        {
+          msgId: 'DEC-READING',
+          readings: ['x-other', inflight.msg_id],
+          state: 3,
+          errorCode: '',
+          report: 'DELIVRD',
+          doneAt: server.clock.now(),
+        },
+      ],
       server.clock.now(),
     );
     expect(await d.applyOnce()).toBe(1);
@@ -261,12 +324,21 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const link = new FakeLink();
     const d = dispatcher(server, link);
     await drain(d);
-    expect([...link.written.keys()].sort((a, b) => a - b)).toEqual(all.map((m) => m.id).filter((x) => !held.includes(x)));
+    expect([...link.written.keys()].sort((a, b) => a - b)).toEqual(
+      all.map((m) => m.id).filter((x) => !held.includes(x)),
+    );
     expect((await taskRow(server, id)).status).toBe(2);
     await reviewTask(server.app.ctx, uid, 'approve');
-    expect((await server.handle.db.selectFrom('sms_requeue').select('message_id').where('task_id', '=', id).orderBy('message_id').execute()).map((r) => r.message_id)).toEqual(
-      held,
-    );
+    expect(
+      (
+        await server.handle.db
+          .selectFrom('sms_requeue')
+          .select('message_id')
+          .where('task_id', '=', id)
+          .orderBy('message_id')
+          .execute()
+      ).map((r) => r.message_id),
+    ).toEqual(held);
     await drain(d);
     expect(link.duplicates()).toEqual([]);
     expect(link.written.size).toBe(6);
@@ -286,7 +358,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     let ms = await messages(server, id);
     expect(ms.every((m) => m.state === 0 && m.msg_id === null && m.attempts === 0)).toBe(true);
     expect(await taskRow(server, id)).toMatchObject({ status: 2, submitted_num: 4, unknown_num: 4 });
-    expect((await db.selectFrom('sms_inflight').select('marked').where('task_id', '=', id).execute()).map((r) => r.marked)).toEqual([false, false, false, false]);
+    expect(
+      (await db.selectFrom('sms_inflight').select('marked').where('task_id', '=', id).execute()).map((r) => r.marked),
+    ).toEqual([false, false, false, false]);
     const receipts = link.pendingReceipts.splice(0);
     // two receipts come at once: final state, message id, submit time and attempt in one write
     link.pendingReceipts.push(...receipts.slice(0, 2));
@@ -327,15 +401,21 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect((await taskRow(server, id)).status).toBe(2);
     // the dead worker had handed two of them to its link (marked first), the other two never left it
     const written = claimed.slice(0, 2).map((c) => c.id);
-    expect(await markWritten(db, 'dead-worker', claimed[0].lease, written, now, new Date(now.getTime() + 1000))).toBe(true);
+    expect(await markWritten(db, 'dead-worker', claimed[0].lease, written, now, new Date(now.getTime() + 1000))).toBe(
+      true,
+    );
 
     const link = new FakeLink();
     const d = dispatcher(server, link);
     await drain(d);
     expect(link.written.size).toBe(2);
     await d.maintain();
-    expect((await leases(server)).filter((l) => l.owner === 'dead-worker').flatMap((l) => l.message_ids)).toEqual(claimed.map((c) => c.id));
-    expect((await messages(server, id)).filter((m) => m.state === 0).map((m) => m.id)).toEqual(claimed.map((c) => c.id));
+    expect((await leases(server)).filter((l) => l.owner === 'dead-worker').flatMap((l) => l.message_ids)).toEqual(
+      claimed.map((c) => c.id),
+    );
+    expect((await messages(server, id)).filter((m) => m.state === 0).map((m) => m.id)).toEqual(
+      claimed.map((c) => c.id),
+    );
 
     server.clock.advance(1001);
     await d.maintain();
@@ -352,7 +432,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
       ),
     ).toBe(false);
     let ms = await messages(server, id);
-    expect(ms.filter((m) => written.includes(m.id)).every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
+    expect(ms.filter((m) => written.includes(m.id)).every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(
+      true,
+    );
     expect(ms.filter((m) => claimed.slice(2).some((c) => c.id === m.id)).every((m) => m.state === 0)).toBe(true);
     expect(await leases(server)).toEqual([]);
     await drain(d);
@@ -378,7 +460,15 @@ describe.each(backends)('dispatch (%s)', (backend) => {
       db,
       server.app.ctx,
       'dead-worker',
-      claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0, lease: c.lease })),
+      claimed.map((c) => ({
+        id: c.id,
+        state: 1,
+        msgId: `late${c.id}`,
+        code: '',
+        report: '',
+        delayMs: 0,
+        lease: c.lease,
+      })),
     );
     expect(named).toBe(0);
     expect(await taskRow(server, id)).toMatchObject({ unknown_num: 6, submitted_num: 6 });
@@ -419,11 +509,14 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const d = dispatcher(server, link, { batchSize: 3 });
     d.start();
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3) await new Promise((r) => setTimeout(r, 30));
+    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3)
+      await new Promise((r) => setTimeout(r, 30));
     await d.stop();
     const ms = await messages(server, id);
     expect(ms.filter((m) => m.msg_id === 'dup-1')).toHaveLength(1);
-    expect(ms.filter((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.report === 'duplicate message id')).toHaveLength(2);
+    expect(
+      ms.filter((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.report === 'duplicate message id'),
+    ).toHaveLength(2);
     expect(link.duplicates()).toEqual([]);
     await expectCountersMatch(server, id);
   });
@@ -434,10 +527,20 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const agent0 = await accountId(server, 'agent0');
     await db
       .updateTable('accounts')
-      .set({ needreport: 1, deliveryurl: 'https://push.example.com/report', needmo: 1, mourl: 'https://push.example.com/mo' })
+      .set({
+        needreport: 1,
+        deliveryurl: 'https://push.example.com/report',
+        needmo: 1,
+        mourl: 'https://push.example.com/mo',
+      })
       .where('id', '=', agent0)
       .execute();
-    const { id, uid } = await insertFixtureTask(db, { accountId: agent0, count: 4, nextAt: server.clock.now(), phoneBase: 13500000000 });
+    const { id, uid } = await insertFixtureTask(db, {
+      accountId: agent0,
+      count: 4,
+      nextAt: server.clock.now(),
+      phoneBase: 13500000000,
+    });
     await db
       .updateTable('accounts')
       .set({ needreport: 0, needmo: 0 })
@@ -450,11 +553,31 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const d = dispatcher(server, link, { batchSize: 10, hooks: pushHooks(() => woken++) });
     await drain(d);
     await link.flushReceipts();
-    await link.mo([{ from: '13500000002', to: `106900${agent0}`, text: '收到', smscRef: 'push-mo-1', receivedAt: new Date('2026-05-01T08:00:00Z') }]);
-    const rows = await db.selectFrom('push_outbox').selectAll().where('account_id', '=', agent0).orderBy('id').execute();
+    await link.mo([
+      {
+        from: '13500000002',
+        to: `106900${agent0}`,
+        text: '收到',
+        smscRef: 'push-mo-1',
+        receivedAt: new Date('2026-05-01T08:00:00Z'),
+      },
+    ]);
+    const rows = await db
+      .selectFrom('push_outbox')
+      .selectAll()
+      .where('account_id', '=', agent0)
+      .orderBy('id')
+      .execute();
     const reports = rows
       .filter((r) => r.kind === 1)
-      .flatMap((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: number; taskId: string; state: number }[]);
+      .flatMap(
+        (r) =>
+          (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as {
+            id: number;
+            taskId: string;
+            state: number;
+          }[],
+      );
     const ms = await messages(server, id);
     expect(reports.map((r) => r.id).sort((a, b) => a - b)).toEqual(ms.map((m) => m.id));
     expect(reports.every((r) => r.taskId === uid)).toBe(true);
@@ -484,7 +607,8 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     a.start();
     b.start();
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3) await new Promise((r) => setTimeout(r, 50));
+    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3)
+      await new Promise((r) => setTimeout(r, 50));
     await link.flushReceipts();
     await new Promise((r) => setTimeout(r, 100));
     await Promise.all([a.stop(), b.stop()]);
@@ -494,7 +618,12 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(a.stats.claimed).toBeGreaterThan(0);
     expect(b.stats.claimed).toBeGreaterThan(0);
     expect(a.stats.claimed + b.stats.claimed).toBe(1500);
-    expect(await taskRow(server, id)).toMatchObject({ status: 3, success_num: 1500, unknown_num: 0, submitted_num: 1500 });
+    expect(await taskRow(server, id)).toMatchObject({
+      status: 3,
+      success_num: 1500,
+      unknown_num: 0,
+      submitted_num: 1500,
+    });
     await expectCountersMatch(server, id);
   });
 
@@ -512,13 +641,24 @@ describe.each(backends)('dispatch (%s)', (backend) => {
       { from: '13600000000', to: '10690099999999', text: '谁', smscRef: 'mo-3', receivedAt: at },
       { from: '8613700000001', to: `106900${agent1}`, text: '回复TD', smscRef: 'mo-1', receivedAt: at },
     ]);
-    const rows = await server.handle.db.selectFrom('sms_mo').selectAll().where('smsc_ref', 'in', ['mo-1', 'mo-2', 'mo-3']).orderBy('id').execute();
+    const rows = await server.handle.db
+      .selectFrom('sms_mo')
+      .selectAll()
+      .where('smsc_ref', 'in', ['mo-1', 'mo-2', 'mo-3'])
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => [r.account_id, r.phone, r.content, r.smsc_ref])).toEqual([
       [agent1, '13700000001', '回复TD', 'mo-1'],
       [client1, '13912345678', '好的', 'mo-2'],
     ]);
     await link.mo([{ from: '8613700000001', to: `106900${agent1}`, text: '回复TD', smscRef: 'mo-1', receivedAt: at }]);
-    expect(await server.handle.db.selectFrom('sms_mo').select('id').where('smsc_ref', 'in', ['mo-1', 'mo-2', 'mo-3']).execute()).toHaveLength(2);
+    expect(
+      await server.handle.db
+        .selectFrom('sms_mo')
+        .select('id')
+        .where('smsc_ref', 'in', ['mo-1', 'mo-2', 'mo-3'])
+        .execute(),
+    ).toHaveLength(2);
     expect(d.stats.mo).toBe(2);
   });
 });
@@ -529,11 +669,27 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
 
   it('throttling and a dropped connection lose nothing; no ref reaches the SMSC twice; receipts and counters agree', async () => {
     const { server } = t;
-    const sim = await startSimulator({ seed: 7, delivered: 0.8, failed: 0.2, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 40, maxPerSecond: 300, moRatio: 0, redeliverMs: 200 });
-    const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&window=50&reconnect_min_ms=50&reconnect_max_ms=200&timeout_ms=2000`));
+    const sim = await startSimulator({
+      seed: 7,
+      delivered: 0.8,
+      failed: 0.2,
+      noReceipt: 0,
+      latencyMinMs: 5,
+      latencyMaxMs: 40,
+      maxPerSecond: 300,
+      moRatio: 0,
+      redeliverMs: 200,
+    });
+    const link = createSmscLink(
+      parseSmppUrl(`${sim.url}?ref_tlv=0x1401&window=50&reconnect_min_ms=50&reconnect_max_ms=200&timeout_ms=2000`),
+    );
     const d = new Dispatcher(server.app.ctx, link, { batchSize: 200, lanes: 2, idleMs: 20, maintenanceMs: 200 });
     const N = 1500;
-    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
+    const { id } = await insertFixtureTask(server.handle.db, {
+      accountId: await accountId(server),
+      count: N,
+      nextAt: new Date(),
+    });
     try {
       await link.waitReady(5000);
       d.start();
@@ -544,7 +700,12 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
       const deadline = Date.now() + 60_000;
       for (;;) {
         const tr = await taskRow(server, id);
-        const unconfirmed = await server.handle.db.selectFrom('sms_messages').select('id').where('task_id', '=', id).where('error_code', '=', UNCONFIRMED).execute();
+        const unconfirmed = await server.handle.db
+          .selectFrom('sms_messages')
+          .select('id')
+          .where('task_id', '=', id)
+          .where('error_code', '=', UNCONFIRMED)
+          .execute();
         if (tr.status === 3 && tr.unknown_num === unconfirmed.length) break;
         if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(tr)} ${JSON.stringify(sim.counts())}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -589,9 +750,18 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
       });
       // a configured SMSC: no ref TLV (this one would refuse it)
       const link = createSmscLink(parseSmppUrl(`${sim.url}?receipt_id=${mode}&reconnect_min_ms=50&receipt_batch_ms=5`));
-      const d = new Dispatcher(server.app.ctx, link, { batchSize: 100, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0 });
+      const d = new Dispatcher(server.app.ctx, link, {
+        batchSize: 100,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+      });
       const N = 60;
-      const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
+      const { id } = await insertFixtureTask(server.handle.db, {
+        accountId: await accountId(server),
+        count: N,
+        nextAt: new Date(),
+      });
       try {
         await link.waitReady(5000);
         d.start();
@@ -599,7 +769,8 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
         for (;;) {
           const ms = await messages(server, id);
           if (ms.every((m) => m.state === state) && sim.counts().receiptsSent >= N) break;
-          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(ms.map((m) => m.state))} ${JSON.stringify(sim.counts())}`);
+          if (Date.now() > deadline)
+            throw new Error(`not done: ${JSON.stringify(ms.map((m) => m.state))} ${JSON.stringify(sim.counts())}`);
           await new Promise((r) => setTimeout(r, 50));
         }
       } finally {

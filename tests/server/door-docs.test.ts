@@ -97,7 +97,11 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
     expect(html).toContain(`localhost:${t.server.app.services.sgipServer!.port}`);
     expect(html).toContain('<td>cli001</td>');
     for (const heading of Object.values(DOOR_TOPICS)) expect(html).toContain(heading);
-    const results = [...usedCodes('sgip-server.ts', 'SGIP_RESULT', SGIP_RESULT), ...usedCodes('sgip-server.ts', 'RESULT', SGIP_RESULT), ...Object.values(SGIP_REFUSAL_RESULT)];
+    const results = [
+      ...usedCodes('sgip-server.ts', 'SGIP_RESULT', SGIP_RESULT),
+      ...usedCodes('sgip-server.ts', 'RESULT', SGIP_RESULT),
+      ...Object.values(SGIP_REFUSAL_RESULT),
+    ];
     expect(results).toEqual(expect.arrayContaining([SGIP_RESULT.BAD_LOGIN, SGIP_RESULT.NODE_BUSY, SGIP_RESULT.X_SIGN]));
     for (const code of [0, ...results]) expect(html, `code ${code}`).toContain(codeCell(code, 'decimal'));
     expect(html).toContain('SGIP_REPORT');
@@ -110,7 +114,9 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
     const r = await c.get('/api/help/cmppdoc');
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(String(r.headers['content-disposition'])).toContain(`filename*=UTF-8''${encodeURIComponent('云讯通CMPP接口文档.html')}`);
+    expect(String(r.headers['content-disposition'])).toContain(
+      `filename*=UTF-8''${encodeURIComponent('云讯通CMPP接口文档.html')}`,
+    );
     expect(r.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
     expect(r.headers['cache-control']).toBe('no-store');
     const html: string = r.raw.body;
@@ -160,7 +166,11 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
   });
 
   it('a login longer than a packet field takes: the document is still made, that example without its packet', async () => {
-    const row = await db(t.server).selectFrom('accounts').selectAll().where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const row = await db(t.server)
+      .selectFrom('accounts')
+      .selectAll()
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow();
     const s = t.server.app.services.smppServer!;
     const d = describeSmppDoor(
       t.server.app.ctx,
@@ -195,7 +205,11 @@ describe.each(backends)('door documents, doors off (%s)', (backend) => {
     expect(t.server.app.services.cmppServer).toBeNull();
     expect(t.server.app.services.smppServer).toBeNull();
     expect(t.server.app.services.smgpServer).toBeNull();
-    expect((await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow).toMatchObject({ cmpp: 0, smpp: 0, smgp: 0 });
+    expect((await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow).toMatchObject({
+      cmpp: 0,
+      smpp: 0,
+      smgp: 0,
+    });
     const c = await t.server.client().init();
     expect((await c.login('client1')).body.code).toBe(0);
     expect((await c.get('/api/help/cmppdoc')).body).toEqual({ code: 404, msg: '文档不存在' });

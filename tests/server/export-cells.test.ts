@@ -10,10 +10,12 @@ import { safeCell, safeRow } from '../../server/lib/export-columns';
 
 describe('safeCell', () => {
   it('quotes text a spreadsheet would run as a formula', () => {
-    for (const v of ['=1+1', '=HYPERLINK("http://x","y")', '+cmd|calc', '-1+2', '@SUM(A1)', '\t=1', '\r=1', '--', '=A']) expect(safeCell(v)).toBe(`'${v}`);
+    for (const v of ['=1+1', '=HYPERLINK("http://x","y")', '+cmd|calc', '-1+2', '@SUM(A1)', '\t=1', '\r=1', '--', '=A'])
+      expect(safeCell(v)).toBe(`'${v}`);
   });
   it('leaves other text, plain numbers and non-strings alone', () => {
-    for (const v of ['abc', '短信', '-12.50', '+8613800138000', '0.05', '12', ' =1', '', "'=1", '-', '+', '=']) expect(safeCell(v)).toBe(v);
+    for (const v of ['abc', '短信', '-12.50', '+8613800138000', '0.05', '12', ' =1', '', "'=1", '-', '+', '='])
+      expect(safeCell(v)).toBe(v);
     expect(safeCell(5)).toBe(5);
     expect(safeCell(null)).toBe(null);
     expect(safeRow({ a: '=1', b: 2, c: '-3' })).toEqual({ a: "'=1", b: 2, c: '-3' });
@@ -37,7 +39,11 @@ const STATIC_ROWS = [
 ];
 
 function tsFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 describe('every exported row goes through safeRow', () => {

@@ -21,18 +21,35 @@ import { testResolver } from '../fixtures/resolver';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
-export async function postChunk(s: TestServer, c: Client, q: { fileMd5: string; fileSize: number; chunk: number }, bytes: Buffer, contentType = 'application/octet-stream') {
+export async function postChunk(
+  s: TestServer,
+  c: Client,
+  q: { fileMd5: string; fileSize: number; chunk: number },
+  bytes: Buffer,
+  contentType = 'application/octet-stream',
+) {
   const raw = await s.app.inject({
     method: 'POST',
     url: `/api/file/chunk?fileMd5=${q.fileMd5}&fileSize=${q.fileSize}&chunk=${q.chunk}`,
-    headers: { host: 'localhost:8080', 'content-type': contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+    headers: {
+      host: 'localhost:8080',
+      'content-type': contentType,
+      cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
+    },
     payload: bytes,
   });
   return raw.json();
 }
 
 /** check → every missing chunk → merge, as the console does */
-export async function uploadFile(s: TestServer, c: Client, fileName: string, data: Buffer, opts: { md5?: string } = {}) {
+export async function uploadFile(
+  s: TestServer,
+  c: Client,
+  fileName: string,
+  data: Buffer,
+  opts: { md5?: string } = {},
+) {
   const key = { fileMd5: opts.md5 ?? md5(data), fileSize: data.length };
   const check = (await c.post('/api/file/check', { fileName, ...key })).body;
   if (check.code !== 0) return check;
@@ -57,9 +74,14 @@ describe.each(backends)('file service on %s', (backend) => {
     const data = Buffer.concat([numberText(300_000), Buffer.from('\r\n')]); // ~3.9 MB: 4 chunks
     const key = { fileMd5: md5(data), fileSize: data.length };
     const first = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body;
-    expect(first).toMatchObject({ code: 0, data: { uploaded: false, chunks: 4, chunkSize: CHUNK_SIZE, uploadedChunks: [], progress: 0 } });
+    expect(first).toMatchObject({
+      code: 0,
+      data: { uploaded: false, chunks: 4, chunkSize: CHUNK_SIZE, uploadedChunks: [], progress: 0 },
+    });
     // two chunks, then "reload": the check lists them
-    expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE, 3 * CHUNK_SIZE))).toMatchObject({ code: 0, data: { chunk: 2 } });
+    expect(
+      await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE, 3 * CHUNK_SIZE)),
+    ).toMatchObject({ code: 0, data: { chunk: 2 } });
     expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
     const again = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body.data;
     expect(again).toMatchObject({ uploaded: false, uploadedChunks: [0, 2], progress: 50 });
@@ -76,7 +98,10 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key))).toBe(false);
     // reuse at 100 %: the check answers the same file, no chunk needed
     const reuse = (await c.post('/api/file/check', { fileName: '另一个名字.txt', ...key })).body;
-    expect(reuse).toMatchObject({ code: 0, data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' } });
+    expect(reuse).toMatchObject({
+      code: 0,
+      data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' },
+    });
     // merge again is idempotent; download gives the bytes back
     expect((await c.post('/api/file/merge', key)).body.data.importFilePath).toBe(token);
     const dl = await c.get(`/api/file/download?importFilePath=${token}`);
@@ -92,7 +117,11 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(r).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
     const p = (await c.post('/api/file/progress', { fileMd5: wrong, fileSize: data.length })).body;
     expect(p.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
-    const rows = await t.server.handle.db.selectFrom('file_uploads').select(['state', 'stored_name']).where('file_md5', '=', wrong).execute();
+    const rows = await t.server.handle.db
+      .selectFrom('file_uploads')
+      .select(['state', 'stored_name'])
+      .where('file_md5', '=', wrong)
+      .execute();
     expect(rows).toEqual([{ state: 0, stored_name: null }]);
   });
 
@@ -104,10 +133,19 @@ describe.each(backends)('file service on %s', (backend) => {
     // a partial upload of the owner
     expect((await owner.post('/api/file/check', { fileName: 'a.txt', ...key })).body.code).toBe(0);
     expect((await postChunk(t.server, owner, { ...key, chunk: 0 }, data)).code).toBe(0);
-    expect((await other.post('/api/file/progress', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/progress', key)).body).toMatchObject({
+      code: 400,
+      msg: '文件不存在，请重新上传',
+    });
     expect((await other.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
-    expect((await other.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
-    expect(await postChunk(t.server, other, { ...key, chunk: 0 }, data)).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/deleteChunks', key)).body).toMatchObject({
+      code: 400,
+      msg: '文件不存在，请重新上传',
+    });
+    expect(await postChunk(t.server, other, { ...key, chunk: 0 }, data)).toMatchObject({
+      code: 400,
+      msg: '文件不存在，请重新上传',
+    });
     // the owner's chunk is untouched; merge it
     const done = (await owner.post('/api/file/merge', key)).body;
     expect(done.code).toBe(0);
@@ -115,8 +153,13 @@ describe.each(backends)('file service on %s', (backend) => {
     // the other account knows the MD5: its check registers its own upload, nothing is reused
     const otherCheck = (await other.post('/api/file/check', { fileName: 'a.txt', ...key })).body;
     expect(otherCheck.data).toMatchObject({ uploaded: false, importFilePath: null, uploadedChunks: [] });
-    expect((await other.get(`/api/file/download?importFilePath=${token}`)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
-    await expect(resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client0') }, token)).rejects.toThrow('文件不存在，请重新上传');
+    expect((await other.get(`/api/file/download?importFilePath=${token}`)).body).toMatchObject({
+      code: 400,
+      msg: '文件不存在，请重新上传',
+    });
+    await expect(resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client0') }, token)).rejects.toThrow(
+      '文件不存在，请重新上传',
+    );
     expect((await owner.get(`/api/file/download?importFilePath=${token}`)).status).toBe(200);
   });
 
@@ -126,11 +169,25 @@ describe.each(backends)('file service on %s', (backend) => {
     const key = { fileMd5: md5(data), fileSize: data.length };
     expect((await c.post('/api/file/check', { fileName: 'h.txt', ...key })).body.data.chunks).toBe(2);
     // a chunk shorter or longer than its size is refused and leaves no file
-    expect(await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, 1000))).toMatchObject({ code: 400, msg: '分片不正确' });
-    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(0, CHUNK_SIZE))).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, 1000))).toMatchObject({
+      code: 400,
+      msg: '分片不正确',
+    });
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(0, CHUNK_SIZE))).toMatchObject({
+      code: 400,
+      msg: '分片不正确',
+    });
     expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
     // a JSON body is not a chunk
-    expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({
+    expect(
+      (
+        await c.post(
+          `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`,
+          { a: 1 },
+          { json: true },
+        )
+      ).body,
+    ).toMatchObject({
       code: 400,
       msg: '分片不正确',
     });
@@ -139,7 +196,11 @@ describe.each(backends)('file service on %s', (backend) => {
     expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
     // one good chunk: still no importFilePath, nothing to resolve
     expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
-    const row = await t.server.handle.db.selectFrom('file_uploads').selectAll().where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow();
+    const row = await t.server.handle.db
+      .selectFrom('file_uploads')
+      .selectAll()
+      .where('file_md5', '=', key.fileMd5)
+      .executeTakeFirstOrThrow();
     expect(row.stored_name).toBeNull();
     // cancel: the chunks go
     expect((await c.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 0, data: { deleted: true } });
@@ -149,8 +210,12 @@ describe.each(backends)('file service on %s', (backend) => {
     const d2 = numberText(10, 800_000);
     const up = await uploadFile(t.server, c, 'gone.txt', d2);
     fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
-    await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
-    expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+    await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow(
+      '文件不存在，请重新上传',
+    );
+    expect(
+      (await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data,
+    ).toMatchObject({ uploaded: false, importFilePath: null });
   });
 
   it('checks the session at every chunk in the database: a session ended or an account frozen elsewhere stops the next chunk', async () => {
@@ -163,7 +228,10 @@ describe.each(backends)('file service on %s', (backend) => {
     const id = await accountId(t.server, 'client1');
     await t.server.handle.db.updateTable('accounts').set({ status: 5 }).where('id', '=', id).execute();
     try {
-      expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+      expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({
+        code: 401,
+        msg: '登录超时',
+      });
     } finally {
       await t.server.handle.db.updateTable('accounts').set({ status: 1 }).where('id', '=', id).execute();
     }
@@ -172,13 +240,20 @@ describe.each(backends)('file service on %s', (backend) => {
       .deleteFrom('sessions')
       .where('id', '=', sha256(c.jar.get('sid')!))
       .execute();
-    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({
+      code: 401,
+      msg: '登录超时',
+    });
     // without the CSRF header a chunk is refused as every POST is
     const owner = await as(t.server, 'client1');
     const noCsrf = await t.server.app.inject({
       method: 'POST',
       url: `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=1`,
-      headers: { host: 'localhost:8080', 'content-type': 'application/octet-stream', cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: {
+        host: 'localhost:8080',
+        'content-type': 'application/octet-stream',
+        cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
       payload: data.subarray(CHUNK_SIZE),
     });
     expect(noCsrf.json()).toMatchObject({ code: 403, msg: '非法请求，请刷新页面后重试' });
@@ -194,7 +269,10 @@ describe.each(backends)('file service on %s', (backend) => {
     const key = { fileMd5: md5(data), fileSize: data.length };
     expect((await c.post('/api/file/check', { fileName: 'd.txt', ...key })).body.data.chunks).toBe(3);
     const dir = _paths.chunkDir(t.server.app.ctx, id, key);
-    for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+    for (const i of [0, 1, 2])
+      expect(
+        (await postChunk(t.server, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code,
+      ).toBe(0);
     fs.writeFileSync(path.join(dir, '1.abc.part'), 'half');
     fs.rmSync(path.join(dir, '2'));
     expect((await c.post('/api/file/progress', key)).body.data).toMatchObject({ uploadedChunks: [0, 1], progress: 66 });
@@ -206,7 +284,9 @@ describe.each(backends)('file service on %s', (backend) => {
     expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0, 2]);
     const done = await uploadFile(t.server, c, 'd.txt', data);
     expect(done).toMatchObject({ code: 0, data: { size: data.length } });
-    expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(key.fileMd5);
+    expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(
+      key.fileMd5,
+    );
     expect(fs.existsSync(dir)).toBe(false);
   });
 
@@ -221,12 +301,17 @@ describe.each(backends)('file service on %s', (backend) => {
       const done = await uploadFile(t.server, c, 'a.txt', a);
       expect(done.code).toBe(0);
       expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(a), size: a.length });
-      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(md5(a));
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(
+        md5(a),
+      );
       // a chunk file replaced after it was taken in: the file holds the bytes taken in (and checked against the MD5)
       const b = three(5_300_000);
       const key = { fileMd5: md5(b), fileSize: b.length };
       expect((await c.post('/api/file/check', { fileName: 'b.txt', ...key })).body.code).toBe(0);
-      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, b.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      for (const i of [0, 1, 2])
+        expect(
+          (await postChunk(t.server, c, { ...key, chunk: i }, b.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code,
+        ).toBe(0);
       const dir = _paths.chunkDir(t.server.app.ctx, id, key);
       await new Promise((r) => setTimeout(r, 200));
       const other = Buffer.from(b.subarray(CHUNK_SIZE, 2 * CHUNK_SIZE));
@@ -235,25 +320,42 @@ describe.each(backends)('file service on %s', (backend) => {
       fs.renameSync(path.join(dir, '1.x.part'), path.join(dir, '1'));
       const mb = (await c.post('/api/file/merge', key)).body;
       expect(mb.code).toBe(0);
-      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, mb.data.importFilePath)).path))).toBe(key.fileMd5);
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, mb.data.importFilePath)).path))).toBe(
+        key.fileMd5,
+      );
       // a chunk sent twice (its answer lost): nothing built here, the merge reads, hashes and writes the chunks
       const d = three(5_600_000);
       const dk = { fileMd5: md5(d), fileSize: d.length };
       expect((await c.post('/api/file/check', { fileName: 'd.txt', ...dk })).body.code).toBe(0);
-      for (const i of [0, 1, 1, 2]) expect((await postChunk(t.server, c, { ...dk, chunk: i }, d.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      for (const i of [0, 1, 1, 2])
+        expect(
+          (await postChunk(t.server, c, { ...dk, chunk: i }, d.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code,
+        ).toBe(0);
       const merged = (await c.post('/api/file/merge', dk)).body;
       expect(merged.code).toBe(0);
       expect(await take.mock.results.at(-1)!.value).toBeNull();
-      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(dk.fileMd5);
+      expect(
+        md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path)),
+      ).toBe(dk.fileMd5);
       // and a wrong MD5 is refused on either path, nothing of it left
       const e = three(5_900_000);
       const wrong = { fileMd5: md5(Buffer.from('not e')), fileSize: e.length };
       expect((await c.post('/api/file/check', { fileName: 'e.txt', ...wrong })).body.code).toBe(0);
-      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...wrong, chunk: i }, e.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
-      expect((await c.post('/api/file/merge', wrong)).body).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+      for (const i of [0, 1, 2])
+        expect(
+          (await postChunk(t.server, c, { ...wrong, chunk: i }, e.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code,
+        ).toBe(0);
+      expect((await c.post('/api/file/merge', wrong)).body).toMatchObject({
+        code: 400,
+        msg: '文件校验失败，请重新上传',
+      });
       expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(e) });
       expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, id, wrong))).toBe(false);
-      expect(fs.readdirSync(_paths.ownerDir(t.server.app.ctx, id)).filter((f) => f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+      expect(
+        fs
+          .readdirSync(_paths.ownerDir(t.server.app.ctx, id))
+          .filter((f) => f.endsWith('.part') || f.endsWith('.merging')),
+      ).toEqual([]);
     } finally {
       take.mockRestore();
     }
@@ -274,13 +376,20 @@ describe.each(backends)('file service on %s', (backend) => {
     try {
       const c = await as(t.server, 'client1');
       const id = await accountId(t.server, 'client1');
-      const headers = () => ({ host: 'localhost:8080', cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! });
+      const headers = () => ({
+        host: 'localhost:8080',
+        cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
+      });
       const on = async (app: FastifyInstance, url: string, payload: Buffer | Record<string, unknown>) =>
         (
           await app.inject({
             method: 'POST',
             url,
-            headers: { ...headers(), 'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json' },
+            headers: {
+              ...headers(),
+              'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json',
+            },
             payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
           })
         ).json();
@@ -289,29 +398,52 @@ describe.each(backends)('file service on %s', (backend) => {
       const key = { fileMd5: md5(data), fileSize: data.length };
       expect((await on(second, '/api/file/check', { fileName: 'two.txt', ...key })).code).toBe(0);
       for (const i of [0, 1, 2, 3]) {
-        const r = await on(apps[i % 2], `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=${i}`, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
+        const r = await on(
+          apps[i % 2],
+          `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=${i}`,
+          data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE),
+        );
         expect(r, `chunk ${i}`).toMatchObject({ code: 0 });
       }
-      expect((await on(t.server.app, '/api/file/progress', key)).data).toMatchObject({ uploadedChunks: [0, 1, 2, 3], progress: 100 });
+      expect((await on(t.server.app, '/api/file/progress', key)).data).toMatchObject({
+        uploadedChunks: [0, 1, 2, 3],
+        progress: 100,
+      });
       // neither process saw every chunk: the merge hashes what it reads
       const merged = await on(second, '/api/file/merge', key);
       expect(merged).toMatchObject({ code: 0, data: { size: data.length } });
-      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(key.fileMd5);
+      expect(
+        md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path)),
+      ).toBe(key.fileMd5);
       // one upload merged from both at once: claimed by one of them, the other told to wait or given the same file
       const d2 = Buffer.concat([numberText(200_000, 6_500_000), Buffer.from('\r\n')]);
       const k2 = { fileMd5: md5(d2), fileSize: d2.length };
       expect((await on(t.server.app, '/api/file/check', { fileName: 'both.txt', ...k2 })).code).toBe(0);
       for (const i of [0, 1, 2])
-        expect((await on(t.server.app, `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`, d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(
-          0,
-        );
+        expect(
+          (
+            await on(
+              t.server.app,
+              `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`,
+              d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE),
+            )
+          ).code,
+        ).toBe(0);
       const answers = await Promise.all(apps.map((app) => on(app, '/api/file/merge', k2)));
       const ok = answers.filter((a) => a.code === 0);
       expect(ok.length).toBeGreaterThanOrEqual(1);
       for (const a of answers) if (a.code !== 0) expect(a.msg).toBe('文件正在合并，请稍后重试');
       expect(new Set(ok.map((a) => a.data.importFilePath)).size).toBe(1);
-      expect(md5(fs.readFileSync((await resolveUpload(second.ctx, { id }, ok[0].data.importFilePath)).path))).toBe(k2.fileMd5);
-      expect(await t.server.handle.db.selectFrom('file_uploads').select('state').where('file_md5', '=', k2.fileMd5).execute()).toEqual([{ state: 2 }]);
+      expect(md5(fs.readFileSync((await resolveUpload(second.ctx, { id }, ok[0].data.importFilePath)).path))).toBe(
+        k2.fileMd5,
+      );
+      expect(
+        await t.server.handle.db
+          .selectFrom('file_uploads')
+          .select('state')
+          .where('file_md5', '=', k2.fileMd5)
+          .execute(),
+      ).toEqual([{ state: 2 }]);
     } finally {
       await second.close();
     }
@@ -326,7 +458,8 @@ describe.each(backends)('file service on %s', (backend) => {
       const data = Buffer.concat([numberText(n, start), Buffer.from('\r\n')]);
       const key = { fileMd5: md5(data), fileSize: data.length };
       expect((await c.post('/api/file/check', { fileName: 'p.txt', ...key })).body.code).toBe(0);
-      if (chunk) expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+      if (chunk)
+        expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
       return key;
     };
     const stale = await partial(100_000, 3_000_000); // one of two chunks
@@ -359,25 +492,46 @@ describe.each(backends)('file service on %s', (backend) => {
       .where('state', '<>', 2)
       .where('updated_at', '<', new Date(now.getTime() - 24 * HOUR))
       .executeTakeFirstOrThrow();
-    const [a, b] = await Promise.all([t.server.app.services.files.purgeStale(24 * HOUR), t.server.app.services.files.purgeStale(24 * HOUR)]);
+    const [a, b] = await Promise.all([
+      t.server.app.services.files.purgeStale(24 * HOUR),
+      t.server.app.services.files.purgeStale(24 * HOUR),
+    ]);
     expect(a.uploads + b.uploads).toBe(Number(untouched) - 1);
     expect(Number(untouched)).toBeGreaterThanOrEqual(3);
-    const left = await db.selectFrom('file_uploads').select(['file_md5', 'state', 'updated_at']).where('account_id', '=', id).execute();
+    const left = await db
+      .selectFrom('file_uploads')
+      .select(['file_md5', 'state', 'updated_at'])
+      .where('account_id', '=', id)
+      .execute();
     const has = (k: { fileMd5: string }) => left.some((r) => r.file_md5 === k.fileMd5);
-    expect([has(stale), has(registered), has(active), has(fresh), has({ fileMd5: md5(numberText(1000, 3_400_000)) })]).toEqual([false, false, true, true, true]);
+    expect([
+      has(stale),
+      has(registered),
+      has(active),
+      has(fresh),
+      has({ fileMd5: md5(numberText(1000, 3_400_000)) }),
+    ]).toEqual([false, false, true, true, true]);
     // the active upload's row now says when its last chunk came, so it is not looked at again before that is as old
-    expect(new Date(left.find((r) => r.file_md5 === active.fileMd5)!.updated_at).getTime()).toBeGreaterThan(now.getTime() - 2 * HOUR);
+    expect(new Date(left.find((r) => r.file_md5 === active.fileMd5)!.updated_at).getTime()).toBeGreaterThan(
+      now.getTime() - 2 * HOUR,
+    );
     expect(fs.existsSync(_paths.chunkDir(ctx, id, stale))).toBe(false);
     expect(fs.existsSync(_paths.chunkDir(ctx, id, registered))).toBe(false);
-    const chunkFiles = (k: { fileMd5: string; fileSize: number }) => fs.readdirSync(_paths.chunkDir(ctx, id, k)).filter((f) => /^\d+$/.test(f));
+    const chunkFiles = (k: { fileMd5: string; fileSize: number }) =>
+      fs.readdirSync(_paths.chunkDir(ctx, id, k)).filter((f) => /^\d+$/.test(f));
     expect(chunkFiles(active)).toEqual(['0']);
     expect(chunkFiles(fresh)).toEqual(['0']);
     for (const name of leftovers) expect(fs.existsSync(path.join(owner, name)), name).toBe(false);
     expect(fs.existsSync(path.join(owner, young))).toBe(true);
     // the complete file stays usable; the purged upload starts again from nothing
-    expect((await resolveUpload(ctx, { id }, complete.data.importFilePath)).size).toBe(numberText(1000, 3_400_000).length);
+    expect((await resolveUpload(ctx, { id }, complete.data.importFilePath)).size).toBe(
+      numberText(1000, 3_400_000).length,
+    );
     expect((await c.post('/api/file/progress', stale)).body.msg).toBe('文件不存在，请重新上传');
-    expect((await c.post('/api/file/check', { fileName: 'p.txt', ...stale })).body.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
+    expect((await c.post('/api/file/check', { fileName: 'p.txt', ...stale })).body.data).toMatchObject({
+      uploaded: false,
+      uploadedChunks: [],
+    });
     // nothing more to do
     expect(await t.server.app.services.files.purgeStale(24 * HOUR)).toEqual({ uploads: 0, folders: 0 });
   });
@@ -389,14 +543,28 @@ describe.each(backends)('file service on %s', (backend) => {
       const r = (await c.post('/api/file/check', { fileName: name, ...key })).body;
       expect(r.code, name).toBe(400);
     }
-    expect((await c.post('/api/file/check', { fileName: 'a.exe', ...key })).body.msg).toBe('请上传txt,csv,xlxs格式文件');
-    expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: key.fileMd5, fileSize: 301 * 1024 * 1024 })).body.msg).toBe('文件大小超过限制');
+    expect((await c.post('/api/file/check', { fileName: 'a.exe', ...key })).body.msg).toBe(
+      '请上传txt,csv,xlxs格式文件',
+    );
+    expect(
+      (await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: key.fileMd5, fileSize: 301 * 1024 * 1024 })).body
+        .msg,
+    ).toBe('文件大小超过限制');
     expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: 'zz', fileSize: 1 })).body.code).toBe(400);
     // a PNG named .txt, a text named .xlsx, a zip of anything named .csv
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
     expect(await uploadFile(t.server, c, 'png.txt', png)).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
-    expect(await uploadFile(t.server, c, 'text.xlsx', numberText(10))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
-    expect(await uploadFile(t.server, c, 'bin.csv', Buffer.from([0x31, 0x00, 0x32]))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    expect(await uploadFile(t.server, c, 'text.xlsx', numberText(10))).toMatchObject({
+      code: 400,
+      msg: '文件内容与格式不符',
+    });
+    expect(await uploadFile(t.server, c, 'bin.csv', Buffer.from([0x31, 0x00, 0x32]))).toMatchObject({
+      code: 400,
+      msg: '文件内容与格式不符',
+    });
     // a malformed token never resolves
     for (const p of ['../x.txt', 'a/b.txt', '', 'x'.repeat(24) + '.exe']) {
       expect((await c.get(`/api/file/download?importFilePath=${encodeURIComponent(p)}`)).body.code).toBe(400);
@@ -404,17 +572,39 @@ describe.each(backends)('file service on %s', (backend) => {
     const root = _paths.uploadsRoot(t.server.app.ctx);
     const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
     // (the file the worker builds for an unfinished upload, a.<random>.part, lives in its chunk folder until it is merged, cancelled or purged)
-    expect(all.filter((f) => f.includes('..') || (f.endsWith('.part') && !/^\d+\/c[0-9a-f]{32}-\d+\/a\.[\w-]+\.part$/.test(f)) || f.endsWith('.merging'))).toEqual([]);
+    expect(
+      all.filter(
+        (f) =>
+          f.includes('..') ||
+          (f.endsWith('.part') && !/^\d+\/c[0-9a-f]{32}-\d+\/a\.[\w-]+\.part$/.test(f)) ||
+          f.endsWith('.merging'),
+      ),
+    ).toEqual([]);
     void path;
   });
 
   it('parses txt, csv and xlsx uploads as streams with the shared number rules (POST /send/parsefile)', async () => {
     const c = await as(t.server, 'client1');
-    const txt = await uploadFile(t.server, c, 'n.txt', Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'));
+    const txt = await uploadFile(
+      t.server,
+      c,
+      'n.txt',
+      Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'),
+    );
     const r = (await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 0 })).body;
     expect(r).toMatchObject({
       code: 0,
-      data: { fileName: 'n.txt', importFilePath: txt.data.importFilePath, submitTotal: 5, errNum: 1, repeatNum: 1, sendNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 },
+      data: {
+        fileName: 'n.txt',
+        importFilePath: txt.data.importFilePath,
+        submitTotal: 5,
+        errNum: 1,
+        repeatNum: 1,
+        sendNum: 3,
+        mobileNum: 1,
+        unicomNum: 1,
+        telecomNum: 1,
+      },
     });
     // filePath is the same key
     expect((await c.post('/api/send/parsefile', { filePath: txt.data.importFilePath })).body.data.sendNum).toBe(3);
@@ -423,7 +613,9 @@ describe.each(backends)('file service on %s', (backend) => {
       t.server,
       c,
       'big.csv',
-      Buffer.from(`\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`),
+      Buffer.from(
+        `\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`,
+      ),
     );
     expect((await c.post('/api/send/parsefile', { importFilePath: csv.data.importFilePath })).body.data).toMatchObject({
       submitTotal: 100_000,
@@ -438,15 +630,24 @@ describe.each(backends)('file service on %s', (backend) => {
     ws.addRow(['12345']);
     const xlsx = await uploadFile(t.server, c, 'n.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
     expect(xlsx.code).toBe(0);
-    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject({
-      submitTotal: 1001,
-      errNum: 1,
-      mobileNum: 500,
-      telecomNum: 500,
-    });
+    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject(
+      {
+        submitTotal: 1001,
+        errNum: 1,
+        mobileNum: 500,
+        telecomNum: 500,
+      },
+    );
     // international: 6-15 digits
-    const intl = await uploadFile(t.server, c, 'i.txt', Buffer.from('447911123456\n14155550123\n447911123456\n0123\n8613800138000'));
-    expect((await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data).toMatchObject({
+    const intl = await uploadFile(
+      t.server,
+      c,
+      'i.txt',
+      Buffer.from('447911123456\n14155550123\n447911123456\n0123\n8613800138000'),
+    );
+    expect(
+      (await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data,
+    ).toMatchObject({
       submitTotal: 5,
       errNum: 1,
       repeatNum: 1,
@@ -455,21 +656,42 @@ describe.each(backends)('file service on %s', (backend) => {
     });
     // refusals
     const none = await uploadFile(t.server, c, 'none.txt', Buffer.from('abc 123'));
-    expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({ code: 400, msg: '导入文件的有效号码个数为0' });
-    expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({
+      code: 400,
+      msg: '导入文件的有效号码个数为0',
+    });
+    expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({
+      code: 400,
+      msg: '文件不存在，请重新上传',
+    });
     // templateType 1 is a variable file: the variable SMS parser (server/modules/variable-international) answers, and wants its template
-    expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({
+    expect(
+      (await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body,
+    ).toMatchObject({
       code: 400,
       msg: '变量模板不存在或未审核通过',
     });
-    const broken = await uploadFile(t.server, c, 'broken.xlsx', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]));
-    expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
-    await expect(parseNumberFile(await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath), { timeoutMs: -1 })).rejects.toThrow(
-      '文件解析超时',
+    const broken = await uploadFile(
+      t.server,
+      c,
+      'broken.xlsx',
+      Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]),
     );
+    expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({
+      code: 400,
+      msg: '文件解析失败',
+    });
+    await expect(
+      parseNumberFile(
+        await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath),
+        { timeoutMs: -1 },
+      ),
+    ).rejects.toThrow('文件解析超时');
     // another account cannot parse it
     const other = await as(t.server, 'client0');
-    expect((await other.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+    expect((await other.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath })).body.msg).toBe(
+      '文件不存在，请重新上传',
+    );
   });
 
   it('refuses zip bombs and path names inside a workbook when parsing', async () => {
@@ -479,12 +701,18 @@ describe.each(backends)('file service on %s', (backend) => {
       const up = await uploadFile(t.server, c, 'bomb.xlsx', bomb);
       expect(up.code).toBe(0);
       const started = Date.now();
-      expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件内容过大' });
+      expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({
+        code: 400,
+        msg: '文件内容过大',
+      });
       expect(Date.now() - started).toBeLessThan(20_000);
     }
     const evil = xlsxWith({ data: '<worksheet/>' }, [{ name: '../../evil.txt', data: 'x' }]);
     const up = await uploadFile(t.server, c, 'evil.xlsx', evil);
-    expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({
+      code: 400,
+      msg: '文件解析失败',
+    });
   });
 
   it('downloads the error numbers of typed numbers and of a file', async () => {
@@ -493,12 +721,21 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(typed.status).toBe(200);
     expect(String(typed.headers['content-disposition'])).toContain('attachment');
     expect(typed.raw.body).toBe('123\r\n1380013800\r\n99999999999\r\n');
-    expect((await c.post('/api/send/importRrrorPhones', { phones: '447911123456,0123,12', international: 1 })).raw.body).toBe('0123\r\n12\r\n');
+    expect(
+      (await c.post('/api/send/importRrrorPhones', { phones: '447911123456,0123,12', international: 1 })).raw.body,
+    ).toBe('0123\r\n12\r\n');
     const up = await uploadFile(t.server, c, 'e.txt', Buffer.from('13800138000\n123\n18600186000,abc\n5555'));
-    expect((await c.post('/api/send/importRrrorPhones', { importFilePath: up.data.importFilePath })).raw.body).toBe('123\r\n5555\r\n');
-    expect((await c.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).raw.body).toBe('2,123\r\n4,5555\r\n');
+    expect((await c.post('/api/send/importRrrorPhones', { importFilePath: up.data.importFilePath })).raw.body).toBe(
+      '123\r\n5555\r\n',
+    );
+    expect(
+      (await c.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).raw.body,
+    ).toBe('2,123\r\n4,5555\r\n');
     const other = await as(t.server, 'client0');
-    expect((await other.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+    expect(
+      (await other.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).body
+        .msg,
+    ).toBe('文件不存在，请重新上传');
   });
 
   it('sends to the numbers of an uploaded file (importFilePath): charged like typed numbers, beyond the 60,000 of the manual input', async () => {
@@ -506,14 +743,33 @@ describe.each(backends)('file service on %s', (backend) => {
     const tpl = await templateId(t.server, '您的好易购登录验证码为');
     const content = '您的好易购登录验证码为123456，5分钟内有效，请勿告诉他人。';
     const big = await uploadFile(t.server, c, '大文件.txt', numberText(61_000, 1_000_000));
-    const preview = (await c.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: big.data.importFilePath, smstype: 4 })).body;
+    const preview = (
+      await c.post('/api/send/chargeInfo', {
+        content,
+        sign: '好易购',
+        importFilePath: big.data.importFilePath,
+        smstype: 4,
+      })
+    ).body;
     expect(preview).toMatchObject({ code: 0, data: { submitTotal: 61_000, smsNum: 1, chargeNum: 61_000 } });
     const lines = Buffer.from(`${numberText(3000, 2_000_000).toString()}\r\n123\r\n13802000000\r\n`);
     const up = await uploadFile(t.server, c, '号码.txt', lines);
     t.server.clock.advance(3100);
-    const r = (await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: up.data.importFilePath })).body;
+    const r = (
+      await c.post('/api/send/sending', {
+        sign: '好易购',
+        smstype: 4,
+        templateId: tpl,
+        content,
+        importFilePath: up.data.importFilePath,
+      })
+    ).body;
     expect(r).toMatchObject({ code: 0, data: { submitTotal: 3000, chargeNum: 3000 } });
-    const task = await t.server.handle.db.selectFrom('sms_tasks').selectAll().where('uid', '=', r.data.taskId).executeTakeFirstOrThrow();
+    const task = await t.server.handle.db
+      .selectFrom('sms_tasks')
+      .selectAll()
+      .where('uid', '=', r.data.taskId)
+      .executeTakeFirstOrThrow();
     expect(task).toMatchObject({ file_type: 1, file_name: '号码.txt', submit_total: 3000, err_num: 1, repeat_num: 1 });
     const { n } = await t.server.handle.db
       .selectFrom('sms_messages')
@@ -524,10 +780,31 @@ describe.each(backends)('file service on %s', (backend) => {
     // another account's file, a bad token
     const other = await as(t.server, 'client0');
     t.server.clock.advance(3100);
-    expect((await other.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: up.data.importFilePath, smstype: 5 })).body.msg).toBe('文件不存在，请重新上传');
-    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: '../x' })).body.code).toBe(400);
+    expect(
+      (
+        await other.post('/api/send/chargeInfo', {
+          content,
+          sign: '好易购',
+          importFilePath: up.data.importFilePath,
+          smstype: 5,
+        })
+      ).body.msg,
+    ).toBe('文件不存在，请重新上传');
+    expect(
+      (
+        await c.post('/api/send/sending', {
+          sign: '好易购',
+          smstype: 4,
+          templateId: tpl,
+          content,
+          importFilePath: '../x',
+        })
+      ).body.code,
+    ).toBe(400);
     // neither numbers nor a file
-    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content })).body.msg).toBe('号码池不能为空');
+    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content })).body.msg).toBe(
+      '号码池不能为空',
+    );
     expect(await ledgerViolations(t.server)).toEqual([]);
     expect(await poolViolations(t.server)).toEqual([]);
   });
@@ -535,7 +812,10 @@ describe.each(backends)('file service on %s', (backend) => {
 
 describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
   // UPLOAD_STALE_HOURS=2; the server's job runs every 100 ms here (every hour by default)
-  const t = useServer(backend, { config: { uploadStaleHours: loadConfig({ UPLOAD_STALE_HOURS: '2' }).app.uploadStaleHours }, build: { uploadPurgeEveryMs: 100 } });
+  const t = useServer(backend, {
+    config: { uploadStaleHours: loadConfig({ UPLOAD_STALE_HOURS: '2' }).app.uploadStaleHours },
+    build: { uploadPurgeEveryMs: 100 },
+  });
 
   it('runs where the server starts its periodic jobs and removes uploads untouched for UPLOAD_STALE_HOURS', async () => {
     const c = await as(t.server, 'client1');
@@ -544,12 +824,14 @@ describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
     const key = { fileMd5: md5(data), fileSize: data.length };
     expect((await c.post('/api/file/check', { fileName: 'late.txt', ...key })).body.code).toBe(0);
     expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
-    const rows = () => t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).execute();
+    const rows = () =>
+      t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).execute();
     await new Promise((r) => setTimeout(r, 300));
     expect(await rows()).toHaveLength(1); // not stale yet: the job ran and kept it
     t.server.clock.advance(3 * 3600_000);
     const dir = _paths.chunkDir(t.server.app.ctx, id, key);
-    for (let i = 0; i < 100 && ((await rows()).length || fs.existsSync(dir)); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && ((await rows()).length || fs.existsSync(dir)); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await rows()).toHaveLength(0);
     expect(fs.existsSync(dir)).toBe(false);
   });

@@ -21,7 +21,12 @@ import { prng } from '../../server/lib/prng';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
 import { CMD, encodeConnect, makeConnect } from '../../server/lib/cmpp-pdu';
 import { CMD as SMGP_CMD, encodeLogin, makeLogin } from '../../server/lib/smgp-pdu';
-import { CMD as SGIP, decodePacket as decodeSgip, encodeBind as encodeSgipBind, encodeReport as encodeSgipReport } from '../../server/lib/sgip-pdu';
+import {
+  CMD as SGIP,
+  decodePacket as decodeSgip,
+  encodeBind as encodeSgipBind,
+  encodeReport as encodeSgipReport,
+} from '../../server/lib/sgip-pdu';
 import { createSgipLink, type SgipLinkHandle } from '../../server/modules/smsc/sgip-client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 
@@ -74,7 +79,12 @@ function smppDoor(name: string, tlsDoor: boolean): Door {
     frame: smppFrame,
     read: (f) => ({ commandId: f.readUInt32BE(4), status: f.readUInt32BE(8), seq: f.readUInt32BE(12) }),
     // bind_transceiver: system_id, password, system_type, interface_version, addr_ton, addr_npi, address_range
-    bind: (seq) => smppFrame(0x09, seq, Buffer.concat([cstr('client1'), cstr(DEMO_INTERFACE_PASSWORD), cstr(''), Buffer.from([0x34, 0, 0]), cstr('')])),
+    bind: (seq) =>
+      smppFrame(
+        0x09,
+        seq,
+        Buffer.concat([cstr('client1'), cstr(DEMO_INTERFACE_PASSWORD), cstr(''), Buffer.from([0x34, 0, 0]), cstr('')]),
+      ),
     probe: (seq) => smppFrame(0x15, seq, Buffer.alloc(0)),
     ids: [...range(0x00000000, 0x000001ff), ...range(0x80000000, 0x800001ff)],
     isResponse: (id) => (id & 0x80000000) !== 0 && !!SMPP_DEFINED[id],
@@ -100,7 +110,11 @@ const cmppDoor: Door = {
   port: (server) => server.app.services.cmppServer!.port,
   frame: cmppFrame,
   // the CONNECT_RESP status (3.0 layout: 4 octets); other frames' status is not looked at
-  read: (f) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(8), status: f.length >= 16 ? f.readUInt32BE(12) : -1 }),
+  read: (f) => ({
+    commandId: f.readUInt32BE(4),
+    seq: f.readUInt32BE(8),
+    status: f.length >= 16 ? f.readUInt32BE(12) : -1,
+  }),
   bind: (seq) => encodeConnect(seq, makeConnect('cli001', DEMO_INTERFACE_PASSWORD, 3)),
   probe: (seq) => cmppFrame(CMD.ACTIVE_TEST, seq, Buffer.alloc(0)),
   ids: [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff)],
@@ -119,7 +133,11 @@ const smgpDoor: Door = {
   port: (server) => server.app.services.smgpServer!.port,
   // the same 12-octet header as CMPP's
   frame: cmppFrame,
-  read: (f) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(8), status: f.length >= 16 ? f.readUInt32BE(12) : -1 }),
+  read: (f) => ({
+    commandId: f.readUInt32BE(4),
+    seq: f.readUInt32BE(8),
+    status: f.length >= 16 ? f.readUInt32BE(12) : -1,
+  }),
   bind: (seq) => encodeLogin(seq, makeLogin('cli001', DEMO_INTERFACE_PASSWORD, 2)),
   probe: (seq) => cmppFrame(SMGP_CMD.ACTIVE_TEST, seq, Buffer.alloc(0)),
   ids: [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff)],
@@ -139,7 +157,11 @@ function sgipFrame(commandId: number, seq: number, body: Buffer): Buffer {
 }
 const SGIP_IDS = [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff), 0x00001000, 0x80001000];
 const sgipSeq = (seq: number) => ({ node: 3000000001, time: 1205000000, number: seq });
-const sgipRead = (f: Buffer) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(16), status: f.length >= 21 ? f[20] : -1 });
+const sgipRead = (f: Buffer) => ({
+  commandId: f.readUInt32BE(4),
+  seq: f.readUInt32BE(16),
+  status: f.length >= 21 ? f[20] : -1,
+});
 
 /** the requests the SGIP door answers after SGIP_BIND (docs/api-sgip.md "Commands"): BIND (result 2), UNBIND, SUBMIT, TRACE (an unreadable one too), and the SMG's commands (result 30) */
 const SGIP_ANSWERED = new Set<number>([
@@ -167,9 +189,11 @@ const sgipDoor: Door = {
   port: (server) => server.app.services.sgipServer!.port,
   frame: sgipFrame,
   read: sgipRead,
-  bind: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
+  bind: (seq) =>
+    encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
   // SGIP has no keep-alive: a second SGIP_BIND is answered (result 2) on a bound session
-  probe: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
+  probe: (seq) =>
+    encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
   ids: SGIP_IDS,
   isResponse: (id) => !SGIP_ANSWERED.has(id),
   // before SGIP_BIND every packet closes the connection; after it UNBIND
@@ -195,17 +219,27 @@ const sgipCallbackDoor: Door = {
   read: sgipRead,
   bind: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 2, loginName: 'smg', loginPassword: 'cbpw' }),
   // a status report: answered (after its handler) on a bound connection
-  probe: (seq) => encodeSgipReport(sgipSeq(seq), { submitSeq: sgipSeq(seq), reportType: 0, userNumber: '8613000000001', state: 0, errorCode: 0 }),
+  probe: (seq) =>
+    encodeSgipReport(sgipSeq(seq), {
+      submitSeq: sgipSeq(seq),
+      reportType: 0,
+      userNumber: '8613000000001',
+      state: 0,
+      errorCode: 0,
+    }),
   ids: SGIP_IDS,
   // answered: REPORT, DELIVER, USERRPT, TRACE (and UNBIND, which closes); nothing else
-  isResponse: (id) => id !== SGIP.REPORT && id !== SGIP.DELIVER && id !== SGIP.USERRPT && id !== SGIP.TRACE && id !== SGIP.UNBIND,
+  isResponse: (id) =>
+    id !== SGIP.REPORT && id !== SGIP.DELIVER && id !== SGIP.USERRPT && id !== SGIP.TRACE && id !== SGIP.UNBIND,
   // before the bind every packet closes; after it UNBIND and UNBIND_RESP (the SMG's goodbye), and a packet it cannot read (the empty body of a command with fields)
   closes: (id, bound) => !bound || id === SGIP.UNBIND || id === SGIP.UNBIND_RESP || sgipEmptyUnreadable(id),
 };
 
 beforeAll(async () => {
   sgipLink = createSgipLink(
-    parseSmppUrl('sgip://sp1:x@127.0.0.1:1?callback_port=0&callback_host=127.0.0.1&callback_user=smg&callback_password=cbpw&reconnect_min_ms=1000&receipt_batch_ms=0'),
+    parseSmppUrl(
+      'sgip://sp1:x@127.0.0.1:1?callback_port=0&callback_host=127.0.0.1&callback_user=smg&callback_password=cbpw&reconnect_min_ms=1000&receipt_batch_ms=0',
+    ),
   );
   sgipLink.onReceipts(async () => {});
   sgipLink.onMo(async () => {});
@@ -215,7 +249,14 @@ afterAll(async () => {
   await sgipLink?.close();
 });
 
-const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor, smgpDoor, sgipDoor, sgipCallbackDoor];
+const DOORS = [
+  smppDoor('SMPP', false),
+  smppDoor('SMPP over TLS', true),
+  cmppDoor,
+  smgpDoor,
+  sgipDoor,
+  sgipCallbackDoor,
+];
 
 /** A raw connection that splits what it receives into frames (4-octet length first). */
 class Conn {
@@ -248,7 +289,9 @@ class Conn {
   }
   static open(door: Door, port: number): Promise<Conn> {
     return new Promise((resolve, reject) => {
-      const sock = door.tls ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect(port, '127.0.0.1');
+      const sock = door.tls
+        ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false })
+        : net.connect(port, '127.0.0.1');
       sock.once(door.tls ? 'secureConnect' : 'connect', () => resolve(new Conn(sock)));
       sock.once('error', reject);
     });
@@ -332,7 +375,9 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
           // the connection closed: only a command that ends the session or a PDU the library cannot read may do that
           expect(c.closed, `${door.name} 0x${id.toString(16)}: neither closed nor answered the probe`).toBe(true);
           if (!body.length && !door.closes(id, bound))
-            throw new Error(`${door.name}${bound ? ' bound' : ''}: empty 0x${id.toString(16)} closed the connection (${c.frames.map((f) => f.toString('hex')).join(' ')})`);
+            throw new Error(
+              `${door.name}${bound ? ' bound' : ''}: empty 0x${id.toString(16)} closed the connection (${c.frames.map((f) => f.toString('hex')).join(' ')})`,
+            );
           closes++;
           c = await session(door, bound);
           continue;

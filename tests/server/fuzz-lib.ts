@@ -96,7 +96,9 @@ export const HOSTILE: Hostile[] = [
 ];
 
 /** the classes the shared guards refuse whatever the parameter (a form/query array is a repeated parameter) */
-const GUARDED = HOSTILE.filter((h) => ['nul', 'control', 'lone surrogate', 'deep array', 'deep object', 'array'].includes(h.name));
+const GUARDED = HOSTILE.filter((h) =>
+  ['nul', 'control', 'lone surrogate', 'deep array', 'deep object', 'array'].includes(h.name),
+);
 /** the classes that reach the handlers */
 const VALUES = HOSTILE.filter((h) => !GUARDED.includes(h));
 
@@ -159,7 +161,8 @@ function propertiesOf(doc: Json, s: Json | undefined, out = new Set<string>(), d
   const r = resolveRef(doc, s);
   if (!r || depth > 5) return out;
   for (const k of Object.keys(r.properties ?? {})) out.add(k);
-  for (const sub of [...(r.allOf ?? []), ...(r.anyOf ?? []), ...(r.oneOf ?? [])]) propertiesOf(doc, sub, out, depth + 1);
+  for (const sub of [...(r.allOf ?? []), ...(r.anyOf ?? []), ...(r.oneOf ?? [])])
+    propertiesOf(doc, sub, out, depth + 1);
   return out;
 }
 
@@ -184,9 +187,13 @@ export function routesOf(doc: Json): Route[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-type Payload = { kind: 'json'; text: string } | { kind: 'form'; pairs: [string, string][] } | { kind: 'query'; pairs: [string, string][] };
+type Payload =
+  | { kind: 'json'; text: string }
+  | { kind: 'form'; pairs: [string, string][] }
+  | { kind: 'query'; pairs: [string, string][] };
 
-export const encode = (pairs: [string, string][]) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+export const encode = (pairs: [string, string][]) =>
+  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
 function textOf(v: unknown): string | string[] | undefined {
   if (v === undefined) return undefined;
@@ -266,26 +273,44 @@ export function fuzzEveryRoute(shard: number, of: number) {
 
     async function snapshot(): Promise<Json> {
       const db = server.handle.db;
-      const money = await sql<{ total: string; n: string }>`select coalesce(sum(balance), 0)::text as total, count(*)::text as n from accounts`.execute(db);
+      const money = await sql<{
+        total: string;
+        n: string;
+      }>`select coalesce(sum(balance), 0)::text as total, count(*)::text as n from accounts`.execute(db);
       const ledger =
         await sql<Json>`select count(*)::text as n, coalesce(sum(amount), 0)::text as amount, coalesce(sum(balance_after), 0)::text as after, coalesce(max(id), 0)::text as last from ledger`.execute(
           db,
         );
       const reqs = await sql<Json>`select count(*)::text as n from ledger_requests`.execute(db);
-      const balances = await sql<Json>`select clientid, balance::text as balance from accounts where balance <> 0 order by clientid`.execute(db);
+      const balances =
+        await sql<Json>`select clientid, balance::text as balance from accounts where balance <> 0 order by clientid`.execute(
+          db,
+        );
       const files: string[] = [];
       const walk = (dir: string) => {
         if (!fs.existsSync(dir)) return;
         for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
           const full = path.join(dir, e.name);
           const rel = path.relative(server.dataDir, full);
-          if (rel === 'outbox' || rel.startsWith(`outbox${path.sep}`) || rel === 'exports' || rel.startsWith(`exports${path.sep}`)) continue;
+          if (
+            rel === 'outbox' ||
+            rel.startsWith(`outbox${path.sep}`) ||
+            rel === 'exports' ||
+            rel.startsWith(`exports${path.sep}`)
+          )
+            continue;
           if (e.isDirectory()) walk(full);
           else files.push(`${rel} ${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex')}`);
         }
       };
       walk(server.dataDir);
-      return { balance: money.rows[0].total, ledger: ledger.rows[0], ledgerRequests: reqs.rows[0].n, balances: balances.rows, files };
+      return {
+        balance: money.rows[0].total,
+        ledger: ledger.rows[0],
+        ledgerRequests: reqs.rows[0].n,
+        balances: balances.rows,
+        files,
+      };
     }
 
     async function login(role: Role) {
@@ -312,7 +337,10 @@ export function fuzzEveryRoute(shard: number, of: number) {
         // a stall is this process being busy (a handler blocking the event loop) for the whole wait;
         // a slow answer while the process got little CPU is the shared test machine, not the server
         if (ms > LIVENESS_MS && cpuMs > LIVENESS_MS) slowLiveness.push({ ms: Math.round(ms), at });
-        else if (ms > LIVENESS_MS) progress(`slow liveness from CPU contention: ${Math.round(ms)} ms wall, ${Math.round(cpuMs)} ms CPU at ${at}`);
+        else if (ms > LIVENESS_MS)
+          progress(
+            `slow liveness from CPU contention: ${Math.round(ms)} ms wall, ${Math.round(cpuMs)} ms CPU at ${at}`,
+          );
         expect(r.status).toBe(200);
       };
     }
@@ -334,7 +362,13 @@ export function fuzzEveryRoute(shard: number, of: number) {
       }
     }
 
-    async function send(role: Role, route: Route, payload: Payload | undefined, what: string, opts: { url?: string; headers?: Record<string, string>; rawBody?: string } = {}) {
+    async function send(
+      role: Role,
+      route: Route,
+      payload: Payload | undefined,
+      what: string,
+      opts: { url?: string; headers?: Record<string, string>; rawBody?: string } = {},
+    ) {
       let url = opts.url ?? route.path.replace(/\{([^}]+)\}/g, () => 'x');
       const headers: Record<string, string> = { ...opts.headers };
       let body: string | undefined = opts.rawBody;
@@ -351,16 +385,25 @@ export function fuzzEveryRoute(shard: number, of: number) {
       const r = await role.client.request(route.method, url, body, { headers });
       const type = String(r.headers['content-type'] ?? '');
       // a success may be a file or a document; anything else is the usual {code, msg} JSON
-      const shaped = r.status === 200 || (type.includes('json') && typeof r.body?.code === 'number' && typeof r.body?.msg === 'string');
+      const shaped =
+        r.status === 200 ||
+        (type.includes('json') && typeof r.body?.code === 'number' && typeof r.body?.msg === 'string');
       if (r.status >= 500 || !shaped) {
-        findings.push({ role: role.name, route: `${route.method} ${route.path}`, what, status: r.status, body: String(r.raw.body).slice(0, 160) });
+        findings.push({
+          role: role.name,
+          route: `${route.method} ${route.path}`,
+          what,
+          status: r.status,
+          body: String(r.raw.body).slice(0, 160),
+        });
         progress(`FINDING ${JSON.stringify(findings.at(-1))}`);
       }
       return r;
     }
 
     /** the payload kinds a route takes: GET → query; POST → JSON and form (and the query for documented query params) */
-    const kindsOf = (route: Route): ('json' | 'form' | 'query')[] => (route.method === 'GET' ? ['query'] : ['json', 'form']);
+    const kindsOf = (route: Route): ('json' | 'form' | 'query')[] =>
+      route.method === 'GET' ? ['query'] : ['json', 'form'];
 
     beforeAll(async () => {
       server = await startServer(backend, { config: { ipRateLimitPerMinute: 100_000 } });
@@ -391,7 +434,15 @@ export function fuzzEveryRoute(shard: number, of: number) {
       expect(allRoutes.length).toBeGreaterThan(60);
       expect(routes.length).toBeGreaterThanOrEqual(Math.floor(allRoutes.length / of));
       // client2 is frozen and may not log in: skipped
-      expect(roles.map((r) => r.name)).toEqual(['anonymous', 'agent1 (mode 1)', 'agent0 (mode 0)', 'newagent (uncertified)', 'client1', 'client3 (postpaid)', 'operator1 (运营)']);
+      expect(roles.map((r) => r.name)).toEqual([
+        'anonymous',
+        'agent1 (mode 1)',
+        'agent0 (mode 0)',
+        'newagent (uncertified)',
+        'client1',
+        'client3 (postpaid)',
+        'operator1 (运营)',
+      ]);
     });
 
     it('answers every hostile value on every route as every role without a 5xx, stalls or changes', async () => {
@@ -410,11 +461,17 @@ export function fuzzEveryRoute(shard: number, of: number) {
         for (const [ri, role] of roles.entries()) {
           await withLiveness(`${key} as ${role.name}`, async () => {
             // does this role get past the session / role check? (an empty call)
-            const probe = await send(role, route, route.method === 'GET' ? { kind: 'query', pairs: [] } : { kind: 'form', pairs: [] }, 'empty');
+            const probe = await send(
+              role,
+              route,
+              route.method === 'GET' ? { kind: 'query', pairs: [] } : { kind: 'form', pairs: [] },
+              'empty',
+            );
             const blocked = probe.body?.code === 401 || probe.body?.code === 403;
             if (blocked && !whole) return;
             const one = async (h: Hostile, n: string, kind: 'json' | 'form' | 'query') => {
-              const p = payloadOf(kind, [[n, h]]) ?? (route.method === 'POST' ? payloadOf('json', [[n, h]]) : undefined);
+              const p =
+                payloadOf(kind, [[n, h]]) ?? (route.method === 'POST' ? payloadOf('json', [[n, h]]) : undefined);
               if (p) await send(role, route, p, `${h.name} in ${n} (${p.kind})`);
             };
             // every role: the classes the guards refuse, each in every parameter at once; the other
@@ -442,7 +499,13 @@ export function fuzzEveryRoute(shard: number, of: number) {
                 kind,
                 values.filter(([, h]) => kind === 'json' || h.text !== undefined),
               );
-              if (p) await send(role, route, p, `square ${j}: ${values.map(([n, h]) => `${n}=${h.name}`).join(', ')} (${p.kind})`);
+              if (p)
+                await send(
+                  role,
+                  route,
+                  p,
+                  `square ${j}: ${values.map(([n, h]) => `${n}=${h.name}`).join(', ')} (${p.kind})`,
+                );
             }
             if (blocked) return;
             // the first role that reaches the handler: every class in each documented parameter alone
@@ -459,7 +522,10 @@ export function fuzzEveryRoute(shard: number, of: number) {
             // mixed: plausible values in the documented parameters, hostile ones in some (fast-check, fixed seed)
             if (documented.length) {
               const arb = fc.record({
-                hostile: fc.uniqueArray(fc.constantFrom(...documented), { minLength: 1, maxLength: Math.min(3, documented.length) }),
+                hostile: fc.uniqueArray(fc.constantFrom(...documented), {
+                  minLength: 1,
+                  maxLength: Math.min(3, documented.length),
+                }),
                 values: fc.array(fc.constantFrom(...HOSTILE), { minLength: 3, maxLength: 3 }),
                 kind: fc.constantFrom(...kinds),
               });
@@ -468,8 +534,15 @@ export function fuzzEveryRoute(shard: number, of: number) {
                   const i = c.hostile.indexOf(n);
                   return [n, i >= 0 ? c.values[i] : plausible(n)];
                 });
-                const p = payloadOf(c.kind, values) ?? (route.method === 'POST' ? payloadOf('json', values) : undefined);
-                if (p) await send(role, route, p, `mixed ${c.hostile.map((n, i) => `${n}=${c.values[i].name}`).join(', ')} (${p.kind})`);
+                const p =
+                  payloadOf(c.kind, values) ?? (route.method === 'POST' ? payloadOf('json', values) : undefined);
+                if (p)
+                  await send(
+                    role,
+                    route,
+                    p,
+                    `mixed ${c.hostile.map((n, i) => `${n}=${c.values[i].name}`).join(', ')} (${p.kind})`,
+                  );
               }
             }
           });
@@ -480,9 +553,13 @@ export function fuzzEveryRoute(shard: number, of: number) {
           }
         }
         await live(`after ${key}`);
-        progress(`${routeNo}/${routes.length} ${key}: ${requests} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s, ${findings.length} findings`);
+        progress(
+          `${routeNo}/${routes.length} ${key}: ${requests} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s, ${findings.length} findings`,
+        );
       }
-      console.log(`fuzz (${backend}): ${requests} requests over ${routes.length} routes and ${roles.length} roles; slowest liveness ${maxLiveness.toFixed(1)} ms`);
+      console.log(
+        `fuzz (${backend}): ${requests} requests over ${routes.length} routes and ${roles.length} roles; slowest liveness ${maxLiveness.toFixed(1)} ms`,
+      );
       expect(findings).toEqual([]);
       expect(slowLiveness).toEqual([]);
     }, 900_000);
@@ -524,21 +601,52 @@ export function fuzzEveryRoute(shard: number, of: number) {
             await send(role, route, undefined, 'json array', { headers: json, rawBody: '[1,2]' });
             await send(role, route, undefined, 'json string', { headers: json, rawBody: '"x"' });
             await send(role, route, undefined, 'json null', { headers: json, rawBody: 'null' });
-            await send(role, route, undefined, '__proto__ key', { headers: json, rawBody: '{"__proto__":{"isAdmin":true},"clientId":"1"}' });
-            await send(role, route, undefined, 'constructor key', { headers: json, rawBody: '{"constructor":{"prototype":{"x":1}}}' });
+            await send(role, route, undefined, '__proto__ key', {
+              headers: json,
+              rawBody: '{"__proto__":{"isAdmin":true},"clientId":"1"}',
+            });
+            await send(role, route, undefined, 'constructor key', {
+              headers: json,
+              rawBody: '{"constructor":{"prototype":{"x":1}}}',
+            });
             await send(role, route, undefined, 'deep json', { headers: json, rawBody: `{"a":${DEEP}}` });
-            await send(role, route, undefined, 'form __proto__', { headers: form, rawBody: '__proto__=1&constructor=2&__proto__[x]=3' });
-            await send(role, route, undefined, 'repeated form', { headers: form, rawBody: 'clientId=1&clientId=2&id=1&id=2&currentPage=1&currentPage=2' });
-            await send(role, route, undefined, 'bad form encoding', { headers: form, rawBody: 'clientId=%E0%A4%A&id=%' });
-            await send(role, route, undefined, 'text/plain', { headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
-            await send(role, route, undefined, 'xml', { headers: { 'content-type': 'application/xml' }, rawBody: '<a/>' });
-            await send(role, route, undefined, 'multipart without boundary', { headers: { 'content-type': 'multipart/form-data' }, rawBody: 'x' });
+            await send(role, route, undefined, 'form __proto__', {
+              headers: form,
+              rawBody: '__proto__=1&constructor=2&__proto__[x]=3',
+            });
+            await send(role, route, undefined, 'repeated form', {
+              headers: form,
+              rawBody: 'clientId=1&clientId=2&id=1&id=2&currentPage=1&currentPage=2',
+            });
+            await send(role, route, undefined, 'bad form encoding', {
+              headers: form,
+              rawBody: 'clientId=%E0%A4%A&id=%',
+            });
+            await send(role, route, undefined, 'text/plain', {
+              headers: { 'content-type': 'text/plain' },
+              rawBody: 'hello',
+            });
+            await send(role, route, undefined, 'xml', {
+              headers: { 'content-type': 'application/xml' },
+              rawBody: '<a/>',
+            });
+            await send(role, route, undefined, 'multipart without boundary', {
+              headers: { 'content-type': 'multipart/form-data' },
+              rawBody: 'x',
+            });
             await send(role, route, undefined, 'truncated multipart', {
               headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
-              rawBody: '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004',
+              rawBody:
+                '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004',
             });
-            await send(role, route, undefined, 'json charset', { headers: { 'content-type': 'application/json; charset=utf-16' }, rawBody: '{}' });
-            await send(role, route, undefined, 'too large', { headers: json, rawBody: `{"a":"${'z'.repeat(1024 * 1024 + 10)}"}` });
+            await send(role, route, undefined, 'json charset', {
+              headers: { 'content-type': 'application/json; charset=utf-16' },
+              rawBody: '{}',
+            });
+            await send(role, route, undefined, 'too large', {
+              headers: json,
+              rawBody: `{"a":"${'z'.repeat(1024 * 1024 + 10)}"}`,
+            });
           });
         }
       }

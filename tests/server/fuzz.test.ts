@@ -10,7 +10,13 @@ import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
 import { backends, type Client, startServer, type TestServer } from './harness';
 import { as, ledgerViolations, poolViolations, shanghai, templateId, upload } from './send-helpers';
-import { deriveApiSecret, DEMO_INTERFACE_PASSWORD, OPENAPI_ERRORS, OPENAPI_HEADERS, signRequest } from '../../server/modules/openapi';
+import {
+  deriveApiSecret,
+  DEMO_INTERFACE_PASSWORD,
+  OPENAPI_ERRORS,
+  OPENAPI_HEADERS,
+  signRequest,
+} from '../../server/modules/openapi';
 import { DEEP, encode, type Finding, HOSTILE, type Json, payloadOf, routesOf } from './fuzz-lib';
 
 // ---------------------------------------------------------------------------------------------
@@ -72,16 +78,23 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
   const sendAt = () => shanghai(new Date(server.clock.now().getTime() + 30 * 60_000));
 
   /** `send`: the way of sending this request is (a submit: the 3-second lock waited out first) */
-  async function call(route: string, what: string, payload: Record<string, unknown>, opts: { json?: boolean; send?: string; blocked?: boolean } = {}) {
+  async function call(
+    route: string,
+    what: string,
+    payload: Record<string, unknown>,
+    opts: { json?: boolean; send?: string; blocked?: boolean } = {},
+  ) {
     if (opts.send) later();
     requests++;
     const r = await client1.post(`/api${route}`, payload, { json: opts.json });
     const shaped = typeof r.body?.code === 'number' && typeof r.body?.msg === 'string';
-    const finding = (why: string) => findings.push({ route, what: `${what}: ${why}`, status: r.status, body: String(r.raw.body).slice(0, 200) });
+    const finding = (why: string) =>
+      findings.push({ route, what: `${what}: ${why}`, status: r.status, body: String(r.raw.body).slice(0, 200) });
     if (opts.send && r.body?.code === 0) accepted.set(opts.send, (accepted.get(opts.send) ?? 0) + 1);
     if (r.status >= 500 || !shaped) finding('5xx or not {code, msg}');
     // a blocked word is never sent: accepted only as intercepted (or held for review)
-    else if (opts.send && opts.blocked && r.body.code === 0 && r.body.msg !== INTERCEPTED && r.body.msg !== REVIEW) finding('blocked word accepted');
+    else if (opts.send && opts.blocked && r.body.code === 0 && r.body.msg !== INTERCEPTED && r.body.msg !== REVIEW)
+      finding('blocked word accepted');
     return r;
   }
 
@@ -89,7 +102,11 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
     server = await startServer(backend, { config: { ipRateLimitPerMinute: 100_000 } });
     client1 = await as(server, 'client1');
     const id = await templateId(server, '尊敬的{name}');
-    const row = await server.handle.db.selectFrom('templates').select('content').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await server.handle.db
+      .selectFrom('templates')
+      .select('content')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     tpl = { id, content: row.content };
   }, 120_000);
 
@@ -111,29 +128,80 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
       // the content check and the charge previews
       const test = await call('/content/content/test', name, { content: text });
       if (blocked && test.body?.code === 0 && text.length <= 500 && !test.body.data?.['500'])
-        findings.push({ route: '/content/content/test', what: `${name}: not found`, status: test.status, body: JSON.stringify(test.body) });
+        findings.push({
+          route: '/content/content/test',
+          what: `${name}: not found`,
+          status: test.status,
+          body: JSON.stringify(test.body),
+        });
       await call('/send/chargeInfo', name, { content: filled, sign: SIGN, smstype: 0, mobile: MOBILE });
-      await call('/send/chargeInfoVariable', name, { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 0, content: filled, mobile: MOBILE });
+      await call('/send/chargeInfoVariable', name, {
+        templateId: tpl.id,
+        sign: SIGN,
+        smstype: 0,
+        fileType: 0,
+        content: filled,
+        mobile: MOBILE,
+      });
       await call('/send/chargeInfoInternational', name, { content: text, sign: 'ACME', smstype: 0, mobile: US });
       // console send (form and JSON), timed console send
-      await call('/send/sending', name, { sign: SIGN, smstype: 0, templateId: tpl.id, content: filled, mobile: MOBILE }, { send: 'console', ...b });
-      await call('/send/sending', `${name} (json)`, { sign: SIGN, smstype: 0, templateId: tpl.id, content: filled, mobile: MOBILE }, { send: 'console (json)', json: true, ...b });
+      await call(
+        '/send/sending',
+        name,
+        { sign: SIGN, smstype: 0, templateId: tpl.id, content: filled, mobile: MOBILE },
+        { send: 'console', ...b },
+      );
+      await call(
+        '/send/sending',
+        `${name} (json)`,
+        { sign: SIGN, smstype: 0, templateId: tpl.id, content: filled, mobile: MOBILE },
+        { send: 'console (json)', json: true, ...b },
+      );
       await call(
         '/send/sendTim',
         name,
-        { jsmsAccessTimerSms: { sign: SIGN, smstype: 0, templateId: tpl.id, content: filled, mobilelist: MOBILE, sendtime: sendAt() } },
+        {
+          jsmsAccessTimerSms: {
+            sign: SIGN,
+            smstype: 0,
+            templateId: tpl.id,
+            content: filled,
+            mobilelist: MOBILE,
+            sendtime: sendAt(),
+          },
+        },
         { send: 'timed console', json: true, ...b },
       );
       // variable SMS typed, timed variable SMS
-      await call('/send/sendingVariable', name, { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 0, content: filled, mobile: MOBILE }, { send: 'variable', ...b });
+      await call(
+        '/send/sendingVariable',
+        name,
+        { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 0, content: filled, mobile: MOBILE },
+        { send: 'variable', ...b },
+      );
       await call(
         '/send/send_time_sms',
         `${name} (variable)`,
-        { sendKind: 1, templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 0, content: filled, mobilelist: MOBILE, sendtime: sendAt(), isCheckAvailableCredit: 1 },
+        {
+          sendKind: 1,
+          templateId: tpl.id,
+          sign: SIGN,
+          smstype: 0,
+          fileType: 0,
+          content: filled,
+          mobilelist: MOBILE,
+          sendtime: sendAt(),
+          isCheckAvailableCredit: 1,
+        },
         { send: 'timed variable', json: true, ...b },
       );
       // international, timed international
-      await call('/send/sendingInternational', name, { content: text, sign: SIGN, smstype: 0, mobile: US }, { send: 'international', ...b });
+      await call(
+        '/send/sendingInternational',
+        name,
+        { content: text, sign: SIGN, smstype: 0, mobile: US },
+        { send: 'international', ...b },
+      );
       await call(
         '/send/send_time_sms',
         `${name} (international)`,
@@ -166,25 +234,66 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
       const ws = wb.addWorksheet('s');
       ws.addRow(['手机号码', '变量1', '变量2', '变量3']);
       texts.forEach((x, i) => ws.addRow([phone(i), x.text, x.text, x.text]));
-      const up = await upload(server, client1, '/api/send/uploadVariateFile', 'vars.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+      const up = await upload(
+        server,
+        client1,
+        '/api/send/uploadVariateFile',
+        'vars.xlsx',
+        Buffer.from(await wb.xlsx.writeBuffer()),
+      );
       requests++;
       if (up.code !== 0) {
-        findings.push({ route: '/send/uploadVariateFile', what: file, status: 0, body: JSON.stringify(up).slice(0, 200) });
+        findings.push({
+          route: '/send/uploadVariateFile',
+          what: file,
+          status: 0,
+          body: JSON.stringify(up).slice(0, 200),
+        });
         continue;
       }
-      const parsed = await call('/send/parsefileVariate', file, { importFilePath: up.data.importFilePath, templateId: tpl.id, sign: SIGN, fileName: 'vars.xlsx' });
+      const parsed = await call('/send/parsefileVariate', file, {
+        importFilePath: up.data.importFilePath,
+        templateId: tpl.id,
+        sign: SIGN,
+        fileName: 'vars.xlsx',
+      });
       const sendFile = parsed.body?.data?.sendFilePath;
       if (!sendFile) {
-        findings.push({ route: '/send/parsefileVariate', what: file, status: parsed.status, body: JSON.stringify(parsed.body).slice(0, 200) });
+        findings.push({
+          route: '/send/parsefileVariate',
+          what: file,
+          status: parsed.status,
+          body: JSON.stringify(parsed.body).slice(0, 200),
+        });
         continue;
       }
       const blocked = file === 'every kind';
-      await call('/send/chargeInfoVariable', file, { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 1, importFilePath: sendFile });
-      await call('/send/sendingVariable', file, { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 1, importFilePath: sendFile }, { send: 'variable file', blocked });
+      await call('/send/chargeInfoVariable', file, {
+        templateId: tpl.id,
+        sign: SIGN,
+        smstype: 0,
+        fileType: 1,
+        importFilePath: sendFile,
+      });
+      await call(
+        '/send/sendingVariable',
+        file,
+        { templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 1, importFilePath: sendFile },
+        { send: 'variable file', blocked },
+      );
       await call(
         '/send/send_time_sms',
         `${file} (timed)`,
-        { sendKind: 1, templateId: tpl.id, sign: SIGN, smstype: 0, fileType: 1, importFilePath: sendFile, sendtime: sendAt(), isCheckAvailableCredit: 0 },
+        {
+          sendKind: 1,
+          templateId: tpl.id,
+          sign: SIGN,
+          smstype: 0,
+          fileType: 1,
+          importFilePath: sendFile,
+          sendtime: sendAt(),
+          isCheckAvailableCredit: 0,
+        },
         { send: 'timed variable file', json: true, blocked },
       );
     }
@@ -203,7 +312,17 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
     // every way of sending was reached: accepted (intercepted or not) at least twice; a text as the
     // sign is never an approved sign of client1, so those sends are refused (签名未报备或未审核通过),
     // never a 5xx (findings above)
-    const ways = ['console', 'console (json)', 'timed console', 'variable', 'timed variable', 'international', 'timed international', 'variable file', 'timed variable file'];
+    const ways = [
+      'console',
+      'console (json)',
+      'timed console',
+      'variable',
+      'timed variable',
+      'international',
+      'timed international',
+      'variable file',
+      'timed variable file',
+    ];
     expect(ways.filter((w) => (accepted.get(w) ?? 0) < (w.includes('file') ? 2 : 5))).toEqual([]);
     // seven ways take every text (console, json, timed, variable, timed variable, international, timed
     // international); a few of the blocked texts are refused first for their length in some of them
@@ -236,7 +355,11 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
   beforeAll(async () => {
     server = await startServer(backend);
     // no throughput limit, and the pull modes (else the pulls answer NOT_PULL_MODE): every call reaches its handler's work
-    await server.handle.db.updateTable('accounts').set({ access_speed: 0, needreport: 3, needmo: 3 }).where('clientid', '=', 'client1').execute();
+    await server.handle.db
+      .updateTable('accounts')
+      .set({ access_speed: 0, needreport: 3, needmo: 3 })
+      .where('clientid', '=', 'client1')
+      .execute();
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -259,7 +382,14 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
     const nonce = crypto.randomUUID();
     const q = c.url.indexOf('?');
     const sig = (secret: string) =>
-      signRequest(secret, { method: c.method, path: q < 0 ? c.url : c.url.slice(0, q), query: q < 0 ? '' : c.url.slice(q + 1), timestamp: ts, nonce, body: c.body ?? '' });
+      signRequest(secret, {
+        method: c.method,
+        path: q < 0 ? c.url : c.url.slice(0, q),
+        query: q < 0 ? '' : c.url.slice(q + 1),
+        timestamp: ts,
+        nonce,
+        body: c.body ?? '',
+      });
     const r = await server.app.inject({
       method: c.method as 'GET',
       url: c.url,
@@ -269,7 +399,12 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
         ...(c.body !== undefined ? { 'content-type': c.contentType ?? 'application/json' } : {}),
         ...(c.secret === ''
           ? {}
-          : { [OPENAPI_HEADERS.clientid]: 'client1', [OPENAPI_HEADERS.timestamp]: ts, [OPENAPI_HEADERS.nonce]: nonce, [OPENAPI_HEADERS.signature]: sig(c.secret ?? SECRET) }),
+          : {
+              [OPENAPI_HEADERS.clientid]: 'client1',
+              [OPENAPI_HEADERS.timestamp]: ts,
+              [OPENAPI_HEADERS.nonce]: nonce,
+              [OPENAPI_HEADERS.signature]: sig(c.secret ?? SECRET),
+            }),
         ...c.headers,
       },
     });
@@ -281,8 +416,18 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
     }
     const key = String(body?.error ?? body?.code);
     answers.set(key, (answers.get(key) ?? 0) + 1);
-    const shaped = body && typeof body.msg === 'string' && (body.code === 0 || (typeof body.error === 'string' && KNOWN.has(body.error)));
-    if (r.statusCode >= 500 || !shaped) findings.push({ role: 'client1', route: `${c.method} ${c.url}`, what, status: r.statusCode, body: r.body.slice(0, 200) });
+    const shaped =
+      body &&
+      typeof body.msg === 'string' &&
+      (body.code === 0 || (typeof body.error === 'string' && KNOWN.has(body.error)));
+    if (r.statusCode >= 500 || !shaped)
+      findings.push({
+        role: 'client1',
+        route: `${c.method} ${c.url}`,
+        what,
+        status: r.statusCode,
+        body: r.body.slice(0, 200),
+      });
     return { status: r.statusCode, body };
   }
 
@@ -302,13 +447,16 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
       const names = [...new Set([...route.params, 'clientid', 'id'])];
       for (const name of names) {
         for (const h of HOSTILE) {
-          const others = names.filter((n) => n !== name && PLAUSIBLE[n] !== undefined).map((n) => [n, PLAUSIBLE[n]] as [string, unknown]);
+          const others = names
+            .filter((n) => n !== name && PLAUSIBLE[n] !== undefined)
+            .map((n) => [n, PLAUSIBLE[n]] as [string, unknown]);
           if (route.method === 'POST') {
             const p = payloadOf('json', [...others, [name, h]]);
             if (p?.kind === 'json') await call(`${name}=${h.name}`, { method: 'POST', url: route.path, body: p.text });
           } else {
             const p = payloadOf('query', [...others, [name, h]]);
-            if (p?.kind === 'query') await call(`${name}=${h.name}`, { method: 'GET', url: `${route.path}?${encode(p.pairs)}` });
+            if (p?.kind === 'query')
+              await call(`${name}=${h.name}`, { method: 'GET', url: `${route.path}?${encode(p.pairs)}` });
           }
         }
       }
@@ -324,16 +472,39 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
     const doc = (await server.app.inject({ method: 'GET', url: '/openapi/v1/openapi.json' })).json();
     const routes = routesOf(doc);
     const WRONG = deriveApiSecret('client1', 'wrong');
-    const bodies = ['{"a":', DEEP, '{"a":'.repeat(3000) + '1' + '}'.repeat(3000), '[]', 'null', '"x"', '\u0000', 'x'.repeat(300_000), '{"__proto__":{"a":1}}'];
+    const bodies = [
+      '{"a":',
+      DEEP,
+      '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+      '[]',
+      'null',
+      '"x"',
+      '\u0000',
+      'x'.repeat(300_000),
+      '{"__proto__":{"a":1}}',
+    ];
     let ip = 0;
     for (const route of routes) {
       for (const body of bodies) {
         // signed (as JSON and as other content types), wrongly signed (from addresses of their own: no lock in the way), unsigned
         await call(`body ${body.slice(0, 20)}`, { method: 'POST', url: route.path, body });
-        for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=gbk', 'multipart/form-data; boundary=x', 'a/b/c', '']) {
+        for (const contentType of [
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=gbk',
+          'multipart/form-data; boundary=x',
+          'a/b/c',
+          '',
+        ]) {
           await call(`body as ${contentType}`, { method: 'POST', url: route.path, body, contentType });
         }
-        await call(`wrong signature, body ${body.slice(0, 20)}`, { method: route.method, url: route.path, body, secret: WRONG, ip: `10.99.${Math.floor(ip / 250)}.${ip++ % 250}` });
+        await call(`wrong signature, body ${body.slice(0, 20)}`, {
+          method: route.method,
+          url: route.path,
+          body,
+          secret: WRONG,
+          ip: `10.99.${Math.floor(ip / 250)}.${ip++ % 250}`,
+        });
         await call(`unsigned, body ${body.slice(0, 20)}`, { method: route.method, url: route.path, body, secret: '' });
       }
       for (const [name, value] of [
@@ -360,11 +531,22 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
         });
       }
       // methods the route does not have, and paths next to it
-      for (const method of ['PUT', 'DELETE', 'PATCH']) await call(`method ${method}`, { method, url: route.path, body: '{}' });
-      await call('path suffix', { method: route.method, url: `${route.path}/x`, body: route.method === 'POST' ? '{}' : undefined });
-      await call('path query junk', { method: route.method, url: `${route.path}?%zz=%&a=1&a=2`, body: route.method === 'POST' ? '{}' : undefined });
+      for (const method of ['PUT', 'DELETE', 'PATCH'])
+        await call(`method ${method}`, { method, url: route.path, body: '{}' });
+      await call('path suffix', {
+        method: route.method,
+        url: `${route.path}/x`,
+        body: route.method === 'POST' ? '{}' : undefined,
+      });
+      await call('path query junk', {
+        method: route.method,
+        url: `${route.path}?%zz=%&a=1&a=2`,
+        body: route.method === 'POST' ? '{}' : undefined,
+      });
     }
-    console.log(`HTTP API fuzz (${backend}): ${requests} requests, answers ${JSON.stringify(Object.fromEntries(answers))}`);
+    console.log(
+      `HTTP API fuzz (${backend}): ${requests} requests, answers ${JSON.stringify(Object.fromEntries(answers))}`,
+    );
     expect(answers.get('AUTH_LOCKED') ?? 0).toBe(0);
     expect(findings).toEqual([]);
     expect(await ledgerViolations(server)).toEqual([]);

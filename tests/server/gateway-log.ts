@@ -25,10 +25,13 @@ export function readGatewayLog(file: string): GatewayLine[] {
  * `sgip:<sequence>` for an SGIP_DELIVER_RESP on the callback connection.
  */
 export function answeredUplinks(log: GatewayLine[], protocol: 'cmpp' | 'smgp' | 'sgip'): string[] {
-  if (protocol === 'sgip') return log.filter((r) => r.callbackResp === '0x80000004' && r.result === 0).map((r) => `sgip:${String(r.seq)}`);
+  if (protocol === 'sgip')
+    return log.filter((r) => r.callbackResp === '0x80000004' && r.result === 0).map((r) => `sgip:${String(r.seq)}`);
   const submitIds = new Set(log.filter((r) => 'msgId' in r).map((r) => String(r.msgId)));
   const ok = (r: GatewayLine) => (protocol === 'cmpp' ? r.result === 0 : r.status === 0);
-  return log.filter((r) => 'deliverResp' in r && !submitIds.has(String(r.deliverResp)) && ok(r)).map((r) => `${protocol}:${String(r.deliverResp)}`);
+  return log
+    .filter((r) => 'deliverResp' in r && !submitIds.has(String(r.deliverResp)) && ok(r))
+    .map((r) => `${protocol}:${String(r.deliverResp)}`);
 }
 
 /** the national number a gateway was sent to, without SGIP's 86 */

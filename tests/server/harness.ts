@@ -73,10 +73,16 @@ export class Client {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, url: string, payload?: unknown, opts: { json?: boolean; headers?: Record<string, string>; csrf?: boolean } = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    url: string,
+    payload?: unknown,
+    opts: { json?: boolean; headers?: Record<string, string>; csrf?: boolean } = {},
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { host: 'localhost:8080', ...opts.headers };
     if (this.jar.size) headers.cookie = this.cookieHeader();
-    if (opts.csrf !== false && this.jar.has('XSRF-TOKEN') && !('x-xsrf-token' in headers)) headers['x-xsrf-token'] = this.jar.get('XSRF-TOKEN')!;
+    if (opts.csrf !== false && this.jar.has('XSRF-TOKEN') && !('x-xsrf-token' in headers))
+      headers['x-xsrf-token'] = this.jar.get('XSRF-TOKEN')!;
     let body: string | Buffer | undefined;
     if (payload !== undefined) {
       if (opts.json || typeof payload === 'string') {
@@ -84,16 +90,24 @@ export class Client {
         headers['content-type'] ??= opts.json ? 'application/json' : 'application/x-www-form-urlencoded';
       } else {
         const form = new URLSearchParams();
-        for (const [k, v] of Object.entries(payload as Record<string, unknown>)) if (v !== undefined) form.append(k, String(v));
+        for (const [k, v] of Object.entries(payload as Record<string, unknown>))
+          if (v !== undefined) form.append(k, String(v));
         body = form.toString();
         headers['content-type'] = 'application/x-www-form-urlencoded';
       }
     }
-    const raw = await this.server.app.inject({ method: method as any, url, headers, payload: body, remoteAddress: this.ip });
+    const raw = await this.server.app.inject({
+      method: method as any,
+      url,
+      headers,
+      payload: body,
+      remoteAddress: this.ip,
+    });
     const setCookies: Record<string, string> = {};
     for (const c of raw.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       setCookies[c.name] = c.value;
-      const expired = c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() < Date.now());
+      const expired =
+        c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() < Date.now());
       if (expired) this.jar.delete(c.name);
       else this.jar.set(c.name, c.value);
     }
@@ -119,7 +133,11 @@ export class Client {
   async slider(width = 260): Promise<{ server: string; token: string }> {
     const { body } = await this.get('/api/captcha/slider');
     const server = body.data.server;
-    const v = await this.post('/api/captcha/slider/verify', { server, width, track: humanTrack(width) }, { json: true });
+    const v = await this.post(
+      '/api/captcha/slider/verify',
+      { server, width, track: humanTrack(width) },
+      { json: true },
+    );
     if (v.body.code !== 0) throw new Error(`slider failed: ${JSON.stringify(v.body)}`);
     return { server, token: v.body.data.token };
   }
@@ -226,7 +244,12 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
     schema = opts.pgSchema ?? `t_${randomBytes(6).toString('hex')}`;
     await withPg((c) => c.query(`create schema if not exists ${schema}`));
     try {
-      handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: opts.statementTimeoutMs });
+      handle = await openDatabase({
+        databaseUrl: TEST_DATABASE_URL,
+        schema,
+        poolSize: 4,
+        statementTimeoutMs: opts.statementTimeoutMs,
+      });
     } catch (e) {
       if (!opts.pgSchema) await withPg((c) => c.query(`drop schema if exists ${schema} cascade`));
       throw e;
@@ -289,7 +312,10 @@ export function useServer(backend: Backend, opts: ServerOptions = {}) {
 }
 
 /** Reads a row count straight from the database (to prove that a refused call changed nothing). */
-export async function countRows(server: TestServer, table: 'accounts' | 'sessions' | 'remember_tokens' | 'verification_codes' | 'captcha_challenges') {
+export async function countRows(
+  server: TestServer,
+  table: 'accounts' | 'sessions' | 'remember_tokens' | 'verification_codes' | 'captcha_challenges',
+) {
   const r = await server.handle.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))

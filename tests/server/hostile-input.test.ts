@@ -51,7 +51,22 @@ describe('guards (unit)', () => {
     expect(pagingOf({ page: 3, rows: 5 })).toEqual({ page: 3, size: 5, offset: 10 });
     expect(pagingOf({ pageRowCount: 1e18 }).size).toBe(MAX_PAGE_SIZE);
     expect(pagingOf({ pageRowCount: '99999999999999999999' }).size).toBe(MAX_PAGE_SIZE);
-    for (const page of [1e18, '1e18', 0.001, '0.001', 0, '0', -1, '-1', 'abc', ['1', '2'], { a: 1 }, true, 1.5, Number.NaN]) {
+    for (const page of [
+      1e18,
+      '1e18',
+      0.001,
+      '0.001',
+      0,
+      '0',
+      -1,
+      '-1',
+      'abc',
+      ['1', '2'],
+      { a: 1 },
+      true,
+      1.5,
+      Number.NaN,
+    ]) {
       expect(() => pagingOf({ currentPage: page }), String(page)).toThrow(PAGING_MESSAGES.page);
     }
     expect(() => pagingOf({ pageRowCount: 0 })).toThrow(PAGING_MESSAGES.size);
@@ -61,7 +76,8 @@ describe('guards (unit)', () => {
   it('int4Of keeps ids and enumerations inside int4', () => {
     expect(int4Of('42')).toBe(42);
     expect(int4Of(2147483647)).toBe(2147483647);
-    for (const v of [2147483648, '2147483648', '99999999999', -1, 1.5, '1e3', 'x', null, undefined, true]) expect(int4Of(v), String(v)).toBeUndefined();
+    for (const v of [2147483648, '2147483648', '99999999999', -1, 1.5, '1e3', 'x', null, undefined, true])
+      expect(int4Of(v), String(v)).toBeUndefined();
   });
 });
 
@@ -112,25 +128,57 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
 
   it('a NUL (or other control character) in any string: JSON, form, query, key', async () => {
     await setup();
-    refusedWith(await client.post('/api/sign/add', { sign: 'a\u0000b', remarks: 'x' }, { json: true }), 400, INPUT_MESSAGES.invalidChar);
+    refusedWith(
+      await client.post('/api/sign/add', { sign: 'a\u0000b', remarks: 'x' }, { json: true }),
+      400,
+      INPUT_MESSAGES.invalidChar,
+    );
     refusedWith(await client.post('/api/sign/add', { sign: 'a\u0000b' }), 400, INPUT_MESSAGES.invalidChar);
     refusedWith(await agent.post('/api/client/accounts', { customerInfo: 'x\u0001' }), 400, INPUT_MESSAGES.invalidChar);
     refusedWith(await agent.get('/api/agent/notice/detail?noticeId=1%00'), 400, INPUT_MESSAGES.invalidChar);
     refusedWith(await agent.get('/api/client/account/detail?clientId=client1%00'), 400, INPUT_MESSAGES.invalidChar);
-    refusedWith(await agent.post('/api/autoTemplate/list', '{"content\\u0000":"x"}', { headers: { 'content-type': 'application/json' } }), 400, INPUT_MESSAGES.invalidChar);
-    refusedWith(await client.post('/api/sign/add', '{"sign":"a\\ud800"}', { headers: { 'content-type': 'application/json' } }), 400, INPUT_MESSAGES.invalidChar);
+    refusedWith(
+      await agent.post('/api/autoTemplate/list', '{"content\\u0000":"x"}', {
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      INPUT_MESSAGES.invalidChar,
+    );
+    refusedWith(
+      await client.post('/api/sign/add', '{"sign":"a\\ud800"}', { headers: { 'content-type': 'application/json' } }),
+      400,
+      INPUT_MESSAGES.invalidChar,
+    );
     // anonymous routes too (the guard runs before the session check)
-    refusedWith(await (await t.server.client().init()).post('/api/login', { username: 'agent1\u0000', password: 'x' }, { json: true }), 400, INPUT_MESSAGES.invalidChar);
+    refusedWith(
+      await (
+        await t.server.client().init()
+      ).post('/api/login', { username: 'agent1\u0000', password: 'x' }, { json: true }),
+      400,
+      INPUT_MESSAGES.invalidChar,
+    );
   });
 
   it('5,000-deep nesting: a JSON body, and a JSON string in a form field', async () => {
     await setup();
     const json = { 'content-type': 'application/json' };
-    refusedWith(await client.post('/api/sign/list', `{"state":${DEEP}}`, { headers: json }), 400, INPUT_MESSAGES.tooDeep);
-    refusedWith(await agent.post('/api/client/recharge', `{"clientId":"client1","amount":${DEEP}}`, { headers: json }), 400, INPUT_MESSAGES.tooDeep);
+    refusedWith(
+      await client.post('/api/sign/list', `{"state":${DEEP}}`, { headers: json }),
+      400,
+      INPUT_MESSAGES.tooDeep,
+    );
+    refusedWith(
+      await agent.post('/api/client/recharge', `{"clientId":"client1","amount":${DEEP}}`, { headers: json }),
+      400,
+      INPUT_MESSAGES.tooDeep,
+    );
     const anon = await t.server.client().init();
     const { body } = await anon.get('/api/captcha/slider');
-    refusedWith(await anon.post('/api/captcha/slider/verify', { server: body.data.server, width: 260, track: DEEP }), 400, INPUT_MESSAGES.tooDeep);
+    refusedWith(
+      await anon.post('/api/captcha/slider/verify', { server: body.data.server, width: 260, track: DEEP }),
+      400,
+      INPUT_MESSAGES.tooDeep,
+    );
     // a JSON body must be an object
     refusedWith(await client.post('/api/sign/list', '[1,2]', { headers: json }), 400, '请求格式错误');
     refusedWith(await client.post('/api/sign/list', '"x"', { headers: json }), 400, '请求格式错误');
@@ -143,7 +191,11 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
     refusedWith(await client.post('/api/agent/noticePage', { page: 0.001 }, { json: true }), 400, PAGING_MESSAGES.page);
     refusedWith(await agent.post('/api/client/accounts', { currentPage: '0' }), 400, PAGING_MESSAGES.page);
     refusedWith(await agent.get('/api/index/clients?currentPage=-3'), 400, PAGING_MESSAGES.page);
-    refusedWith(await agent.post('/api/autoTemplate/list', { currentPage: 1.5 }, { json: true }), 400, PAGING_MESSAGES.page);
+    refusedWith(
+      await agent.post('/api/autoTemplate/list', { currentPage: 1.5 }, { json: true }),
+      400,
+      PAGING_MESSAGES.page,
+    );
     const capped = await client.post('/api/sign/list', { currentPage: 1, pageRowCount: 1e18 }, { json: true });
     expect(capped.body).toMatchObject({ code: 0, data: { pageRowCount: MAX_PAGE_SIZE } });
   });
@@ -165,7 +217,11 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
     }
     refusedWith(await agent.get('/api/agent/notice/detail?noticeId=2147483648'), 404);
     // bounded in the service: its own message, not the database's error
-    refusedWith(await client.post('/api/sign/update', { id: 2147483648, state: 4 }, { json: true }), 400, '签名编号不正确');
+    refusedWith(
+      await client.post('/api/sign/update', { id: 2147483648, state: 4 }, { json: true }),
+      400,
+      '签名编号不正确',
+    );
     // a value outside the filter's enumeration is refused by the route's schema
     refusedWith(await agent.post('/api/client/accounts', { status: '99999999999' }), 400, '参数错误');
     refusedWith(await agent.post('/api/autoTemplate/list', { state: '40000', smsType: '2147483648' }), 400);
@@ -175,7 +231,11 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
     await setup();
     refusedWith(await agent.get('/api/client/account/detail?clientId=1&clientId=2'), 400, INPUT_MESSAGES.repeated);
     refusedWith(await agent.get('/api/index/clients?currentPage=1&currentPage=2'), 400, INPUT_MESSAGES.repeated);
-    refusedWith(await agent.post('/api/client/account/freeze', 'clientId=client1&clientId=client3', {}), 400, INPUT_MESSAGES.repeated);
+    refusedWith(
+      await agent.post('/api/client/account/freeze', 'clientId=client1&clientId=client3', {}),
+      400,
+      INPUT_MESSAGES.repeated,
+    );
     refusedWith(await agent.post('/api/client/account/freeze', '__proto__=1'), 400, INPUT_MESSAGES.badKey);
     expect((await client.get('/api/login/timeout')).body.data).toBe(true); // client1 was not frozen
   });
@@ -187,18 +247,45 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
     const bad2 = await agent.post('/api/sign/list/%E0%A4%A', {});
     expect([bad2.status, bad2.body]).toEqual([400, { code: 400, msg: '请求格式错误' }]);
     expect((await agent.get('/api/nope')).body).toEqual({ code: 404, msg: '接口不存在' });
-    refusedWith(await agent.post('/api/sign/list', 'hello', { headers: { 'content-type': 'text/plain' } }), 415, '不支持的请求格式');
-    refusedWith(await agent.post('/api/sign/list', '<a/>', { headers: { 'content-type': 'application/xml' } }), 415, '不支持的请求格式');
-    refusedWith(await agent.post('/api/sign/list', '{"a":', { headers: { 'content-type': 'application/json' } }), 400, '请求格式错误');
-    refusedWith(await agent.post('/api/sign/list', '{"__proto__":{"x":1}}', { headers: { 'content-type': 'application/json' } }), 400, '请求格式错误');
-    refusedWith(await agent.post('/api/sign/list', `{"a":"${'z'.repeat(1024 * 1024 + 1)}"}`, { headers: { 'content-type': 'application/json' } }), 413, '请求内容过大');
+    refusedWith(
+      await agent.post('/api/sign/list', 'hello', { headers: { 'content-type': 'text/plain' } }),
+      415,
+      '不支持的请求格式',
+    );
+    refusedWith(
+      await agent.post('/api/sign/list', '<a/>', { headers: { 'content-type': 'application/xml' } }),
+      415,
+      '不支持的请求格式',
+    );
+    refusedWith(
+      await agent.post('/api/sign/list', '{"a":', { headers: { 'content-type': 'application/json' } }),
+      400,
+      '请求格式错误',
+    );
+    refusedWith(
+      await agent.post('/api/sign/list', '{"__proto__":{"x":1}}', { headers: { 'content-type': 'application/json' } }),
+      400,
+      '请求格式错误',
+    );
+    refusedWith(
+      await agent.post('/api/sign/list', `{"a":"${'z'.repeat(1024 * 1024 + 1)}"}`, {
+        headers: { 'content-type': 'application/json' },
+      }),
+      413,
+      '请求内容过大',
+    );
   });
 
   it('a broken multipart body on the file routes answers 400-class', async () => {
     await setup();
-    const truncated = '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004';
+    const truncated =
+      '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004';
     for (const url of ['/api/autoTemplate/addBatch', '/api/sign/addsignBatch', '/api/file/upload']) {
-      refusedWith(await agent.post(url, 'x', { headers: { 'content-type': 'multipart/form-data' } }), 400, '请求格式错误');
+      refusedWith(
+        await agent.post(url, 'x', { headers: { 'content-type': 'multipart/form-data' } }),
+        400,
+        '请求格式错误',
+      );
       const r = await agent.post(url, truncated, { headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } });
       expect(r.status, url).toBeLessThan(500);
       expect(r.body.code, url).toBeGreaterThanOrEqual(400);

@@ -8,7 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import smpp, { type PDU, type Session } from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deriveApiSecret, signRequest, DEMO_INTERFACE_PASSWORD, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import {
+  deriveApiSecret,
+  signRequest,
+  DEMO_INTERFACE_PASSWORD,
+  OPENAPI_HEADERS as H,
+} from '../../server/modules/openapi';
 import { backends, type TestServer, useServer } from './harness';
 import { accountId, db, remaining } from './send-helpers';
 
@@ -41,13 +46,26 @@ async function openapiSend(server: TestServer, body: unknown) {
   const raw = JSON.stringify(body);
   const ts = String(Math.floor(server.clock.t / 1000));
   const nonce = randomUUID();
-  const signature = signRequest(deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD), { method: 'POST', path: '/openapi/v1/sms/send', query: '', timestamp: ts, nonce, body: raw });
+  const signature = signRequest(deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD), {
+    method: 'POST',
+    path: '/openapi/v1/sms/send',
+    query: '',
+    timestamp: ts,
+    nonce,
+    body: raw,
+  });
   const res = await server.app.inject({
     method: 'POST',
     url: '/openapi/v1/sms/send',
     payload: raw,
     remoteAddress: '127.0.0.1',
-    headers: { 'content-type': 'application/json', [H.clientid]: 'client1', [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: signature },
+    headers: {
+      'content-type': 'application/json',
+      [H.clientid]: 'client1',
+      [H.timestamp]: ts,
+      [H.nonce]: nonce,
+      [H.signature]: signature,
+    },
   });
   return { status: res.statusCode, body: res.json() as { code: number; error?: string; data?: { taskId: string } } };
 }
@@ -61,7 +79,12 @@ describe.each(backends)('one acceptance of interface sends (%s)', (backend) => {
     const s = await transceiver(t.server);
     const phones = Array.from({ length: 60 }, (_, i) => `1390013${String(i).padStart(4, '0')}`);
     const answers = await Promise.all([
-      ...phones.map((p, i) => call(s, 'submit_sm', { destination_addr: p, short_message: i % 2 ? `【好易购】订单${i}已发货` : `订单${i}已发货【好易购】` })),
+      ...phones.map((p, i) =>
+        call(s, 'submit_sm', {
+          destination_addr: p,
+          short_message: i % 2 ? `【好易购】订单${i}已发货` : `订单${i}已发货【好易购】`,
+        }),
+      ),
       call(s, 'submit_sm', { destination_addr: '13900130999', short_message: '没有签名' }),
       // the same number twice in one batch: two messages
       call(s, 'submit_sm', { destination_addr: phones[0], short_message: '【好易购】第二条' }),
@@ -71,7 +94,11 @@ describe.each(backends)('one acceptance of interface sends (%s)', (backend) => {
     expect(answers.map((a) => a.command_status)).toEqual(answers.map(() => 0));
     const ids = answers.map((a) => Number(a.message_id));
     expect(new Set(ids).size).toBe(61);
-    const rows = await db(t.server).selectFrom('sms_messages').select(['id', 'phone', 'content']).where('id', 'in', ids).execute();
+    const rows = await db(t.server)
+      .selectFrom('sms_messages')
+      .select(['id', 'phone', 'content'])
+      .where('id', 'in', ids)
+      .execute();
     expect(rows).toHaveLength(61);
     const byId = new Map(rows.map((r) => [r.id, r]));
     phones.forEach((p, i) => expect(byId.get(ids[i])?.phone).toBe(p));
@@ -87,7 +114,10 @@ describe.each(backends)('one acceptance of interface sends (%s)', (backend) => {
     const before = await remaining(t.server, 'client1');
     const rs = await Promise.all(
       Array.from({ length: 8 }, (_, r) =>
-        openapiSend(t.server, { content: r % 2 ? '【好易购】您的订单已发货' : '您的订单已发货【好易购】', mobiles: [`1390014${r}000`, `1390014${r}001`] }),
+        openapiSend(t.server, {
+          content: r % 2 ? '【好易购】您的订单已发货' : '您的订单已发货【好易购】',
+          mobiles: [`1390014${r}000`, `1390014${r}001`],
+        }),
       ),
     );
     expect(rs.map((r) => r.status)).toEqual(rs.map(() => 200));

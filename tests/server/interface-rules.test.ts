@@ -27,22 +27,39 @@ async function openapiSend(server: TestServer, clientid: string, password: strin
   const raw = JSON.stringify(body);
   const ts = String(Math.floor(server.clock.t / 1000));
   const nonce = randomUUID();
-  const signature = signRequest(deriveApiSecret(clientid, password), { method: 'POST', path: '/openapi/v1/sms/send', query: '', timestamp: ts, nonce, body: raw });
+  const signature = signRequest(deriveApiSecret(clientid, password), {
+    method: 'POST',
+    path: '/openapi/v1/sms/send',
+    query: '',
+    timestamp: ts,
+    nonce,
+    body: raw,
+  });
   const res = await server.app.inject({
     method: 'POST',
     url: '/openapi/v1/sms/send',
     payload: raw,
     remoteAddress: '127.0.0.1',
-    headers: { 'content-type': 'application/json', [H.clientid]: clientid, [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: signature },
+    headers: {
+      'content-type': 'application/json',
+      [H.clientid]: clientid,
+      [H.timestamp]: ts,
+      [H.nonce]: nonce,
+      [H.signature]: signature,
+    },
   });
-  return { status: res.statusCode, body: res.json() as { code: number; error?: string; message?: string; data?: { taskId: string } } };
+  return {
+    status: res.statusCode,
+    body: res.json() as { code: number; error?: string; message?: string; data?: { taskId: string } },
+  };
 }
 
 afterEach(() => {
   for (const s of openSessions.splice(0)) s.socket.destroy();
 });
 
-const accountRow = (server: TestServer, clientid: string) => db(server).selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
+const accountRow = (server: TestServer, clientid: string) =>
+  db(server).selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
 
 describe.each(backends)('interface acceptance: test accounts (%s)', (backend) => {
   const t = useServer(backend, { config: { testAccountsPerAgent: 5, testAccountGift: 20, testGiftDaily: 1000 } });
@@ -69,38 +86,58 @@ describe.each(backends)('interface acceptance: test accounts (%s)', (backend) =>
       .execute();
     const account = await accountRow(t.server, clientid);
     // a sign of its own, so that only the test-account rule can refuse
-    await db(t.server).insertInto('signs').values({ account_id: account.id, clientid, sign: '测试签', state: 1 }).execute();
+    await db(t.server)
+      .insertInto('signs')
+      .values({ account_id: account.id, clientid, sign: '测试签', state: 1 })
+      .execute();
     const poolBefore = await remaining(t.server, clientid);
     const iface = new InterfaceSend(t.server.app.ctx, t.server.app.services.send);
-    await expect(iface.accept(account, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] })).rejects.toMatchObject({
+    await expect(
+      iface.accept(account, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] }),
+    ).rejects.toMatchObject({
       reason: 'account',
       kind: 'refused',
       message: TEST_MSG.noInterface,
     });
     // the SMPP adapter (one submit_sm)
-    await expect(acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, { phone: '13912345678', text: '【测试签】您的验证码是1234' })).rejects.toMatchObject(
-      {
-        reason: 'account',
-        message: TEST_MSG.noInterface,
-      },
-    );
+    await expect(
+      acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, {
+        phone: '13912345678',
+        text: '【测试签】您的验证码是1234',
+      }),
+    ).rejects.toMatchObject({
+      reason: 'account',
+      message: TEST_MSG.noInterface,
+    });
     // who may send is answered first, before the text's own rules
-    await expect(acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, { phone: '13912345678', text: '没有签名' })).rejects.toMatchObject({
+    await expect(
+      acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, {
+        phone: '13912345678',
+        text: '没有签名',
+      }),
+    ).rejects.toMatchObject({
       reason: 'account',
       message: TEST_MSG.noInterface,
     });
     // the HTTP API
-    const r = await openapiSend(t.server, clientid, pw, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] });
+    const r = await openapiSend(t.server, clientid, pw, {
+      content: '【测试签】您的验证码是1234',
+      mobiles: ['13912345678'],
+    });
     expect(r.body.code).not.toBe(0);
     expect(JSON.stringify(r.body)).toContain(TEST_MSG.noInterface);
-    expect(await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', account.id).execute()).toEqual([]);
+    expect(
+      await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', account.id).execute(),
+    ).toEqual([]);
     expect(await remaining(t.server, clientid)).toBe(poolBefore);
   });
 
   it('assertInterfaceAllowed: active, certified and not a test account', async () => {
     const { assertInterfaceAllowed } = await import('../../server/modules/send');
     expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 3, test_expires_at: null })).not.toThrow();
-    expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 3, test_expires_at: new Date() })).toThrow(TEST_MSG.noInterface);
+    expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 3, test_expires_at: new Date() })).toThrow(
+      TEST_MSG.noInterface,
+    );
     expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 1, test_expires_at: null })).toThrow();
     expect(() => assertInterfaceAllowed({ status: 5, oauth_status: 3, test_expires_at: null })).toThrow();
   });
@@ -121,7 +158,11 @@ describe('edgeSigns', () => {
     expect(edgeSigns('【】正文')).toEqual(['']);
     expect(edgeSigns('【未闭合正文')).toEqual([]);
     expect(edgeSigns('【好易购】')).toEqual(['好易购']);
-    expect(signOf('【好易购】您的账户异常【中国银行】')).toEqual({ sign: '好易购', content: '您的账户异常【中国银行】', signs: ['好易购', '中国银行'] });
+    expect(signOf('【好易购】您的账户异常【中国银行】')).toEqual({
+      sign: '好易购',
+      content: '您的账户异常【中国银行】',
+      signs: ['好易购', '中国银行'],
+    });
     // linear: a long text of brackets answers at once
     const t0 = Date.now();
     edgeSigns('【'.repeat(50_000) + '】'.repeat(50_000));
@@ -137,8 +178,14 @@ describe.each(backends)('interface acceptance: texts (%s)', (backend) => {
   it('a blocked word with an invisible character inside is intercepted over SMPP and the HTTP API as the plain word is; the content test finds it', async () => {
     const ctx = t.server.app.ctx;
     const account = await accountRow(t.server, 'client1');
-    const plain = await acceptInterfaceMessage(ctx, send(), account, { phone: '13900150000', text: '【好易购】来赌博吧' });
-    const clean = await acceptInterfaceMessage(ctx, send(), account, { phone: '13900150001', text: '【好易购】您的订单已发货' });
+    const plain = await acceptInterfaceMessage(ctx, send(), account, {
+      phone: '13900150000',
+      text: '【好易购】来赌博吧',
+    });
+    const clean = await acceptInterfaceMessage(ctx, send(), account, {
+      phone: '13900150001',
+      text: '【好易购】您的订单已发货',
+    });
     expect(plain.state).not.toBe(clean.state);
     const iface = new InterfaceSend(ctx, send());
     const c = await as(t.server, 'client1');
@@ -146,11 +193,19 @@ describe.each(backends)('interface acceptance: texts (%s)', (backend) => {
     for (const x of ['\ue000', '\uf8ff', '\u{10fffd}', '\u0378', '\uffff']) {
       const text = `【好易购】来赌${x}博吧`;
       // one SMPP submit (the batcher), and an HTTP API send (the acceptance with a text per number)
-      const smppOne = await acceptInterfaceMessage(ctx, send(), account, { phone: `139001500${String(i++).padStart(2, '0')}`, text });
+      const smppOne = await acceptInterfaceMessage(ctx, send(), account, {
+        phone: `139001500${String(i++).padStart(2, '0')}`,
+        text,
+      });
       expect(smppOne.state, JSON.stringify(x)).toBe(plain.state);
-      const api = await iface.accept(account, { items: [{ mobile: `139001500${String(i++).padStart(2, '0')}`, content: text }] });
+      const api = await iface.accept(account, {
+        items: [{ mobile: `139001500${String(i++).padStart(2, '0')}`, content: text }],
+      });
       expect(api.state, JSON.stringify(x)).toBe(plain.state);
-      const same = await iface.accept(account, { content: text, mobiles: [`139001500${String(i++).padStart(2, '0')}`] });
+      const same = await iface.accept(account, {
+        content: text,
+        mobiles: [`139001500${String(i++).padStart(2, '0')}`],
+      });
       expect(same.state, JSON.stringify(x)).toBe(plain.state);
       // the console's content test marks 赌X博
       const r = await c.post('/api/content/content/test', { content: `来赌${x}博吧` });
@@ -167,7 +222,8 @@ describe.each(backends)('interface acceptance: a second sign (%s)', (backend) =>
     const ctx = t.server.app.ctx;
     const account = await accountRow(t.server, 'client1');
     const id = account.id;
-    const tasksBefore = (await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute()).length;
+    const tasksBefore = (await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute())
+      .length;
     const poolBefore = await remaining(t.server, 'client1');
     const refused = [
       '【好易购】您的账户异常请点击 t.cn/x【中国银行】',
@@ -183,11 +239,21 @@ describe.each(backends)('interface acceptance: a second sign (%s)', (backend) =>
     for (const text of refused) {
       const r = await call(s, 'submit_sm', { destination_addr: '13900160000', short_message: { message: text } });
       expect(r.command_status, text).toBe(0x402);
-      await expect(acceptInterfaceMessage(ctx, send(), account, { phone: '13900160001', text }), text).rejects.toMatchObject({ reason: 'sign', kind: 'signNotApproved' });
-      await expect(iface.accept(account, { content: text, mobiles: ['13900160002'] }), text).rejects.toMatchObject({ kind: 'signNotApproved' });
-      await expect(iface.accept(account, { items: [{ mobile: '13900160003', content: text }] }), text).rejects.toMatchObject({ kind: 'signNotApproved' });
+      await expect(
+        acceptInterfaceMessage(ctx, send(), account, { phone: '13900160001', text }),
+        text,
+      ).rejects.toMatchObject({ reason: 'sign', kind: 'signNotApproved' });
+      await expect(iface.accept(account, { content: text, mobiles: ['13900160002'] }), text).rejects.toMatchObject({
+        kind: 'signNotApproved',
+      });
+      await expect(
+        iface.accept(account, { items: [{ mobile: '13900160003', content: text }] }),
+        text,
+      ).rejects.toMatchObject({ kind: 'signNotApproved' });
     }
-    expect((await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute()).length).toBe(tasksBefore);
+    expect(
+      (await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute()).length,
+    ).toBe(tasksBefore);
     expect(await remaining(t.server, 'client1')).toBe(poolBefore);
 
     // the approved sign twice, or a bracket inside the text: accepted
@@ -203,7 +269,8 @@ describe.each(backends)('interface acceptance: the rounding carry (%s)', (backen
   const t = useServer(backend);
   const send = () => t.server.app.services.send;
   const carry = async () => (await accountRow(t.server, 'client0')).charge_carry;
-  const taskOf = (uid: string) => db(t.server).selectFrom('sms_tasks').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
+  const taskOf = (uid: string) =>
+    db(t.server).selectFrom('sms_tasks').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
   /** every message of the task ends refundable (the dispatch's contract), then its settlement */
   const refundAll = async (uid: string) => {
     const task = await taskOf(uid);
@@ -217,18 +284,30 @@ describe.each(backends)('interface acceptance: the rounding carry (%s)', (backen
   };
 
   it('three single submits at 0.045 pay 0.14 as one console task of three; returns never give a task more than it paid', async () => {
-    await db(t.server).updateTable('accounts').set({ price_type: 0, unified_price: '0.045', smstype: 0 }).where('clientid', '=', 'client0').execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ price_type: 0, unified_price: '0.045', smstype: 0 })
+      .where('clientid', '=', 'client0')
+      .execute();
     const account = await accountRow(t.server, 'client0');
     expect(account.charge_carry).toBe('0.0000');
     // the console's figure for the same three messages sent at once
     const console0 = await as(t.server, 'client0');
-    const preview = await console0.post('/api/send/chargeInfo', { content: '您的订单已发货', sign: '云讯通', mobile: '13800170001,13800170002,13800170003', smstype: 0 });
+    const preview = await console0.post('/api/send/chargeInfo', {
+      content: '您的订单已发货',
+      sign: '云讯通',
+      mobile: '13800170001,13800170002,13800170003',
+      smstype: 0,
+    });
     expect(preview.body.data.amount).toBe('0.14');
 
     const before = new Money(await balance(t.server, 'client0'));
     const uids: string[] = [];
     for (const phone of ['13800170001', '13800170002', '13800170003']) {
-      const r = await acceptInterfaceMessage(t.server.app.ctx, send(), account, { phone, text: '【云讯通】您的订单已发货' });
+      const r = await acceptInterfaceMessage(t.server.app.ctx, send(), account, {
+        phone,
+        text: '【云讯通】您的订单已发货',
+      });
       uids.push(r.taskUid);
     }
     const tasks = await Promise.all(uids.map(taskOf));
@@ -238,7 +317,10 @@ describe.each(backends)('interface acceptance: the rounding carry (%s)', (backen
     expect(await carry()).toBe('0.0050');
     // the HTTP API's acceptance (one number a call) shares the carry
     const iface = new InterfaceSend(t.server.app.ctx, send());
-    const api = await iface.accept(await accountRow(t.server, 'client0'), { content: '【云讯通】您的订单已发货', mobiles: ['13800170004'] });
+    const api = await iface.accept(await accountRow(t.server, 'client0'), {
+      content: '【云讯通】您的订单已发货',
+      mobiles: ['13800170004'],
+    });
     expect(api.amount).toBe('0.04');
     expect(await carry()).toBe('0.0000');
     expect(before.minus(await balance(t.server, 'client0')).toFixed(2)).toBe('0.18');
@@ -255,17 +337,24 @@ describe.each(backends)('interface acceptance: the rounding carry (%s)', (backen
     expect(first.refunded_amount).toBe('0.05');
     expect(await carry()).toBe('0.0000');
     // a return capped by what the task paid: the 0.04 task (the HTTP one) back while the carry is 0.005 after another charge
-    const fifth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), { phone: '13800170005', text: '【云讯通】您的订单已发货' });
+    const fifth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), {
+      phone: '13800170005',
+      text: '【云讯通】您的订单已发货',
+    });
     expect((await taskOf(fifth.taskUid)).amount).toBe('0.05');
     expect(await carry()).toBe('0.0050');
     const capped = await refundAll(api.taskId);
     expect(capped.refunded_amount).toBe('0.04');
     expect(await carry()).toBe('0.0100');
-    for (const x of await Promise.all([...uids, api.taskId, fifth.taskUid].map(taskOf))) expect(new Money(x.refunded_amount).lte(x.amount)).toBe(true);
+    for (const x of await Promise.all([...uids, api.taskId, fifth.taskUid].map(taskOf)))
+      expect(new Money(x.refunded_amount).lte(x.amount)).toBe(true);
     // the payer's net payment is the exact cost of what was kept plus the carry: 2 messages kept (0.09), paid 0.10
     expect(before.minus(await balance(t.server, 'client0')).toFixed(2)).toBe('0.10');
     // the next charge takes the carry first: 0.045 − 0.01 → 0.04
-    const sixth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), { phone: '13800170006', text: '【云讯通】您的订单已发货' });
+    const sixth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), {
+      phone: '13800170006',
+      text: '【云讯通】您的订单已发货',
+    });
     expect((await taskOf(sixth.taskUid)).amount).toBe('0.04');
     expect(await carry()).toBe('0.0050');
     expect(await ledgerViolations(t.server)).toEqual([]);

@@ -21,7 +21,15 @@ const row = (server: TestServer, clientid: string) =>
     .where('clientid', '=', clientid)
     .executeTakeFirstOrThrow();
 
-const good = { clientId: 'client1', ip: '203.0.113.10, 198.51.100.0/24', accessSpeed: 50, nodenum: '3', needreport: 2, needmo: 3, needextend: 1 };
+const good = {
+  clientId: 'client1',
+  ip: '203.0.113.10, 198.51.100.0/24',
+  accessSpeed: 50,
+  nodenum: '3',
+  needreport: 2,
+  needmo: 3,
+  needextend: 1,
+};
 
 describe.each(backends)('interface settings (%s)', (backend) => {
   describe('with the SMPP listener on', () => {
@@ -53,12 +61,31 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         // client1's clientid is longer than CMPP's 6 octets: its own short login
         { protocol: 'CMPP', enabled: true, host: expect.any(String), port: cmpp, url: '', login: 'cli001' },
         // SMGP's ClientID is the same short login
-        { protocol: 'SMGP', enabled: true, host: expect.any(String), port: t.server.app.services.smgpServer!.port, url: '', login: 'cli001' },
+        {
+          protocol: 'SMGP',
+          enabled: true,
+          host: expect.any(String),
+          port: t.server.app.services.smgpServer!.port,
+          url: '',
+          login: 'cli001',
+        },
         // SGIP's Login_Name: the interface login too
         { protocol: 'SGIP', enabled: true, host: expect.any(String), port: sgip, url: '', login: 'cli001' },
-        { protocol: 'HTTP', enabled: true, host: expect.any(String), port: expect.any(Number), url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/), login: 'client1' },
+        {
+          protocol: 'HTTP',
+          enabled: true,
+          host: expect.any(String),
+          port: expect.any(Number),
+          url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/),
+          login: 'client1',
+        },
       ]);
-      expect(r.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, editable: true });
+      expect(r.body.data).toMatchObject({
+        clientid: 'client1',
+        password: '********',
+        passwordSet: true,
+        editable: true,
+      });
       // the sub-account reads its own, not editable
       const own = await (await as(t.server, 'client1')).post('/api/account/getAccountInfo', {});
       expect(own.body.data).toMatchObject({
@@ -78,9 +105,18 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       await t.server.handle.db.updateTable('accounts').set({ smsfrom: 2 }).where('clientid', '=', 'client1').execute();
       try {
         const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
-        expect(r.body.data).toMatchObject({ smsfrom: 2, smsfrom_str: 'CMPP', smsfromEnabled: true, port: t.server.app.services.cmppServer!.port });
+        expect(r.body.data).toMatchObject({
+          smsfrom: 2,
+          smsfrom_str: 'CMPP',
+          smsfromEnabled: true,
+          port: t.server.app.services.cmppServer!.port,
+        });
       } finally {
-        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+        await t.server.handle.db
+          .updateTable('accounts')
+          .set({ smsfrom: 6 })
+          .where('clientid', '=', 'client1')
+          .execute();
       }
     });
 
@@ -88,9 +124,18 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       await t.server.handle.db.updateTable('accounts').set({ smsfrom: 3 }).where('clientid', '=', 'client1').execute();
       try {
         const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
-        expect(r.body.data).toMatchObject({ smsfrom: 3, smsfrom_str: 'SMGP', smsfromEnabled: true, port: t.server.app.services.smgpServer!.port });
+        expect(r.body.data).toMatchObject({
+          smsfrom: 3,
+          smsfrom_str: 'SMGP',
+          smsfromEnabled: true,
+          port: t.server.app.services.smgpServer!.port,
+        });
       } finally {
-        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+        await t.server.handle.db
+          .updateTable('accounts')
+          .set({ smsfrom: 6 })
+          .where('clientid', '=', 'client1')
+          .execute();
       }
     });
 
@@ -99,8 +144,19 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       try {
         const c = await as(t.server, 'agent1');
         const r = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
-        expect(r.body.data).toMatchObject({ smsfrom: 4, smsfrom_str: 'SGIP', smsfromEnabled: true, port: t.server.app.services.sgipServer!.port, sgipCallbackHost: '' });
-        const cb = { sgipCallbackHost: 'sp.example.com', sgipCallbackPort: 8802, sgipCallbackUser: 'plat', sgipCallbackPassword: 'pw' };
+        expect(r.body.data).toMatchObject({
+          smsfrom: 4,
+          smsfrom_str: 'SGIP',
+          smsfromEnabled: true,
+          port: t.server.app.services.sgipServer!.port,
+          sgipCallbackHost: '',
+        });
+        const cb = {
+          sgipCallbackHost: 'sp.example.com',
+          sgipCallbackPort: 8802,
+          sgipCallbackUser: 'plat',
+          sgipCallbackPassword: 'pw',
+        };
         const saved = await c.post('/api/client/account/interface', { ...good, ...cb });
         expect(saved.body).toMatchObject({ code: 0, data: cb });
         const stored = await t.server.handle.db
@@ -108,7 +164,12 @@ describe.each(backends)('interface settings (%s)', (backend) => {
           .select(['sgip_callback_host', 'sgip_callback_port', 'sgip_callback_user', 'sgip_callback_password'])
           .where('clientid', '=', 'client1')
           .executeTakeFirstOrThrow();
-        expect(stored).toEqual({ sgip_callback_host: 'sp.example.com', sgip_callback_port: 8802, sgip_callback_user: 'plat', sgip_callback_password: 'pw' });
+        expect(stored).toEqual({
+          sgip_callback_host: 'sp.example.com',
+          sgip_callback_port: 8802,
+          sgip_callback_user: 'plat',
+          sgip_callback_password: 'pw',
+        });
         // a private or loopback address, a name that does not resolve, no port: refused on their field
         for (const [host, field] of [
           ['10.0.0.8', 'sgipCallbackHost'],
@@ -116,17 +177,34 @@ describe.each(backends)('interface settings (%s)', (backend) => {
           ['nowhere.invalid', 'sgipCallbackHost'],
         ]) {
           const bad = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackHost: host });
-          expect(bad.body, host).toMatchObject({ code: 400, msg: expect.stringContaining('SGIP回调地址'), data: { errors: [{ field }] } });
+          expect(bad.body, host).toMatchObject({
+            code: 400,
+            msg: expect.stringContaining('SGIP回调地址'),
+            data: { errors: [{ field }] },
+          });
         }
         const noPort = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackPort: 0 });
         expect(noPort.body).toMatchObject({ code: 400, msg: 'SGIP回调端口须为1-65535之间的整数' });
-        const tooLong = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackUser: 'x'.repeat(17) });
+        const tooLong = await c.post('/api/client/account/interface', {
+          ...good,
+          ...cb,
+          sgipCallbackUser: 'x'.repeat(17),
+        });
         expect(tooLong.body.code).toBe(400);
         // no host: none, every field cleared
         const off = await c.post('/api/client/account/interface', { ...good, sgipCallbackHost: '' });
-        expect(off.body.data).toMatchObject({ sgipCallbackHost: '', sgipCallbackPort: 0, sgipCallbackUser: '', sgipCallbackPassword: '' });
+        expect(off.body.data).toMatchObject({
+          sgipCallbackHost: '',
+          sgipCallbackPort: 0,
+          sgipCallbackUser: '',
+          sgipCallbackPassword: '',
+        });
       } finally {
-        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+        await t.server.handle.db
+          .updateTable('accounts')
+          .set({ smsfrom: 6 })
+          .where('clientid', '=', 'client1')
+          .execute();
       }
     });
 
@@ -160,14 +238,19 @@ describe.each(backends)('interface settings (%s)', (backend) => {
 
       // 不限 (no session limit) is kept: nodenum left out or empty (issue 41 item 5)
       const { nodenum: _n, ...unlimited } = good;
-      expect((await c.post('/api/client/account/interface', unlimited)).body).toMatchObject({ code: 0, data: { nodenum: '' } });
+      expect((await c.post('/api/client/account/interface', unlimited)).body).toMatchObject({
+        code: 0,
+        data: { nodenum: '' },
+      });
       expect((await row(t.server, 'client1')).nodenum).toBe('');
       expect((await c.post('/api/client/account/interface', { ...good, nodenum: '' })).body.code).toBe(0);
       expect((await row(t.server, 'client1')).nodenum).toBe('');
       expect((await c.post('/api/client/account/interface', good)).body.code).toBe(0);
 
       const before = await row(t.server, 'client1');
-      const self = await (await as(t.server, 'client1')).post('/api/client/account/interface', { ...good, ip: '', accessSpeed: 5000 });
+      const self = await (
+        await as(t.server, 'client1')
+      ).post('/api/client/account/interface', { ...good, ip: '', accessSpeed: 5000 });
       expect(self.body.code).toBe(403);
       const other = await (await as(t.server, 'agent0')).post('/api/client/account/interface', { ...good, ip: '' });
       expect(other.body).toMatchObject({ code: 403, msg: '无权访问' });
@@ -204,13 +287,24 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       }
       expect(await row(t.server, 'client1')).toEqual(before);
       // duplicates collapse, separators normalize, IPv6 addresses are kept
-      const ok = await c.post('/api/client/account/interface', { ...good, ip: '10.1.1.1；10.1.1.1 2001:DB8::1', needreport: 1, deliveryurl: 'https://example.com/report' });
-      expect(ok.body.data).toMatchObject({ ip: '10.1.1.1, 2001:db8::1', needreport: 1, deliveryurl: 'https://example.com/report' });
+      const ok = await c.post('/api/client/account/interface', {
+        ...good,
+        ip: '10.1.1.1；10.1.1.1 2001:DB8::1',
+        needreport: 1,
+        deliveryurl: 'https://example.com/report',
+      });
+      expect(ok.body.data).toMatchObject({
+        ip: '10.1.1.1, 2001:db8::1',
+        needreport: 1,
+        deliveryurl: 'https://example.com/report',
+      });
     });
   });
 
   describe('with the SMPP listener off and a public URL', () => {
-    const t = useServer(backend, { config: { smppServerPort: 0, pay: { ...DEFAULT_PAY_CONFIG, publicUrl: 'https://sms.example.com/api' } } });
+    const t = useServer(backend, {
+      config: { smppServerPort: 0, pay: { ...DEFAULT_PAY_CONFIG, publicUrl: 'https://sms.example.com/api' } },
+    });
 
     it('says the SMPP door is off and advertises the configured public HTTP API', async () => {
       const c = await as(t.server, 'agent1');
@@ -220,10 +314,22 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
         { protocol: 'SMGP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
         { protocol: 'SGIP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
-        { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
+        {
+          protocol: 'HTTP',
+          enabled: true,
+          host: 'sms.example.com',
+          port: 443,
+          url: 'https://sms.example.com/openapi/v1',
+          login: 'client1',
+        },
       ]);
       // client1's protocol is HTTPS: its door is the HTTP API
-      expect(r.body.data).toMatchObject({ smsfrom_str: 'HTTPS', ipAddress: 'sms.example.com', port: 443, smsfromEnabled: true });
+      expect(r.body.data).toMatchObject({
+        smsfrom_str: 'HTTPS',
+        ipAddress: 'sms.example.com',
+        port: 443,
+        smsfromEnabled: true,
+      });
     });
   });
 });

@@ -70,8 +70,13 @@ function generate(n: number): string[] {
   };
   const vary = (s: string, k: number) => s.slice(0, Math.max(0, s.length - k)) + digits(Math.min(k, s.length));
   const countries = getCountries();
-  const codes = [...new Set(countries.map((c) => getCountryCallingCode(c) as string)), ...Object.keys(metadata.nonGeographic ?? {})];
-  const ex = countries.filter((c) => examples[c]).map((c) => ({ cc: getCountryCallingCode(c) as string, nn: examples[c] as string }));
+  const codes = [
+    ...new Set(countries.map((c) => getCountryCallingCode(c) as string)),
+    ...Object.keys(metadata.nonGeographic ?? {}),
+  ];
+  const ex = countries
+    .filter((c) => examples[c])
+    .map((c) => ({ cc: getCountryCallingCode(c) as string, nn: examples[c] as string }));
   const out: string[] = [];
   const push = (t: string) => out.push(rnd() < 0.1 ? `00${t}` : t);
   // every example as it is, with 00, a digit short, a digit long, a national prefix digit in front
@@ -89,7 +94,13 @@ function generate(n: number): string[] {
       // an example one or two digits short or long, or its first national digits varied
       const { cc, nn } = ex[int(ex.length)];
       const k = int(4);
-      push(k === 0 ? cc + nn.slice(0, -1 - int(2)) : k === 1 ? cc + nn + digits(1 + int(2)) : cc + digits(1 + int(2)) + nn.slice(1 + int(2)));
+      push(
+        k === 0
+          ? cc + nn.slice(0, -1 - int(2))
+          : k === 1
+            ? cc + nn + digits(1 + int(2))
+            : cc + digits(1 + int(2)) + nn.slice(1 + int(2)),
+      );
     } else if (r < 0.5) {
       // the ranges of secondary regions of shared calling codes, 0–3 digits short or long
       const p = SECONDARY[int(SECONDARY.length)];
@@ -132,7 +143,12 @@ function generate(n: number): string[] {
 }
 
 describe('international number check: compiled metadata patterns vs libphonenumber-js', () => {
-  const prices = new Map(intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]));
+  const prices = new Map(
+    intlPriceSeed().map((r) => [
+      r.country_code,
+      { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort },
+    ]),
+  );
 
   it(`gives the same country, E.164 form and validity on ${N.toLocaleString('en')}+ numbers`, () => {
     const tokens = generate(N);
@@ -144,7 +160,8 @@ describe('international number check: compiled metadata patterns vs libphonenumb
     for (const t of tokens) {
       const want = referenceIntlNumberOf(t, prices);
       const got = intlNumberOf(t, prices);
-      if (JSON.stringify(got) !== JSON.stringify(want) && diffs.length < 20) diffs.push(`${t}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
+      if (JSON.stringify(got) !== JSON.stringify(want) && diffs.length < 20)
+        diffs.push(`${t}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
       if (want) {
         valid++;
         countries.set(want.iso, (countries.get(want.iso) ?? 0) + 1);
@@ -154,7 +171,8 @@ describe('international number check: compiled metadata patterns vs libphonenumb
       const a = referenceParse(d);
       const b = intlNumber(d);
       if (a) parsed++;
-      if (JSON.stringify(a) !== JSON.stringify(b) && diffs.length < 20) diffs.push(`parse ${d}: ${JSON.stringify(b)} != ${JSON.stringify(a)}`);
+      if (JSON.stringify(a) !== JSON.stringify(b) && diffs.length < 20)
+        diffs.push(`parse ${d}: ${JSON.stringify(b)} != ${JSON.stringify(a)}`);
     }
     expect(diffs).toEqual([]);
     // the numbers reach what they are meant to: valid and invalid ones, most regions, the

@@ -44,7 +44,8 @@ const until = async (f: () => boolean | Promise<boolean>, ms = 20_000, what = 'c
   }
 };
 
-const LONG = '【好易购】尊敬的客户，您的订单已由顺丰快递发出，运单号为SF1234567890，预计明天送达，请保持电话畅通。如有疑问请致电客服热线，回复TD退订。';
+const LONG =
+  '【好易购】尊敬的客户，您的订单已由顺丰快递发出，运单号为SF1234567890，预计明天送达，请保持电话畅通。如有疑问请致电客服热线，回复TD退订。';
 
 describe.each(backends)('the SMPP door with Kannel as the customer (%s)', (backend) => {
   const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
@@ -62,7 +63,11 @@ describe.each(backends)('the SMPP door with Kannel as the customer (%s)', (backe
     const [admin, box, sendsms, dlrPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     hook = http.createServer((req, res) => {
       const u = new URL(req.url ?? '/', 'http://x');
-      dlrs.push({ id: u.searchParams.get('id') ?? '', status: u.searchParams.get('status') ?? '', to: u.searchParams.get('to') ?? '' });
+      dlrs.push({
+        id: u.searchParams.get('id') ?? '',
+        status: u.searchParams.get('status') ?? '',
+        to: u.searchParams.get('to') ?? '',
+      });
       res.end('ok');
     });
     await new Promise<void>((r) => hook!.listen(dlrPort, '127.0.0.1', () => r()));
@@ -111,10 +116,17 @@ describe.each(backends)('the SMPP door with Kannel as the customer (%s)', (backe
     for (const bin of [BEARERBOX, SMSBOX]) {
       const p = spawn(bin, [conf], { stdio: 'ignore' });
       procs.push(p);
-      if (bin === BEARERBOX) await until(() => server.app.services.smppServer!.boundCount(1) >= 0 && fs.existsSync(path.join(dir, 'bearerbox.log')), 10_000, 'bearerbox');
+      if (bin === BEARERBOX)
+        await until(
+          () => server.app.services.smppServer!.boundCount(1) >= 0 && fs.existsSync(path.join(dir, 'bearerbox.log')),
+          10_000,
+          'bearerbox',
+        );
     }
     // Kannel's transceiver bound to the door
-    const accountId = (await db(server).selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+    const accountId = (
+      await db(server).selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
     await until(() => server.app.services.smppServer!.boundCount(accountId) > 0, 20_000, 'Kannel to bind');
     // smsbox's sendsms port answering
     await until(
@@ -130,39 +142,67 @@ describe.each(backends)('the SMPP door with Kannel as the customer (%s)', (backe
     return { sendsms, dlrPort };
   }
 
-  it.skipIf(!kannel)('short and long messages sent through Kannel each get their delivery report [skipped without Debian kannel]', async () => {
-    await db(t.server).updateTable('accounts').set({ needreport: NeedReport.PassThrough }).where('clientid', '=', 'client1').execute();
-    t.server.app.services.smppServer!.forgetAccounts();
-    const { sendsms, dlrPort } = await startKannel(t.server);
-    const send = async (to: string, text: string) => {
-      const dlrUrl = `http://127.0.0.1:${dlrPort}/dlr?status=%d&id=%F&to=%p`;
-      const q = new URLSearchParams({ username: 'u', password: 'p', from: '10690001', to, text, charset: 'UTF-8', coding: '2', 'dlr-mask': '3', 'dlr-url': dlrUrl });
-      const r = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${q}`);
-      expect(r.status, await r.text()).toBeLessThan(300);
-    };
-    await send('13800138031', '【好易购】您的验证码是123456，5分钟内有效。');
-    await send('13800138032', LONG);
-    // accepted by the door: one message each (the long one reassembled)
-    await until(
-      async () => (await db(t.server).selectFrom('sms_messages').select('id').where('phone', 'in', ['13800138031', '13800138032']).execute()).length === 2,
-      20_000,
-      'the door to accept both',
-    );
-    const link = new FakeLink();
-    const d = new Dispatcher(t.server.app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0, hooks: pushHooks() });
-    while ((await d.dispatchOnce()) > 0);
-    await link.flushReceipts();
-    await d.applyOnce();
-    await d.stop();
-    // Kannel reports both as delivered (DLR type 1) to its dlr-url
-    await until(() => new Set(dlrs.filter((x) => x.status === '1').map((x) => x.to.replace(/^\+?86/, ''))).size === 2, 30_000, "Kannel's delivery reports");
-    expect(
-      dlrs
-        .filter((x) => x.status === '1')
-        .map((x) => x.to.replace(/^\+?86/, ''))
-        .sort(),
-    ).toEqual(['13800138031', '13800138032']);
-    // the ids Kannel read were numbers, not 0
-    expect(dlrs.every((x) => x.id !== '0' && x.id !== '')).toBe(true);
-  });
+  it.skipIf(!kannel)(
+    'short and long messages sent through Kannel each get their delivery report [skipped without Debian kannel]',
+    async () => {
+      await db(t.server)
+        .updateTable('accounts')
+        .set({ needreport: NeedReport.PassThrough })
+        .where('clientid', '=', 'client1')
+        .execute();
+      t.server.app.services.smppServer!.forgetAccounts();
+      const { sendsms, dlrPort } = await startKannel(t.server);
+      const send = async (to: string, text: string) => {
+        const dlrUrl = `http://127.0.0.1:${dlrPort}/dlr?status=%d&id=%F&to=%p`;
+        const q = new URLSearchParams({
+          username: 'u',
+          password: 'p',
+          from: '10690001',
+          to,
+          text,
+          charset: 'UTF-8',
+          coding: '2',
+          'dlr-mask': '3',
+          'dlr-url': dlrUrl,
+        });
+        const r = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${q}`);
+        expect(r.status, await r.text()).toBeLessThan(300);
+      };
+      await send('13800138031', '【好易购】您的验证码是123456，5分钟内有效。');
+      await send('13800138032', LONG);
+      // accepted by the door: one message each (the long one reassembled)
+      await until(
+        async () =>
+          (
+            await db(t.server)
+              .selectFrom('sms_messages')
+              .select('id')
+              .where('phone', 'in', ['13800138031', '13800138032'])
+              .execute()
+          ).length === 2,
+        20_000,
+        'the door to accept both',
+      );
+      const link = new FakeLink();
+      const d = new Dispatcher(t.server.app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0, hooks: pushHooks() });
+      while ((await d.dispatchOnce()) > 0);
+      await link.flushReceipts();
+      await d.applyOnce();
+      await d.stop();
+      // Kannel reports both as delivered (DLR type 1) to its dlr-url
+      await until(
+        () => new Set(dlrs.filter((x) => x.status === '1').map((x) => x.to.replace(/^\+?86/, ''))).size === 2,
+        30_000,
+        "Kannel's delivery reports",
+      );
+      expect(
+        dlrs
+          .filter((x) => x.status === '1')
+          .map((x) => x.to.replace(/^\+?86/, ''))
+          .sort(),
+      ).toEqual(['13800138031', '13800138032']);
+      // the ids Kannel read were numbers, not 0
+      expect(dlrs.every((x) => x.id !== '0' && x.id !== '')).toBe(true);
+    },
+  );
 });

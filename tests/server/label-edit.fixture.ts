@@ -32,31 +32,42 @@ function edit(file: string, change: (json: any) => void) {
 }
 
 edit('entities/sign.json', (s) => {
-  if (s.properties.sign.title !== EDITED.fieldTitle.was) throw new Error('entities/sign.json changed: update the fixture');
+  if (s.properties.sign.title !== EDITED.fieldTitle.was)
+    throw new Error('entities/sign.json changed: update the fixture');
   s.properties.sign.title = EDITED.fieldTitle.now;
 });
 edit('entities/template.json', (s) => {
-  if (s.properties.content.title !== EDITED.templateTitle.was) throw new Error('entities/template.json changed: update the fixture');
+  if (s.properties.content.title !== EDITED.templateTitle.was)
+    throw new Error('entities/template.json changed: update the fixture');
   s.properties.content.title = EDITED.templateTitle.now;
 });
 edit('enums/sign-state.json', (s) => {
   const approved = s.oneOf.find((o: any) => o.const === 1);
-  if (approved.title !== EDITED.enumLabel.was || approved['x-color'] !== EDITED.enumColour.was) throw new Error('enums/sign-state.json changed: update the fixture');
+  if (approved.title !== EDITED.enumLabel.was || approved['x-color'] !== EDITED.enumColour.was)
+    throw new Error('enums/sign-state.json changed: update the fixture');
   approved.title = EDITED.enumLabel.now;
   approved['x-color'] = EDITED.enumColour.now;
 });
 edit('forms/sign-add.json', (s) => {
-  if (s.properties.sign.errorMessage.minLength !== EDITED.message.was) throw new Error('forms/sign-add.json changed: update the fixture');
+  if (s.properties.sign.errorMessage.minLength !== EDITED.message.was)
+    throw new Error('forms/sign-add.json changed: update the fixture');
   s.properties.sign.errorMessage.minLength = EDITED.message.now;
 });
 
 edit('filters/sign.json', (s) => {
-  if (!s.properties.sign || s.properties.sign['x-param']) throw new Error('filters/sign.json changed: update the fixture');
+  if (!s.properties.sign || s.properties.sign['x-param'])
+    throw new Error('filters/sign.json changed: update the fixture');
   s.properties.sign['x-param'] = EDITED.filterParam.now;
 });
 edit('enums/sign-state.json', (s) => {
-  if (s.oneOf.some((o: any) => o.const === EDITED.enumValue.value)) throw new Error('enums/sign-state.json changed: update the fixture');
-  s.oneOf.push({ const: EDITED.enumValue.value, 'x-name': EDITED.enumValue.name, title: EDITED.enumValue.label, 'x-color': 'cyan' });
+  if (s.oneOf.some((o: any) => o.const === EDITED.enumValue.value))
+    throw new Error('enums/sign-state.json changed: update the fixture');
+  s.oneOf.push({
+    const: EDITED.enumValue.value,
+    'x-name': EDITED.enumValue.name,
+    title: EDITED.enumValue.label,
+    'x-color': 'cyan',
+  });
 });
 
 export function removeEditedSchemas() {

@@ -42,7 +42,9 @@ async function readSheet(buf: Buffer): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as any);
   const out: string[][] = [];
-  wb.worksheets[0].eachRow((row) => out.push((row.values as any[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))));
+  wb.worksheets[0].eachRow((row) =>
+    out.push((row.values as any[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))),
+  );
   return out;
 }
 
@@ -81,7 +83,10 @@ describe('a label-only edit of schemas/', () => {
     it('answers the edited message and enum label', async () => {
       agent = await server().client().init();
       expect((await agent.login('agent1')).body.code).toBe(0);
-      expect((await agent.post('/api/sign/add', { clientid: 'client1', sign: '云' })).body).toMatchObject({ code: 400, msg: EDITED.message.now });
+      expect((await agent.post('/api/sign/add', { clientid: 'client1', sign: '云' })).body).toMatchObject({
+        code: 400,
+        msg: EDITED.message.now,
+      });
       const list = (await agent.post('/api/sign/list', { clientid: 'client1', state: 1 })).body.data.list;
       expect(list.length).toBeGreaterThan(0);
       expect(list.every((r: any) => r.stateStr === EDITED.enumLabel.now)).toBe(true);
@@ -94,19 +99,29 @@ describe('a label-only edit of schemas/', () => {
       const all = (await agent.post('/api/sign/list', { clientid: 'client1' })).body.data;
       expect(all.totalCount).toBeGreaterThan(1);
       const one: string = all.list[0].sign;
-      const byNew = (await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.now]: one })).body.data;
+      const byNew = (await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.now]: one })).body
+        .data;
       expect(byNew.totalCount).toBeGreaterThan(0);
       expect(byNew.totalCount).toBeLessThan(all.totalCount);
       expect(byNew.list.every((r: any) => r.sign.includes(one))).toBe(true);
       // the old name is no parameter any more
-      expect((await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.was]: one })).body.data.totalCount).toBe(all.totalCount);
+      expect(
+        (await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.was]: one })).body.data
+          .totalCount,
+      ).toBe(all.totalCount);
       // the new enum value passes validation and reaches SQL (no sign has it yet); a value still unknown is refused
-      expect((await agent.post('/api/sign/list', { clientid: 'client1', state: EDITED.enumValue.value })).body).toMatchObject({ code: 0, data: { totalCount: 0 } });
-      expect((await agent.post('/api/sign/list', { clientid: 'client1', state: 6 })).body).toMatchObject({ code: 400, msg: '状态参数不正确' });
+      expect(
+        (await agent.post('/api/sign/list', { clientid: 'client1', state: EDITED.enumValue.value })).body,
+      ).toMatchObject({ code: 0, data: { totalCount: 0 } });
+      expect((await agent.post('/api/sign/list', { clientid: 'client1', state: 6 })).body).toMatchObject({
+        code: 400,
+        msg: '状态参数不正确',
+      });
     });
 
     it('the operator CLI labels the codes from the same enums (no label map of its own)', async () => {
-      const cli = (...argv: string[]) => runCommand({ db: server().handle.db, now: server().clock.now, schemas: server().app.ctx.schemas }, argv);
+      const cli = (...argv: string[]) =>
+        runCommand({ db: server().handle.db, now: server().clock.now, schemas: server().app.ctx.schemas }, argv);
       const r = await cli('signs', 'client1');
       expect(r.code).toBe(0);
       const rows = r.lines.join('\n').split('\n');
@@ -165,7 +180,9 @@ describe('a label-only edit of schemas/', () => {
     it('heads the sign import template with the edited title, and the import reads files headed by it', async () => {
       const [header] = await readSheet((await call('GET', '/api/sign/downloadExcelTemplate')).rawPayload);
       expect(header).toEqual(['子账户', EDITED.fieldTitle.now, '备注']);
-      const ok = (await call('POST', '/api/sign/addsignBatch', await xlsx([header, ['client1', '改名后导入', '']]))).json();
+      const ok = (
+        await call('POST', '/api/sign/addsignBatch', await xlsx([header, ['client1', '改名后导入', '']]))
+      ).json();
       expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
       const old = (
         await call(
@@ -177,7 +194,10 @@ describe('a label-only edit of schemas/', () => {
           ]),
         )
       ).json();
-      expect(old).toEqual({ code: 400, msg: `表头不正确，请下载模板并按模板填写（子账户、${EDITED.fieldTitle.now}、备注）` });
+      expect(old).toEqual({
+        code: 400,
+        msg: `表头不正确，请下载模板并按模板填写（子账户、${EDITED.fieldTitle.now}、备注）`,
+      });
     });
 
     it('heads the template import workbook with the edited title, and the import reads files headed by it', async () => {
@@ -185,11 +205,25 @@ describe('a label-only edit of schemas/', () => {
       expect(header).toContain(EDITED.templateTitle.now);
       expect(header).not.toContain(EDITED.templateTitle.was);
       const row = (content: string) =>
-        header.map((h) => ({ 子账户: 'client1', 模板属性: '行业', 短信类型: '通知', 模板类型: '固定模板', 业务类型: '国内', 签名: '好易购' })[h] ?? content);
-      const ok = (await call('POST', '/api/autoTemplate/addBatch', await xlsx([header, row('改名后导入的模板内容。')]))).json();
+        header.map(
+          (h) =>
+            ({
+              子账户: 'client1',
+              模板属性: '行业',
+              短信类型: '通知',
+              模板类型: '固定模板',
+              业务类型: '国内',
+              签名: '好易购',
+            })[h] ?? content,
+        );
+      const ok = (
+        await call('POST', '/api/autoTemplate/addBatch', await xlsx([header, row('改名后导入的模板内容。')]))
+      ).json();
       expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
       const oldHeader = header.map((h) => (h === EDITED.templateTitle.now ? EDITED.templateTitle.was : h));
-      const old = (await call('POST', '/api/autoTemplate/addBatch', await xlsx([oldHeader, row('旧表头导入的模板内容。')]))).json();
+      const old = (
+        await call('POST', '/api/autoTemplate/addBatch', await xlsx([oldHeader, row('旧表头导入的模板内容。')]))
+      ).json();
       expect(old.code).toBe(400);
     });
   });

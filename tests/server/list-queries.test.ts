@@ -50,11 +50,28 @@ describe.each(backends)('lists with the cached session (%s)', (backend) => {
    */
   it('past the last page a list still answers its total (and no rows)', async () => {
     const { client, agent } = await lists(t.server);
-    expect((await client.post('/api/blacklist/add', { phones: '13800138000,13900139000' }, { json: true })).body.code).toBe(0);
-    const cases: [name: string, call: (page: number) => Promise<{ body: { code: number; data: Record<string, unknown> } }>, rowsKey: string, totalKey: string][] = [
+    expect(
+      (await client.post('/api/blacklist/add', { phones: '13800138000,13900139000' }, { json: true })).body.code,
+    ).toBe(0);
+    const cases: [
+      name: string,
+      call: (page: number) => Promise<{ body: { code: number; data: Record<string, unknown> } }>,
+      rowsKey: string,
+      totalKey: string,
+    ][] = [
       ['tasks', (page) => client.post('/api/send/sendTask', { page, rows: 10 }, { json: true }), 'list', 'totalCount'],
-      ['signs', (page) => agent.post('/api/sign/list', { currentPage: page, pageRowCount: 10 }, { json: true }), 'list', 'totalCount'],
-      ['blacklist', (page) => client.post('/api/blacklist/list', { currentPage: page, pageRowCount: 10 }, { json: true }), 'list', 'totalCount'],
+      [
+        'signs',
+        (page) => agent.post('/api/sign/list', { currentPage: page, pageRowCount: 10 }, { json: true }),
+        'list',
+        'totalCount',
+      ],
+      [
+        'blacklist',
+        (page) => client.post('/api/blacklist/list', { currentPage: page, pageRowCount: 10 }, { json: true }),
+        'list',
+        'totalCount',
+      ],
     ];
     for (const [name, call, rowsKey, totalKey] of cases) {
       const first = (await call(1)).body;
@@ -123,7 +140,11 @@ describe.each(backends)('lists with the cached session (%s)', (backend) => {
     expect((await b.login('client1')).body.code).toBe(0);
     const list = () => b.post('/api/send/getrecords', { page: 1, rows: 10 }, { json: true });
     expect((await list()).body.code).toBe(0);
-    const r = await a.post('/api/password/save', { oldPassword: 'Demo1234', newPassword: 'Newpass123', confirmPassword: 'Newpass123' });
+    const r = await a.post('/api/password/save', {
+      oldPassword: 'Demo1234',
+      newPassword: 'Newpass123',
+      confirmPassword: 'Newpass123',
+    });
     expect(r.body.code).toBe(0);
     expect((await list()).body.code).toBe(401);
   });

@@ -17,7 +17,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { createDb, openDatabase, type DbHandle } from '../../server/db';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { expectDispatcher, metricsAccess, watchDispatcher, type DispatcherView, type DoorView } from '../../server/modules/metrics';
+import {
+  expectDispatcher,
+  metricsAccess,
+  watchDispatcher,
+  type DispatcherView,
+  type DoorView,
+} from '../../server/modules/metrics';
 import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, pgAdmin, TEST_DATABASE_URL, useServer, type TestServer } from './harness';
@@ -41,7 +47,8 @@ function samples(text: string): { name: string; labels: Record<string, string>; 
 
 /** the value of the sample of `name` whose labels include `labels` (undefined: none) */
 function valueOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  return samples(text).find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+  return samples(text).find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    ?.value;
 }
 
 const get = (app: FastifyInstance, url: string, remoteAddress: string, headers: Record<string, string> = {}) =>
@@ -49,7 +56,11 @@ const get = (app: FastifyInstance, url: string, remoteAddress: string, headers: 
 
 /** a dispatcher's counters as the metrics read them, set by the test */
 type Finals = Map<string, { carrier: number; channel: string; delivered: number; failed: number }>;
-function fakeDispatcher(): DispatcherView & { running: boolean; channels: Map<string, { submitted: number; bound: boolean }>; finals: Finals } {
+function fakeDispatcher(): DispatcherView & {
+  running: boolean;
+  channels: Map<string, { submitted: number; bound: boolean }>;
+  finals: Finals;
+} {
   const channels = new Map<string, { submitted: number; bound: boolean }>();
   const view = {
     workerId: 'fake',
@@ -77,7 +88,16 @@ function fakeDispatcher(): DispatcherView & { running: boolean; channels: Map<st
       [...channels].map(([name, c]) => ({
         name,
         bound: c.bound,
-        counters: { submitted: c.submitted, accepted: c.submitted, refused: 0, retried: 0, unconfirmed: 0, receipts: 0, latencyMsSum: 12, latencyCount: 3 },
+        counters: {
+          submitted: c.submitted,
+          accepted: c.submitted,
+          refused: 0,
+          retried: 0,
+          unconfirmed: 0,
+          receipts: 0,
+          latencyMsSum: 12,
+          latencyCount: 3,
+        },
       })),
     finals: new Map() as Finals,
   };
@@ -85,10 +105,16 @@ function fakeDispatcher(): DispatcherView & { running: boolean; channels: Map<st
 }
 
 /** a door as the metrics read it: `sessions` bound ones, refusals by `code reason` */
-function fakeDoor(sessions: number, refused: Record<string, number>): DoorView & { refuse(key: string, n: number): void } {
+function fakeDoor(
+  sessions: number,
+  refused: Record<string, number>,
+): DoorView & { refuse(key: string, n: number): void } {
   const stats = {
     accepted: 3,
-    refused: Object.fromEntries(Object.entries(refused).map(([k, count]) => [k, { count, last: '' }])) as Record<string, { count: number; last: string }>,
+    refused: Object.fromEntries(Object.entries(refused).map(([k, count]) => [k, { count, last: '' }])) as Record<
+      string,
+      { count: number; last: string }
+    >,
   };
   return {
     port: 1,
@@ -112,9 +138,12 @@ describe('metricsAccess', () => {
     expect(metricsAccess({ authorization: `Bearer ${TOKEN}x` }, '127.0.0.1', TOKEN, false)).toBe('unauthorized');
     expect(metricsAccess({ authorization: `Basic ${TOKEN}` }, '127.0.0.1', TOKEN, false)).toBe('unauthorized');
     expect(metricsAccess({ authorization: 'Bearer ' }, '127.0.0.1', TOKEN, false)).toBe('unauthorized');
-    for (const peer of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(metricsAccess({}, peer, '', false), peer).toBe('ok');
-    for (const peer of ['10.0.0.1', '::ffff:10.0.0.1', '1.127.0.0', '::2', undefined]) expect(metricsAccess({}, peer, '', false), String(peer)).toBe('forbidden');
-    for (const h of ['x-forwarded-for', 'forwarded', 'x-real-ip']) expect(metricsAccess({ [h]: '203.0.113.9' }, '127.0.0.1', '', false), h).toBe('forbidden');
+    for (const peer of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])
+      expect(metricsAccess({}, peer, '', false), peer).toBe('ok');
+    for (const peer of ['10.0.0.1', '::ffff:10.0.0.1', '1.127.0.0', '::2', undefined])
+      expect(metricsAccess({}, peer, '', false), String(peer)).toBe('forbidden');
+    for (const h of ['x-forwarded-for', 'forwarded', 'x-real-ip'])
+      expect(metricsAccess({ [h]: '203.0.113.9' }, '127.0.0.1', '', false), h).toBe('forbidden');
     expect(metricsAccess({}, '203.0.113.9', '', true)).toBe('ok');
   });
 });
@@ -124,7 +153,10 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-static-'));
     fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>console</title>');
     // X-Forwarded-For from 10/8 would be believed for req.ip: /metrics must not believe it
-    const t = useServer(backend, { staticDir, config: { trustProxy: '10.0.0.0/8', smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+    const t = useServer(backend, {
+      staticDir,
+      config: { trustProxy: '10.0.0.0/8', smppServerPort: -1, smppServerHost: '127.0.0.1' },
+    });
     afterAll(() => fs.rmSync(staticDir, { recursive: true, force: true }));
 
     it('answers loopback sockets, never an address a header claims', async () => {
@@ -170,8 +202,16 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       expect(r.headers['cache-control']).toBe('no-store');
       const text = r.body;
       // HTTP by route pattern and code; an unknown path is one label, not its URL
-      expect(valueOf(text, 'sms_http_request_duration_seconds_count', { method: 'GET', route: '/api/login/timeout', code: '200' })).toBeGreaterThanOrEqual(1);
-      expect(valueOf(text, 'sms_http_request_duration_seconds_count', { route: '(unmatched)', code: '404' })).toBeGreaterThanOrEqual(1);
+      expect(
+        valueOf(text, 'sms_http_request_duration_seconds_count', {
+          method: 'GET',
+          route: '/api/login/timeout',
+          code: '200',
+        }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        valueOf(text, 'sms_http_request_duration_seconds_count', { route: '(unmatched)', code: '404' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(text).not.toContain('/api/no/such/route');
       // the database
       expect(valueOf(text, 'sms_db_statement_duration_seconds_count')).toBeGreaterThan(0);
@@ -216,25 +256,46 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       // the fake dispatcher of the test above is stopped: a process that runs one is not ready
       let r = await get(app, '/readyz', '10.1.2.3');
       expect(r.statusCode).toBe(503);
-      expect(r.json()).toMatchObject({ status: 'unready', reason: 'dispatcher: stopped', checks: { database: 'ok', migrations: 'ok', dispatcher: 'stopped' } });
+      expect(r.json()).toMatchObject({
+        status: 'unready',
+        reason: 'dispatcher: stopped',
+        checks: { database: 'ok', migrations: 'ok', dispatcher: 'stopped' },
+      });
       const fake = fakeDispatcher();
       watchDispatcher(app.ctx, fake);
       r = await get(app, '/readyz', '10.1.2.3');
       expect(r.statusCode).toBe(200);
       expect(r.json()).toEqual({
         status: 'ready',
-        checks: { database: 'ok', migrations: 'ok', dispatcher: 'running', smpp: `listening on ${app.services.smppServer!.port}` },
+        checks: {
+          database: 'ok',
+          migrations: 'ok',
+          dispatcher: 'running',
+          smpp: `listening on ${app.services.smppServer!.port}`,
+        },
       });
       expect(r.headers['cache-control']).toBe('no-store');
     });
 
     it("counts a real dispatcher's final outcomes by carrier and channel, once committed", async () => {
       const server: TestServer = t.server;
-      const account = await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
-      const { id } = await insertFixtureTask(server.handle.db, { accountId: account.id, count: 12, nextAt: server.clock.now() });
+      const account = await server.handle.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', 'client1')
+        .executeTakeFirstOrThrow();
+      const { id } = await insertFixtureTask(server.handle.db, {
+        accountId: account.id,
+        count: 12,
+        nextAt: server.clock.now(),
+      });
       const link = new FakeLink((req) => (req.to.endsWith('3') ? 'reject' : 'accept'));
       link.delivered = (ref) => ref % 3 !== 0;
-      const d = new Dispatcher(server.app.ctx, [{ name: 'ch1', link }], { maintenanceMs: 0, batchSize: 5, markSubmittedMs: 0 });
+      const d = new Dispatcher(server.app.ctx, [{ name: 'ch1', link }], {
+        maintenanceMs: 0,
+        batchSize: 5,
+        markSubmittedMs: 0,
+      });
       while ((await d.dispatchOnce()) > 0);
       await link.flushReceipts();
       await d.applyOnce();
@@ -242,11 +303,20 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
         select carrier, count(*) filter (where state = 3)::int as delivered, count(*) filter (where state in (4, 6))::int as failed
         from sms_messages where task_id = ${id} group by carrier order by carrier`.execute(server.handle.db);
       const counted = [...d.finals.values()].sort((a, b) => a.carrier - b.carrier);
-      expect(counted).toEqual(r.rows.map((x) => ({ carrier: x.carrier, channel: 'ch1', delivered: x.delivered, failed: x.failed })));
+      expect(counted).toEqual(
+        r.rows.map((x) => ({ carrier: x.carrier, channel: 'ch1', delivered: x.delivered, failed: x.failed })),
+      );
       expect(counted.reduce((n, f) => n + f.delivered + f.failed, 0)).toBe(12);
       watchDispatcher(server.app.ctx, d);
       const text = (await get(server.app, '/metrics', '127.0.0.1')).body;
-      for (const f of counted) expect(valueOf(text, 'sms_dispatch_finals_total', { carrier: String(f.carrier), channel: 'ch1', result: 'delivered' })).toBe(f.delivered);
+      for (const f of counted)
+        expect(
+          valueOf(text, 'sms_dispatch_finals_total', {
+            carrier: String(f.carrier),
+            channel: 'ch1',
+            result: 'delivered',
+          }),
+        ).toBe(f.delivered);
       expect(valueOf(text, 'sms_channel_messages_total', { channel: 'ch1', outcome: 'submitted' })).toBe(12);
     });
   });
@@ -259,7 +329,9 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       const none = await get(app, '/metrics', '127.0.0.1');
       expect(none.statusCode).toBe(401);
       expect(none.headers['www-authenticate']).toBe('Bearer');
-      expect((await get(app, '/metrics', '127.0.0.1', { authorization: 'Bearer wrong-token-0123456789' })).statusCode).toBe(401);
+      expect(
+        (await get(app, '/metrics', '127.0.0.1', { authorization: 'Bearer wrong-token-0123456789' })).statusCode,
+      ).toBe(401);
       const ok = await get(app, '/metrics', '203.0.113.9', { authorization: `Bearer ${TOKEN}` });
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toContain('# TYPE sms_http_request_duration_seconds histogram');
@@ -295,7 +367,11 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       expect(app.metricsRegistry).toBeNull();
       expect((await get(app, '/metrics', '127.0.0.1')).statusCode).toBe(404);
       expect((await get(app, '/readyz', '127.0.0.1')).statusCode).toBe(200);
-      const account = await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      const account = await t.server.handle.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', 'client1')
+        .executeTakeFirstOrThrow();
       await insertFixtureTask(t.server.handle.db, { accountId: account.id, count: 3, nextAt: t.server.clock.now() });
       const link = new FakeLink(() => 'reject');
       const d = new Dispatcher(app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0 });
@@ -318,7 +394,14 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
     /** an app over a handle the test breaks, and no migration run (the database may not be there) */
     async function appOver(handle: DbHandle) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-metrics-'));
-      const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, uploadPurgeEveryMs: 0, reportFoldEveryMs: 0, config: { monitorFlushMs: 0 } });
+      const app = await buildApp({
+        db: handle.db,
+        dataDir,
+        purgeEveryMs: 0,
+        uploadPurgeEveryMs: 0,
+        reportFoldEveryMs: 0,
+        config: { monitorFlushMs: 0 },
+      });
       await app.ready();
       return { app, dataDir };
     }
@@ -331,7 +414,11 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
         await handle.close();
         const r = await get(app, '/readyz', '127.0.0.1');
         expect(r.statusCode).toBe(503);
-        expect(r.json()).toMatchObject({ status: 'unready', reason: expect.stringMatching(/^database: unreachable/), checks: { database: expect.stringMatching(/^unreachable/) } });
+        expect(r.json()).toMatchObject({
+          status: 'unready',
+          reason: expect.stringMatching(/^database: unreachable/),
+          checks: { database: expect.stringMatching(/^unreachable/) },
+        });
         expect((await get(app, '/healthz', '127.0.0.1')).statusCode).toBe(200);
         // /metrics still answers (an outage is when it matters), without the database's figures
         watchDispatcher(app.ctx, fakeDispatcher());
@@ -346,48 +433,54 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       }
     });
 
-    it.runIf(backend === 'postgres')('a database that does not answer: 503 after the readiness timeout; one refusing connections: 503 at once', async () => {
-      // accepts the connection, never answers
-      const sockets = new Set<net.Socket>();
-      const silent = net.createServer((s) => sockets.add(s));
-      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-      const port = (silent.address() as net.AddressInfo).port;
-      const handle = await createDb({ databaseUrl: `postgres://sms:sms@127.0.0.1:${port}/postgres`, poolSize: 1 });
-      const { app, dataDir } = await appOver(handle);
-      try {
-        const t0 = Date.now();
-        const r = await get(app, '/readyz', '127.0.0.1');
-        expect(r.statusCode).toBe(503);
-        expect(r.json().reason).toBe('database: no answer within 1000 ms');
-        expect(Date.now() - t0).toBeLessThan(3000);
-        expect((await get(app, '/healthz', '127.0.0.1')).statusCode).toBe(200);
-      } finally {
-        for (const s of sockets) s.destroy();
-        silent.close();
-        await app.close();
-        await handle.close().catch(() => {});
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-      // nothing listens there any more
-      const refused = await createDb({ databaseUrl: `postgres://sms:sms@127.0.0.1:${port}/postgres`, poolSize: 1 });
-      const second = await appOver(refused);
-      try {
-        const r = await get(second.app, '/readyz', '127.0.0.1');
-        expect(r.statusCode).toBe(503);
-        expect(r.json().reason).toBe('database: unreachable (ECONNREFUSED)');
-      } finally {
-        await second.app.close();
-        await refused.close().catch(() => {});
-        fs.rmSync(second.dataDir, { recursive: true, force: true });
-      }
-    });
+    it.runIf(backend === 'postgres')(
+      'a database that does not answer: 503 after the readiness timeout; one refusing connections: 503 at once',
+      async () => {
+        // accepts the connection, never answers
+        const sockets = new Set<net.Socket>();
+        const silent = net.createServer((s) => sockets.add(s));
+        await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+        const port = (silent.address() as net.AddressInfo).port;
+        const handle = await createDb({ databaseUrl: `postgres://sms:sms@127.0.0.1:${port}/postgres`, poolSize: 1 });
+        const { app, dataDir } = await appOver(handle);
+        try {
+          const t0 = Date.now();
+          const r = await get(app, '/readyz', '127.0.0.1');
+          expect(r.statusCode).toBe(503);
+          expect(r.json().reason).toBe('database: no answer within 1000 ms');
+          expect(Date.now() - t0).toBeLessThan(3000);
+          expect((await get(app, '/healthz', '127.0.0.1')).statusCode).toBe(200);
+        } finally {
+          for (const s of sockets) s.destroy();
+          silent.close();
+          await app.close();
+          await handle.close().catch(() => {});
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+        // nothing listens there any more
+        const refused = await createDb({ databaseUrl: `postgres://sms:sms@127.0.0.1:${port}/postgres`, poolSize: 1 });
+        const second = await appOver(refused);
+        try {
+          const r = await get(second.app, '/readyz', '127.0.0.1');
+          expect(r.statusCode).toBe(503);
+          expect(r.json().reason).toBe('database: unreachable (ECONNREFUSED)');
+        } finally {
+          await second.app.close();
+          await refused.close().catch(() => {});
+          fs.rmSync(second.dataDir, { recursive: true, force: true });
+        }
+      },
+    );
 
     it('a process that runs a dispatcher is not ready before it starts', async () => {
       const { handle, drop } = await freshHandle();
       const { app, dataDir } = await appOver(handle);
       try {
         expectDispatcher(app.ctx);
-        expect((await get(app, '/readyz', '127.0.0.1')).json()).toMatchObject({ status: 'unready', reason: 'dispatcher: not started' });
+        expect((await get(app, '/readyz', '127.0.0.1')).json()).toMatchObject({
+          status: 'unready',
+          reason: 'dispatcher: not started',
+        });
         watchDispatcher(app.ctx, fakeDispatcher());
         expect((await get(app, '/readyz', '127.0.0.1')).statusCode).toBe(200);
       } finally {
@@ -406,7 +499,14 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
     beforeAll(async () => {
       const { server } = t;
       // a second process over the same database: PostgreSQL its own pool on the same schema; PGlite the same handle
-      const handle = backend === 'postgres' ? await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema: (server as unknown as { schema: string }).schema, poolSize: 2 }) : null;
+      const handle =
+        backend === 'postgres'
+          ? await openDatabase({
+              databaseUrl: TEST_DATABASE_URL,
+              schema: (server as unknown as { schema: string }).schema,
+              poolSize: 2,
+            })
+          : null;
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-metrics-'));
       const app = await buildApp({
         db: handle?.db ?? server.handle.db,
@@ -457,23 +557,36 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       expect(total(s.submitted)).toBe(10 + 15 + 4);
       expect(s.totals.submitted).toBe(29);
       const a = s.channels.find((c) => c.channel === 'a')!;
-      expect({ submitted: total(a.submitted), delivered: total(a.delivered), failed: total(a.failed), rate: a.deliveryRate }).toEqual({
+      expect({
+        submitted: total(a.submitted),
+        delivered: total(a.delivered),
+        failed: total(a.failed),
+        rate: a.deliveryRate,
+      }).toEqual({
         submitted: 25,
         delivered: 21,
         failed: 4,
         rate: 84,
       });
       const b = s.channels.find((c) => c.channel === 'b')!;
-      expect({ submitted: total(b.submitted), failed: total(b.failed), rate: b.deliveryRate }).toEqual({ submitted: 4, failed: 4, rate: 0 });
-      expect(s.carriers.map((c) => ({ carrier: c.carrier, delivered: total(c.delivered), failed: total(c.failed) }))).toEqual([
+      expect({ submitted: total(b.submitted), failed: total(b.failed), rate: b.deliveryRate }).toEqual({
+        submitted: 4,
+        failed: 4,
+        rate: 0,
+      });
+      expect(
+        s.carriers.map((c) => ({ carrier: c.carrier, delivered: total(c.delivered), failed: total(c.failed) })),
+      ).toEqual([
         { carrier: 1, delivered: 21, failed: 4 },
         { carrier: 2, delivered: 0, failed: 4 },
       ]);
       expect(s.totals.deliveryRate).toBe(Math.round((21 / 29) * 10_000) / 100);
-      expect(s.refusals.map((r) => ({ protocol: r.protocol, code: r.code, reason: r.reason, total: r.total }))).toEqual([
-        { protocol: 'cmpp', code: '0x45', reason: 'refusal', total: 1 },
-        { protocol: 'cmpp', code: '0x58', reason: 'accessSpeed', total: 6 },
-      ]);
+      expect(s.refusals.map((r) => ({ protocol: r.protocol, code: r.code, reason: r.reason, total: r.total }))).toEqual(
+        [
+          { protocol: 'cmpp', code: '0x45', reason: 'refusal', total: 1 },
+          { protocol: 'cmpp', code: '0x58', reason: 'accessSpeed', total: 6 },
+        ],
+      );
       // sessions: each process its own row of the minute, added up (the last minute written)
       const cmpp = s.sessions.find((x) => x.protocol === 'cmpp')!;
       const sampled = cmpp.counts.filter((x) => x !== null);
@@ -492,7 +605,9 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       await sql`select report_fold()`.execute(db);
       const before = (await t.server.app.services.monitor.series('day')).totals;
       await sql`insert into report_delta (account_id, day, smstype, paytype, inter, send_num, success_num, fail_num, wait_num)
-        values (1, current_date, 1, 0, 0, 5, 0, 0, 5), (1, current_date, 1, 0, 0, 0, 3, 1, -4), (2, current_date, 2, 0, 0, -2, 0, 0, -2)`.execute(db);
+        values (1, current_date, 1, 0, 0, 5, 0, 0, 5), (1, current_date, 1, 0, 0, 0, 3, 1, -4), (2, current_date, 2, 0, 0, -2, 0, 0, -2)`.execute(
+        db,
+      );
       expect((await sql<{ n: number }>`select report_fold() as n`.execute(db)).rows[0].n).toBeGreaterThan(0);
       const after = (await t.server.app.services.monitor.series('day')).totals;
       expect(after.accepted - before.accepted).toBe(3);
@@ -514,22 +629,41 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
         (date_trunc('minute', now() - interval '8 days 1 minute'), 'submitted', 'old', '', 1),
         (date_trunc('minute', now() - interval '7 days'), 'submitted', 'kept', '', 1)`.execute(db);
       expect(await monitor.purge()).toBe(2);
-      const left = await sql<{ label: string }>`select label from metric_minutes where label in ('old', 'kept')`.execute(db);
+      const left = await sql<{
+        label: string;
+      }>`select label from metric_minutes where label in ('old', 'kept')`.execute(db);
       expect(left.rows).toEqual([{ label: 'kept' }]);
       expect(await monitor.purge()).toBe(0);
     });
   });
 
   describe('budgets, and the refusals of the HTTP API and the console', () => {
-    const caps = { codeDailyGlobal: 100, codeDailyPerTarget: 3, codeDailyPerIp: 5, codeDailyPerCountry: { '86': 40, '*': 7 }, alarmSmsDaily: 50 };
+    const caps = {
+      codeDailyGlobal: 100,
+      codeDailyPerTarget: 3,
+      codeDailyPerIp: 5,
+      codeDailyPerCountry: { '86': 40, '*': 7 },
+      alarmSmsDaily: 50,
+    };
     // no alarm job: the events written here stay as they are
-    const t = useServer(backend, { config: { monitorFlushMs: 0, ...caps }, build: { reportFoldEveryMs: 0, alarmEveryMs: 0 } });
+    const t = useServer(backend, {
+      config: { monitorFlushMs: 0, ...caps },
+      build: { reportFoldEveryMs: 0, alarmEveryMs: 0 },
+    });
 
     it("counts today's verification codes and credit alarms against their budgets, at read time", async () => {
       const db = t.server.handle.db;
       const now = t.server.clock.now();
       const yesterday = new Date(startOfBusinessDay(now).getTime() - 3_600_000);
-      const code = (target: string, ip: string, at = now) => ({ purpose: 'register', target, code_hash: 'x', salt: 'y', expires_at: at, ip, created_at: at });
+      const code = (target: string, ip: string, at = now) => ({
+        purpose: 'register',
+        target,
+        code_hash: 'x',
+        salt: 'y',
+        expires_at: at,
+        ip,
+        created_at: at,
+      });
       await db
         .insertInto('verification_codes')
         .values([
@@ -542,7 +676,9 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
           ...[1, 2, 3, 4].map(() => code('sms:86:13800000003', '10.0.0.3', yesterday)),
         ])
         .execute();
-      const client1 = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+      const client1 = (
+        await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+      ).id;
       const alarm = (sms: number, skipped: string, sentAt: Date | null = now) => ({
         account_id: client1,
         balance: '1.00',
@@ -555,7 +691,15 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       });
       await db
         .insertInto('credit_alarm_events')
-        .values([alarm(2, ''), alarm(1, ''), alarm(0, 'cooldown'), alarm(0, 'budget'), alarm(0, 'budget'), alarm(0, '', null), alarm(9, '', yesterday)])
+        .values([
+          alarm(2, ''),
+          alarm(1, ''),
+          alarm(0, 'cooldown'),
+          alarm(0, 'budget'),
+          alarm(0, 'budget'),
+          alarm(0, '', null),
+          alarm(9, '', yesterday),
+        ])
         .execute();
 
       const { budgets } = await t.server.app.services.monitor.series('hour');
@@ -605,20 +749,44 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
 
       // the console: no session (登录超时), then an acceptance that refuses (模板不存在或未审核通过), twice
       const anon = await t.server.client().init();
-      expect((await anon.post('/api/send/sending', { sign: '好易购', smstype: 0, templateId: 999999, content: 'x', mobile: '13800138000' })).body.code).toBe(401);
+      expect(
+        (
+          await anon.post('/api/send/sending', {
+            sign: '好易购',
+            smstype: 0,
+            templateId: 999999,
+            content: 'x',
+            mobile: '13800138000',
+          })
+        ).body.code,
+      ).toBe(401);
       const client1 = await t.server.client().init();
       expect((await client1.login('client1')).body.code).toBe(0);
       for (let i = 0; i < 2; i++) {
         t.server.clock.advance(3100);
-        const r = await client1.post('/api/send/sending', { clientId: 'client1', sign: '好易购', smstype: 0, templateId: 999999, content: 'x', mobile: '13800138000' });
+        const r = await client1.post('/api/send/sending', {
+          clientId: 'client1',
+          sign: '好易购',
+          smstype: 0,
+          templateId: 999999,
+          content: 'x',
+          mobile: '13800138000',
+        });
         expect(r.body).toMatchObject({ code: 500, msg: '模板不存在或未审核通过' });
       }
       // a route that accepts nothing is not counted
       expect((await anon.post('/api/sign/list', {})).body.code).toBe(401);
       // the HTTP API: a send without its signature headers; a read without them is not counted
-      const unsigned = await app.inject({ method: 'POST', url: '/openapi/v1/sms/send', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      const unsigned = await app.inject({
+        method: 'POST',
+        url: '/openapi/v1/sms/send',
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
       expect(unsigned.json()).toMatchObject({ error: 'AUTH_MISSING', code: 40100 });
-      expect((await app.inject({ method: 'GET', url: '/openapi/v1/signs' })).json()).toMatchObject({ error: 'AUTH_MISSING' });
+      expect((await app.inject({ method: 'GET', url: '/openapi/v1/signs' })).json()).toMatchObject({
+        error: 'AUTH_MISSING',
+      });
 
       await app.services.monitor.flush();
       // nothing new: nothing added
@@ -626,7 +794,13 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       expect(await refusals()).toEqual([
         { protocol: 'console', code: '401', reason: 'session', label: '登录超时', total: 1 },
         { protocol: 'console', code: '500', reason: 'templateInvalid', label: '模板不存在或未审核通过', total: 2 },
-        { protocol: 'http', code: '40100', reason: 'AUTH_MISSING', label: '缺少鉴权参数（clientid、timestamp、nonce、signature）', total: 1 },
+        {
+          protocol: 'http',
+          code: '40100',
+          reason: 'AUTH_MISSING',
+          label: '缺少鉴权参数（clientid、timestamp、nonce、signature）',
+          total: 1,
+        },
       ]);
     });
   });

@@ -20,7 +20,11 @@ import { backends, startServer, TEST_DATABASE_URL, type ServerOptions, pgAdmin }
 /** the previous version's rows: one sending task in every queue situation, one timed task */
 async function writeOldState(db: Kysely<any>, now: Date) {
   const iso = (ms: number) => new Date(now.getTime() + ms).toISOString();
-  const acc = await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig1', '2', 'x', '迁移') returning id`.execute(db);
+  const acc = await sql<{
+    id: number;
+  }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig1', '2', 'x', '迁移') returning id`.execute(
+    db,
+  );
   const a = acc.rows[0].id;
   const task = async (uid: string, status: number) =>
     (
@@ -33,7 +37,14 @@ async function writeOldState(db: Kysely<any>, now: Date) {
     ).rows[0].id;
   const t1 = await task('old-sending', 2);
   const t2 = await task('old-timed', 1);
-  const msg = async (taskId: number, phone: string, state: number, nextAt: string | null, lease: [string, string] | null, msgId: string | null) =>
+  const msg = async (
+    taskId: number,
+    phone: string,
+    state: number,
+    nextAt: string | null,
+    lease: [string, string] | null,
+    msgId: string | null,
+  ) =>
     (
       await sql<{ id: number }>`
         insert into sms_messages (task_id, account_id, phone, carrier, state, next_at, lease_owner, lease_until, msg_id, submitted_at)
@@ -62,7 +73,10 @@ describe.each(backends)('migration 0019: the queue state of the previous version
     const now = new Date();
     if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
     try {
-      const h = backend === 'pglite' ? await createDb({ dataDir: dir }) : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
+      const h =
+        backend === 'pglite'
+          ? await createDb({ dataDir: dir })
+          : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
       try {
         await migrateTo(h.db, '0018_reports', backend === 'pglite' ? 'public' : schema);
         old = await writeOldState(h.db, now);
@@ -85,7 +99,12 @@ describe.each(backends)('migration 0019: the queue state of the previous version
         expect(inflight.map((i) => [i.msg_id, i.message_id, i.task_id])).toEqual([['old-5', ids.inflight, t1]]);
 
         const link = new FakeLink();
-        const d = new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 10, leaseMs: 60_000, markSubmittedMs: 0 });
+        const d = new Dispatcher(server.app.ctx, link, {
+          maintenanceMs: 0,
+          batchSize: 10,
+          leaseMs: 60_000,
+          markSubmittedMs: 0,
+        });
         link.pendingReceipts.push({ msgId: 'old-5', delivered: true, stat: 'DELIVRD', err: '000', doneAt: now });
         expect(await link.flushReceipts()).toBe(1);
         while ((await d.dispatchOnce()) > 0);
@@ -99,10 +118,13 @@ describe.each(backends)('migration 0019: the queue state of the previous version
 
         const state = async () =>
           Object.fromEntries(
-            (await db.selectFrom('sms_messages').select(['id', 'state', 'error_code']).where('task_id', 'in', [old.t1, old.t2]).execute()).map((m) => [
-              m.id,
-              `${m.state}${m.error_code === UNCONFIRMED ? ' UNCONFIRMED' : ''}`,
-            ]),
+            (
+              await db
+                .selectFrom('sms_messages')
+                .select(['id', 'state', 'error_code'])
+                .where('task_id', 'in', [old.t1, old.t2])
+                .execute()
+            ).map((m) => [m.id, `${m.state}${m.error_code === UNCONFIRMED ? ' UNCONFIRMED' : ''}`]),
           );
         expect(await state()).toEqual({
           [ids.queued1]: '1',
@@ -119,7 +141,13 @@ describe.each(backends)('migration 0019: the queue state of the previous version
         expect((await state())[ids.leased]).toBe('1 UNCONFIRMED');
         while ((await d.dispatchOnce()) > 0);
         expect(link.written.has(ids.leased)).toBe(false);
-        expect(await db.selectFrom('sms_tasks').select(['status', 'submitted_num', 'unknown_num', 'success_num']).where('id', '=', t1).executeTakeFirstOrThrow()).toEqual({
+        expect(
+          await db
+            .selectFrom('sms_tasks')
+            .select(['status', 'submitted_num', 'unknown_num', 'success_num'])
+            .where('id', '=', t1)
+            .executeTakeFirstOrThrow(),
+        ).toEqual({
           status: 3,
           submitted_num: 6,
           unknown_num: 4,

@@ -26,19 +26,32 @@ describe.each(backends)('migration 0021: international pools in 分 (%s)', (back
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig21-'));
     const schema = `t_${randomBytes(6).toString('hex')}`;
     if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h = backend === 'pglite' ? await createDb({ dataDir: dir }) : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
+    const h =
+      backend === 'pglite'
+        ? await createDb({ dataDir: dir })
+        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
     const s = backend === 'pglite' ? 'public' : schema;
     try {
       await migrateTo(h.db, '0020_upload_chunks_on_disk', s);
       const db = h.db;
-      const a = (await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig21', '2', 'x', '迁移') returning id`.execute(db)).rows[0].id;
+      const a = (
+        await sql<{
+          id: number;
+        }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig21', '2', 'x', '迁移') returning id`.execute(
+          db,
+        )
+      ).rows[0].id;
       const pool = async (type: number, bought: number, used: number) => {
         const p = (
           await sql<{ id: number }>`insert into product_pools (account_id, product_type, total, remaining, due_time)
             values (${a}, ${type}, ${bought}, ${bought - used}, now() + interval '30 days') returning id`.execute(db)
         ).rows[0].id;
-        await sql`insert into pool_movements (pool_id, pieces, remaining_after, kind) values (${p}, ${bought}, ${bought}, 1)`.execute(db);
-        await sql`insert into pool_movements (pool_id, pieces, remaining_after, kind) values (${p}, ${-used}, ${bought - used}, 2)`.execute(db);
+        await sql`insert into pool_movements (pool_id, pieces, remaining_after, kind) values (${p}, ${bought}, ${bought}, 1)`.execute(
+          db,
+        );
+        await sql`insert into pool_movements (pool_id, pieces, remaining_after, kind) values (${p}, ${-used}, ${bought - used}, 2)`.execute(
+          db,
+        );
       };
       await pool(1, 1000, 30); // 行业 pieces
       await pool(2, 50, 7); // 国际 yuan

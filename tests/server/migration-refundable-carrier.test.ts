@@ -18,16 +18,29 @@ describe.each(backends)('migration 0024: refundable pieces per carrier (%s)', (b
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig24-'));
     const schema = `t_${randomBytes(6).toString('hex')}`;
     if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h = backend === 'pglite' ? await createDb({ dataDir: dir }) : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
+    const h =
+      backend === 'pglite'
+        ? await createDb({ dataDir: dir })
+        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
     const s = backend === 'pglite' ? 'public' : schema;
     try {
       await migrateTo(h.db, '0023_task_chunks', s);
       const db = h.db;
-      const a = (await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig24', '2', 'x', '迁移') returning id`.execute(db)).rows[0].id;
+      const a = (
+        await sql<{
+          id: number;
+        }>`insert into accounts (clientid, user_type, password_hash, name) values ('mig24', '2', 'x', '迁移') returning id`.execute(
+          db,
+        )
+      ).rows[0].id;
       const task = async () =>
         (
-          await sql<{ id: number }>`insert into sms_tasks (uid, account_id, creator_id, payer_id, charge_mode, smstype, content, send_time)
-            values (${`m24${randomBytes(4).toString('hex')}`}, ${a}, ${a}, ${a}, 1, 0, '【云讯通】测试', now()) returning id`.execute(db)
+          await sql<{
+            id: number;
+          }>`insert into sms_tasks (uid, account_id, creator_id, payer_id, charge_mode, smstype, content, send_time)
+            values (${`m24${randomBytes(4).toString('hex')}`}, ${a}, ${a}, ${a}, 1, 0, '【云讯通】测试', now()) returning id`.execute(
+            db,
+          )
         ).rows[0].id;
       const t1 = await task();
       const t2 = await task();
@@ -43,9 +56,14 @@ describe.each(backends)('migration 0024: refundable pieces per carrier (%s)', (b
         [t2, 3, 1, 0],
       ];
       for (const [t, carrier, pieces, state] of msgs)
-        await sql`insert into sms_messages (task_id, account_id, phone, carrier, pieces, state) values (${t}, ${a}, '13800138000', ${carrier}, ${pieces}, ${state})`.execute(db);
+        await sql`insert into sms_messages (task_id, account_id, phone, carrier, pieces, state) values (${t}, ${a}, '13800138000', ${carrier}, ${pieces}, ${state})`.execute(
+          db,
+        );
       await migrateTo(db, '0024_refundable_by_carrier', s);
-      const r = await sql<{ id: number; c: number[] }>`select id, refundable_pieces_by_carrier as c from sms_tasks order by id`.execute(db);
+      const r = await sql<{
+        id: number;
+        c: number[];
+      }>`select id, refundable_pieces_by_carrier as c from sms_tasks order by id`.execute(db);
       expect(r.rows.map((x) => [x.id, x.c])).toEqual([
         [t1, [1, 3, 3, 0, 2]],
         [t2, [0, 0, 0, 0, 0]],

@@ -33,9 +33,18 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       const r = await c.post('/api/agent/noticePage', { page: 1, rows: 5 });
       expect(r.body.code).toBe(0);
       const d = r.body.data;
-      expect(d).toMatchObject({ totalRecord: DEMO_NOTICES.length, page: 1, rows: 5, totalPage: Math.ceil(DEMO_NOTICES.length / 5) });
+      expect(d).toMatchObject({
+        totalRecord: DEMO_NOTICES.length,
+        page: 1,
+        rows: 5,
+        totalPage: Math.ceil(DEMO_NOTICES.length / 5),
+      });
       expect(d.data).toHaveLength(5);
-      expect(d.data[0]).toMatchObject({ noticeName: '2026年12月6日凌晨系统维护公告', isTop: 1, releaseTimeToStr: '2026-11-20 15:00:00' });
+      expect(d.data[0]).toMatchObject({
+        noticeName: '2026年12月6日凌晨系统维护公告',
+        isTop: 1,
+        releaseTimeToStr: '2026-11-20 15:00:00',
+      });
       expect(d.data[1]).toMatchObject({ noticeName: '关于营销短信发送时段调整的通知', isTop: 1 });
       expect(d.data[2].isTop).toBe(0);
       const times = d.data.slice(2).map((n: any) => n.releaseTimeToStr);
@@ -65,7 +74,10 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       expect(one.body.data).toMatchObject({ id, noticeName: home.body.data[3].noticeName });
       expect(one.body.data.noticeContent).toContain('<p>');
       for (const bad of ['999999', 'abc', '', '-1', '99999999999']) {
-        expect((await c.get(`/api/agent/notice/detail?noticeId=${bad}`)).body).toEqual({ code: 404, msg: '公告不存在' });
+        expect((await c.get(`/api/agent/notice/detail?noticeId=${bad}`)).body).toEqual({
+          code: 404,
+          msg: '公告不存在',
+        });
       }
     });
 
@@ -86,10 +98,25 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       const pub = await cli('notice-publish', '安全测试公告', file, '--top');
       expect(pub.code).toBe(0);
       const id = Number(/已发布公告 (\d+)/.exec(pub.lines[0])![1]);
-      const row = await t.server.handle.db.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await t.server.handle.db
+        .selectFrom('notices')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       const html = row.notice_content;
       expect(row.is_top).toBe(1);
-      for (const bad of ['<script', 'alert(1)', '<style', '<iframe', 'javascript:', 'data:', 'onclick', 'onerror', 'style=']) expect(html).not.toContain(bad);
+      for (const bad of [
+        '<script',
+        'alert(1)',
+        '<style',
+        '<iframe',
+        'javascript:',
+        'data:',
+        'onclick',
+        'onerror',
+        'style=',
+      ])
+        expect(html).not.toContain(bad);
       for (const good of [
         '维护',
         '<a href="https://ok.example/a"',
@@ -104,7 +131,10 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       expect((await c.get(`/api/agent/notice/detail?noticeId=${id}`)).body.data.noticeContent).toBe(html);
       const list = await cli('notices');
       expect(list.lines.join('\n')).toContain('安全测试公告');
-      expect(await cli('notice-publish', '只有脚本', `--html=<script>x()</script>`)).toMatchObject({ code: 1, lines: ['公告内容不能为空'] });
+      expect(await cli('notice-publish', '只有脚本', `--html=<script>x()</script>`)).toMatchObject({
+        code: 1,
+        lines: ['公告内容不能为空'],
+      });
       expect((await cli('notice-publish', '缺文件')).code).toBe(2);
       expect((await cli('notice-delete', String(id))).lines[0]).toBe(`已删除公告 ${id}：安全测试公告`);
       expect(await cli('notice-delete', String(id))).toMatchObject({ code: 1, lines: ['公告不存在'] });
@@ -115,7 +145,11 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       const db = t.server.handle.db;
       const { id } = await db
         .insertInto('notices')
-        .values({ notice_name: '未来公告', notice_content: '<p>x</p>', release_time: new Date(t.server.clock.t + 86_400_000) })
+        .values({
+          notice_name: '未来公告',
+          notice_content: '<p>x</p>',
+          release_time: new Date(t.server.clock.t + 86_400_000),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const c = await agent();
@@ -129,14 +163,22 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
     it('validates with the schema messages', async () => {
       const c = await sub();
       expect((await c.post('/api/content/content/test', {})).body).toMatchObject({ code: 400, msg: '请输入短信内容' });
-      expect((await c.post('/api/content/content/test', { content: '' })).body).toMatchObject({ code: 400, msg: '请输入短信内容' });
-      expect((await c.post('/api/content/content/test', { content: '字'.repeat(501) })).body).toMatchObject({ code: 400, msg: '短信内容不能超过500个字符' });
+      expect((await c.post('/api/content/content/test', { content: '' })).body).toMatchObject({
+        code: 400,
+        msg: '请输入短信内容',
+      });
+      expect((await c.post('/api/content/content/test', { content: '字'.repeat(501) })).body).toMatchObject({
+        code: 400,
+        msg: '短信内容不能超过500个字符',
+      });
       expect((await c.post('/api/content/content/test', { content: '字'.repeat(500) })).body.code).toBe(0);
     });
 
     it('answers {"200":"ok"} when clean and keyed UTF-16 ranges otherwise', async () => {
       const c = await agent();
-      expect((await c.post('/api/content/content/test', { content: '您的验证码是123456，5分钟内有效。' })).body).toEqual({ code: 0, msg: '未检测到敏感词', data: { 200: 'ok' } });
+      expect(
+        (await c.post('/api/content/content/test', { content: '您的验证码是123456，5分钟内有效。' })).body,
+      ).toEqual({ code: 0, msg: '未检测到敏感词', data: { 200: 'ok' } });
       const text = '😀招聘刷单，网络赌博，翻vpn';
       const r = await c.post('/api/content/content/test', { content: text });
       expect(r.body.code).toBe(0);
@@ -152,11 +194,15 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
 
     it('finds a word added to the list file without a restart', async () => {
       const c = await agent();
-      expect((await c.post('/api/content/content/test', { content: '新增违禁词测试' })).body.data).toEqual({ 200: 'ok' });
+      expect((await c.post('/api/content/content/test', { content: '新增违禁词测试' })).body.data).toEqual({
+        200: 'ok',
+      });
       fs.appendFileSync(wordsFile, '违禁词\n');
       fs.utimesSync(wordsFile, new Date(), new Date(Date.now() + 10_000));
       await new Promise((r) => setTimeout(r, 1100)); // the file is looked at once a second at most
-      expect((await c.post('/api/content/content/test', { content: '新增违禁词测试' })).body.data).toEqual({ 500: '2,5' });
+      expect((await c.post('/api/content/content/test', { content: '新增违禁词测试' })).body.data).toEqual({
+        500: '2,5',
+      });
       expect(t.server.app.ctx.words.contains('违禁词')).toBe(true); // the one shared matcher
     });
   });
@@ -165,12 +211,32 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
     it('systemInfoShow follows the files: only the generated HTTP document and the bundled user guide at first', async () => {
       const c = t.server.client();
       const r = await c.get('/api/loginInfo');
-      expect(r.body.data.systemInfoShow).toEqual({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 });
+      expect(r.body.data.systemInfoShow).toEqual({
+        guide: 1,
+        https: 1,
+        cmpp: 0,
+        sgip: 0,
+        smgp: 0,
+        smpp: 0,
+        template: 0,
+        httpDemo: 0,
+        faq: 0,
+      });
       fs.writeFileSync(path.join(docsDir, 'cmpp.pdf'), '%PDF-1.4 cmpp');
       fs.writeFileSync(path.join(docsDir, 'http-demo.zip'), 'PK demo');
       fs.writeFileSync(path.join(docsDir, 'faq.pdf'), '%PDF-1.4 faq');
       const after = await c.get('/api/loginInfo');
-      expect(after.body.data.systemInfoShow).toEqual({ guide: 1, https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 1, faq: 1 });
+      expect(after.body.data.systemInfoShow).toEqual({
+        guide: 1,
+        https: 1,
+        cmpp: 1,
+        sgip: 0,
+        smgp: 0,
+        smpp: 0,
+        template: 0,
+        httpDemo: 1,
+        faq: 1,
+      });
       expect(after.body.data.demo_file_path).toBe('/api/help/demoFilePath');
       fs.rmSync(path.join(docsDir, 'cmpp.pdf'));
       expect((await c.get('/api/loginInfo')).body.data.systemInfoShow.cmpp).toBe(0);
@@ -195,7 +261,9 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(r.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
-      expect(String(r.headers['content-disposition'])).toContain(`filename*=UTF-8''${encodeURIComponent('云讯通用户使用手册.html')}`);
+      expect(String(r.headers['content-disposition'])).toContain(
+        `filename*=UTF-8''${encodeURIComponent('云讯通用户使用手册.html')}`,
+      );
       const html = String(r.raw.body);
       // the Markdown rendered: headings, lists, emphasis; how to send, read the reports, buy
       expect(html).toContain('<h1>用户使用手册</h1>');
@@ -240,11 +308,18 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
         expect(paths).toContain(p);
       }
       expect(paths.every((p) => p.startsWith('/api/'))).toBe(true);
-      expect(spec.paths['/api/agent/noticePage'].post).toMatchObject({ summary: expect.stringContaining('公告'), tags: ['公告'] });
-      expect(spec.paths['/api/agent/notice/detail'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'noticeId', in: 'query' })]));
-      const body = spec.paths['/api/content/content/test'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+      expect(spec.paths['/api/agent/noticePage'].post).toMatchObject({
+        summary: expect.stringContaining('公告'),
+        tags: ['公告'],
+      });
+      expect(spec.paths['/api/agent/notice/detail'].get.parameters).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'noticeId', in: 'query' })]),
+      );
+      const body =
+        spec.paths['/api/content/content/test'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
       expect(body.properties.content).toMatchObject({ type: 'string', maxLength: 500 });
-      for (const [p, item] of Object.entries<any>(spec.paths)) for (const op of Object.values<any>(item)) expect(op.summary, p).toBeTruthy();
+      for (const [p, item] of Object.entries<any>(spec.paths))
+        for (const op of Object.values<any>(item)) expect(op.summary, p).toBeTruthy();
 
       const doc = await c.get('/api/help/httpsdoc');
       expect(doc.headers['content-type']).toContain('text/html');
@@ -253,7 +328,9 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       expect(html).toContain('<code>/api/agent/noticePage</code>');
       expect(html).toContain('<code>noticeId</code>');
       expect(html).not.toContain('<script');
-      expect(html).toContain(`共 ${Object.values<any>(spec.paths).reduce((n, i) => n + Object.keys(i).length, 0)} 个接口`);
+      expect(html).toContain(
+        `共 ${Object.values<any>(spec.paths).reduce((n, i) => n + Object.keys(i).length, 0)} 个接口`,
+      );
     });
   });
 });

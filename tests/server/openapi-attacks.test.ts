@@ -14,7 +14,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deriveApiSecret, signRequest, DEMO_INTERFACE_PASSWORD, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import {
+  deriveApiSecret,
+  signRequest,
+  DEMO_INTERFACE_PASSWORD,
+  OPENAPI_HEADERS as H,
+} from '../../server/modules/openapi';
 import { interfaceNameHash } from '../../server/lib/login-lockout';
 import { backends, type TestServer, useServer } from './harness';
 import { db, numbers, remaining } from './send-helpers';
@@ -46,7 +51,14 @@ function request(server: TestServer, o: Signed = {}) {
   const nonce = o.nonce ?? randomUUID();
   const q = url.indexOf('?');
   const signed = o.signedBody ?? (o.body instanceof Readable ? '' : (o.body ?? ''));
-  const signature = signRequest(o.secret ?? SECRET, { method, path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1), timestamp: ts, nonce, body: signed });
+  const signature = signRequest(o.secret ?? SECRET, {
+    method,
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? '' : url.slice(q + 1),
+    timestamp: ts,
+    nonce,
+    body: signed,
+  });
   return {
     method: method as 'GET',
     url,
@@ -65,7 +77,11 @@ function request(server: TestServer, o: Signed = {}) {
 
 async function call(server: TestServer, o: Signed = {}) {
   const r = await server.app.inject(request(server, o));
-  return { status: r.statusCode, headers: r.headers, body: r.json() as { code: number; error?: string; msg: string; data?: any } };
+  return {
+    status: r.statusCode,
+    headers: r.headers,
+    body: r.json() as { code: number; error?: string; msg: string; data?: any },
+  };
 }
 
 /** A body of `size` bytes that counts how much of it the server pulled. */
@@ -82,7 +98,8 @@ function countedStream(size: number) {
   return s;
 }
 
-const sendBody = (mobiles: string[], padding = 0) => `{"content":"${TEXT}","mobiles":${JSON.stringify(mobiles)}}${' '.repeat(padding)}`;
+const sendBody = (mobiles: string[], padding = 0) =>
+  `{"content":"${TEXT}","mobiles":${JSON.stringify(mobiles)}}${' '.repeat(padding)}`;
 
 describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
   const t = useServer(backend, { config: { openapiUnverifiedBytes: 8 * 1024 * 1024 } });
@@ -91,7 +108,13 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
     it('a wrong signature answers SIGNATURE_INVALID whatever the body is (not parsed before the signature)', async () => {
       const { server } = t;
       for (const body of ['{"a":', 'not json at all', '[1,2,3]', '\u0000\u0001']) {
-        const r = await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body, secret: WRONG, ip: '10.4.0.1' });
+        const r = await call(server, {
+          method: 'POST',
+          url: '/openapi/v1/sms/send',
+          body,
+          secret: WRONG,
+          ip: '10.4.0.1',
+        });
         expect([r.status, r.body.error], body).toEqual([401, 'SIGNATURE_INVALID']);
         server.clock.advance(1000);
       }
@@ -109,7 +132,13 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       ];
       for (const [o, error] of cases) {
         const s = countedStream(8 * 1024 * 1024);
-        const r = await call(server, { ...o, method: 'POST', url: '/openapi/v1/sms/send', body: s.stream, ip: '10.4.0.2' });
+        const r = await call(server, {
+          ...o,
+          method: 'POST',
+          url: '/openapi/v1/sms/send',
+          body: s.stream,
+          ip: '10.4.0.2',
+        });
         expect(r.body.error).toBe(error);
         // at most what the transport buffers ahead, never the body
         expect(s.pulled).toBeLessThanOrEqual(256 * 1024);
@@ -121,7 +150,11 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       const ip = '10.4.0.3';
       const big = Buffer.from(sendBody(PHONES, 3 * 1024 * 1024));
       // 10 at once, 3 MB each, budget 8 MB: at most two are read, the others are refused
-      const rs = await Promise.all(Array.from({ length: 10 }, () => call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: big, secret: WRONG, ip })));
+      const rs = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: big, secret: WRONG, ip }),
+        ),
+      );
       const errors = rs.map((r) => r.body.error);
       expect(errors.filter((e) => e === 'SIGNATURE_INVALID').length).toBeLessThanOrEqual(2);
       expect(errors.filter((e) => e === 'ADDRESS_THROTTLED').length).toBeGreaterThanOrEqual(8);
@@ -145,7 +178,12 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       const ip = '10.4.0.5';
       for (let i = 0; i < 4; i++) {
         server.clock.advance(1000);
-        const r = await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: sendBody([PHONES[i]], 3 * 1024 * 1024), ip });
+        const r = await call(server, {
+          method: 'POST',
+          url: '/openapi/v1/sms/send',
+          body: sendBody([PHONES[i]], 3 * 1024 * 1024),
+          ip,
+        });
         expect([r.status, r.body.code], `send ${i}`).toEqual([200, 0]);
       }
     });
@@ -158,30 +196,59 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       const unknown: unknown[] = [];
       // the signing hint (data.canonical, issue 41 item 10) carries each request's own nonce: compared without it
       const NONCE = /\n[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/;
-      const answer = (r: { status: number; body: { data?: { canonical?: string } }; headers: Record<string, unknown> }) => {
+      const answer = (r: {
+        status: number;
+        body: { data?: { canonical?: string } };
+        headers: Record<string, unknown>;
+      }) => {
         const canonical = r.body.data?.canonical;
         if (canonical !== undefined) expect(canonical).toMatch(NONCE);
-        const body = canonical === undefined ? r.body : { ...r.body, data: { ...r.body.data, canonical: canonical.replace(NONCE, '\n<nonce>\n') } };
+        const body =
+          canonical === undefined
+            ? r.body
+            : { ...r.body, data: { ...r.body.data, canonical: canonical.replace(NONCE, '\n<nonce>\n') } };
         return [r.status, body, r.headers['retry-after']];
       };
       for (let i = 0; i < 7; i++) {
         real.push(answer(await call(server, { secret: WRONG, ip: '10.6.0.1' })));
-        unknown.push(answer(await call(server, { clientid: 'nobody-here', secret: deriveApiSecret('nobody-here', 'x'), ip: '10.6.0.1' })));
+        unknown.push(
+          answer(
+            await call(server, {
+              clientid: 'nobody-here',
+              secret: deriveApiSecret('nobody-here', 'x'),
+              ip: '10.6.0.1',
+            }),
+          ),
+        );
       }
       expect(unknown).toEqual(real);
-      expect(real[0]).toEqual([401, { code: 40102, error: 'SIGNATURE_INVALID', msg: '签名错误', data: { canonical: expect.stringContaining('/openapi/v1/signs') } }, undefined]);
+      expect(real[0]).toEqual([
+        401,
+        {
+          code: 40102,
+          error: 'SIGNATURE_INVALID',
+          msg: '签名错误',
+          data: { canonical: expect.stringContaining('/openapi/v1/signs') },
+        },
+        undefined,
+      ]);
       // the 5th failure locks the pair (MAX_FAILED_LOGINS), the same for both names
       expect((real[4] as [number, { error: string }])[1].error).toBe('AUTH_LOCKED');
       expect((real[6] as [number, { error: string }])[0]).toBe(423);
       // an account without an API secret (no interface password yet) answers the same too
-      const agent = await call(server, { clientid: 'agent1', secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD), ip: '10.6.0.9' });
+      const agent = await call(server, {
+        clientid: 'agent1',
+        secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD),
+        ip: '10.6.0.9',
+      });
       expect(answer(agent)).toEqual(real[0]);
     });
 
     it('a locked (clientid, address) pair is refused even with the right signature; other addresses are not; the lock ends', async () => {
       const { server } = t;
       const ip = '10.6.0.2';
-      for (let i = 0; i < 4; i++) expect((await call(server, { secret: WRONG, ip })).body.error).toBe('SIGNATURE_INVALID');
+      for (let i = 0; i < 4; i++)
+        expect((await call(server, { secret: WRONG, ip })).body.error).toBe('SIGNATURE_INVALID');
       const locking = await call(server, { secret: WRONG, ip });
       expect([locking.status, locking.body.error]).toEqual([423, 'AUTH_LOCKED']);
       expect(Number(locking.headers['retry-after'])).toBeGreaterThan(0);
@@ -198,14 +265,21 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       expect([right.status, right.body.error]).toEqual([423, 'AUTH_LOCKED']);
       // the lock is refused before the body is read
       const s = countedStream(4 * 1024 * 1024);
-      expect((await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: s.stream, ip })).body.error).toBe('AUTH_LOCKED');
+      expect((await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: s.stream, ip })).body.error).toBe(
+        'AUTH_LOCKED',
+      );
       expect(s.pulled).toBeLessThanOrEqual(256 * 1024);
       expect((await call(server, { ip: '10.6.0.3' })).status).toBe(200);
       // the lock lasts lockMs (15 min); then the right signature passes and clears the count
       server.clock.advance(15 * 60_000 + 1000);
       expect((await call(server, { ip })).status).toBe(200);
       expect(
-        await db(server).selectFrom('login_failures').select('failures').where('name_hash', '=', interfaceNameHash('client1')).where('ip', '=', ip).executeTakeFirst(),
+        await db(server)
+          .selectFrom('login_failures')
+          .select('failures')
+          .where('name_hash', '=', interfaceNameHash('client1'))
+          .where('ip', '=', ip)
+          .executeTakeFirst(),
       ).toBeUndefined();
     });
   });
@@ -220,11 +294,19 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       .execute();
     try {
       const send = await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: sendBody(PHONES) });
-      expect([send.status, send.body.error, send.body.msg]).toEqual([403, 'ACCOUNT_DISABLED', '测试账户不能使用接口，请先转为正式账户']);
+      expect([send.status, send.body.error, send.body.msg]).toEqual([
+        403,
+        'ACCOUNT_DISABLED',
+        '测试账户不能使用接口，请先转为正式账户',
+      ]);
       const signs = await call(server);
       expect([signs.status, signs.body.error]).toEqual([403, 'ACCOUNT_DISABLED']);
     } finally {
-      await db(server).updateTable('accounts').set({ test_expires_at: null }).where('clientid', '=', 'client1').execute();
+      await db(server)
+        .updateTable('accounts')
+        .set({ test_expires_at: null })
+        .where('clientid', '=', 'client1')
+        .execute();
     }
     expect(await remaining(server, 'client1')).toBe(before);
   });
@@ -235,13 +317,21 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const) {
         for (const url of ['/openapi/v1/nothing', '/openapi/v1/sms/nothing?x=1', '/openapi/v1', '/openapi/v1/']) {
           const r = await server.app.inject({ method, url, payload: method === 'GET' ? undefined : { a: 1 } });
-          expect([r.statusCode, r.json()], `${method} ${url}`).toEqual([404, { code: 40401, error: 'NOT_FOUND', msg: '接口不存在' }]);
+          expect([r.statusCode, r.json()], `${method} ${url}`).toEqual([
+            404,
+            { code: 40401, error: 'NOT_FOUND', msg: '接口不存在' },
+          ]);
         }
       }
       // signed, too
-      expect((await call(server, { method: 'POST', url: '/openapi/v1/sms/nothing', body: '{}' })).body.error).toBe('NOT_FOUND');
+      expect((await call(server, { method: 'POST', url: '/openapi/v1/sms/nothing', body: '{}' })).body.error).toBe(
+        'NOT_FOUND',
+      );
       // the console's own 404 is unchanged
-      expect((await server.app.inject({ method: 'GET', url: '/api/nothing-here' })).json()).toEqual({ code: 404, msg: '接口不存在' });
+      expect((await server.app.inject({ method: 'GET', url: '/api/nothing-here' })).json()).toEqual({
+        code: 404,
+        msg: '接口不存在',
+      });
     });
 
     it('a refused send takes no accessSpeed tokens for its numbers; an accepted one takes one per number', async () => {
@@ -250,7 +340,11 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       await db(server).deleteFrom('api_throttle').execute();
       server.clock.advance(5000);
       // refused after the throttle's check: a sign not approved, 5,000 numbers
-      const refused = await call(server, { method: 'POST', url: '/openapi/v1/sms/send', body: `{"content":"【苏州好易购】您好","mobiles":${JSON.stringify(numbers(5000))}}` });
+      const refused = await call(server, {
+        method: 'POST',
+        url: '/openapi/v1/sms/send',
+        body: `{"content":"【苏州好易购】您好","mobiles":${JSON.stringify(numbers(5000))}}`,
+      });
       expect([refused.status, refused.body.error]).toEqual([422, 'SIGN_NOT_APPROVED']);
       const next = await call(server);
       expect(next.status).toBe(200);
@@ -313,7 +407,11 @@ describe.each(backends)('customer HTTP API next to the console (%s)', (backend) 
   it("item 8: with the console served, unknown /openapi/v1 paths still answer the API's NOT_FOUND (not the console's page)", async () => {
     const { server } = t;
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE'] as const) {
-      const r = await server.app.inject({ method, url: '/openapi/v1/nothing', payload: method === 'POST' || method === 'DELETE' ? { a: 1 } : undefined });
+      const r = await server.app.inject({
+        method,
+        url: '/openapi/v1/nothing',
+        payload: method === 'POST' || method === 'DELETE' ? { a: 1 } : undefined,
+      });
       expect(r.statusCode, method).toBe(404);
       if (method !== 'HEAD') expect(r.json()).toEqual({ code: 40401, error: 'NOT_FOUND', msg: '接口不存在' });
     }

@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { storeMo } from '../../server/modules/dispatch/mo';
-import { canonicalString, deriveApiSecret, signRequest, DEMO_INTERFACE_PASSWORD, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import {
+  canonicalString,
+  deriveApiSecret,
+  signRequest,
+  DEMO_INTERFACE_PASSWORD,
+  OPENAPI_HEADERS as H,
+} from '../../server/modules/openapi';
 import { sha256hex } from '../../server/modules/openapi/signing';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, type TestServer, useServer } from './harness';
@@ -35,7 +41,14 @@ async function call(server: TestServer, method: 'GET' | 'POST', url: string, bod
   const ts = o.ts ?? String(Math.floor(server.clock.t / 1000));
   const nonce = o.nonce ?? randomUUID();
   const q = url.indexOf('?');
-  const signature = signRequest(o.secret ?? SECRET, { method, path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1), timestamp: ts, nonce, body: raw });
+  const signature = signRequest(o.secret ?? SECRET, {
+    method,
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? '' : url.slice(q + 1),
+    timestamp: ts,
+    nonce,
+    body: raw,
+  });
   const res = await server.app.inject({
     method,
     url,
@@ -86,16 +99,31 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect([missing.statusCode, missing.json().error]).toEqual([401, 'AUTH_MISSING']);
     expect(missing.json().msg).toMatch(/鉴权/);
 
-    const bad = await call(server, 'GET', '/openapi/v1/signs', undefined, { secret: deriveApiSecret('client1', 'wrong-pw') });
+    const bad = await call(server, 'GET', '/openapi/v1/signs', undefined, {
+      secret: deriveApiSecret('client1', 'wrong-pw'),
+    });
     expect([bad.status, bad.body.error, bad.body.msg]).toEqual([401, 'SIGNATURE_INVALID', '签名错误']);
 
     // a body other than the one signed
-    const tampered = await call(server, 'POST', '/openapi/v1/mo/pull', { limit: 1 }, { sentBody: JSON.stringify({ limit: 2 }) });
+    const tampered = await call(
+      server,
+      'POST',
+      '/openapi/v1/mo/pull',
+      { limit: 1 },
+      { sentBody: JSON.stringify({ limit: 2 }) },
+    );
     expect([tampered.status, tampered.body.error]).toEqual([401, 'SIGNATURE_INVALID']);
     // a query other than the one signed
     const ts = String(Math.floor(server.clock.t / 1000));
     const nonce = randomUUID();
-    const sig = signRequest(SECRET, { method: 'GET', path: '/openapi/v1/sms/task', query: 'taskId=A', timestamp: ts, nonce, body: '' });
+    const sig = signRequest(SECRET, {
+      method: 'GET',
+      path: '/openapi/v1/sms/task',
+      query: 'taskId=A',
+      timestamp: ts,
+      nonce,
+      body: '',
+    });
     const q = await server.app.inject({
       method: 'GET',
       url: '/openapi/v1/sms/task?taskId=B',
@@ -106,15 +134,22 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const unknown = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'nobody1' });
     expect([unknown.status, unknown.body.error]).toEqual([401, 'SIGNATURE_INVALID']);
     // an account without an API secret (no interface password yet)
-    const agent = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'agent1', secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD) });
+    const agent = await call(server, 'GET', '/openapi/v1/signs', undefined, {
+      clientid: 'agent1',
+      secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD),
+    });
     expect(agent.body.error).toBe('SIGNATURE_INVALID');
 
-    const stale = await call(server, 'GET', '/openapi/v1/signs', undefined, { ts: String(Math.floor(server.clock.t / 1000) - 301) });
+    const stale = await call(server, 'GET', '/openapi/v1/signs', undefined, {
+      ts: String(Math.floor(server.clock.t / 1000) - 301),
+    });
     expect([stale.status, stale.body.error]).toEqual([401, 'TIMESTAMP_EXPIRED']);
     const future = await call(server, 'GET', '/openapi/v1/signs', undefined, { ts: String(server.clock.t + 301_000) });
     expect(future.body.error).toBe('TIMESTAMP_EXPIRED');
     // milliseconds inside the window pass
-    expect((await call(server, 'GET', '/openapi/v1/signs', undefined, { ts: String(server.clock.t - 290_000) })).status).toBe(200);
+    expect(
+      (await call(server, 'GET', '/openapi/v1/signs', undefined, { ts: String(server.clock.t - 290_000) })).status,
+    ).toBe(200);
 
     const n = randomUUID();
     expect((await call(server, 'GET', '/openapi/v1/signs', undefined, { nonce: n })).status).toBe(200);
@@ -127,7 +162,11 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
 
   it('refuses an address outside the whitelist and a frozen account', async () => {
     const { server } = t;
-    await db(server).updateTable('accounts').set({ ip: '10.1.2.3, 192.168.0.0/16' }).where('clientid', '=', 'client1').execute();
+    await db(server)
+      .updateTable('accounts')
+      .set({ ip: '10.1.2.3, 192.168.0.0/16' })
+      .where('clientid', '=', 'client1')
+      .execute();
     try {
       expect((await call(server, 'GET', '/openapi/v1/signs', undefined, { ip: '10.1.2.3' })).status).toBe(200);
       expect((await call(server, 'GET', '/openapi/v1/signs', undefined, { ip: '192.168.7.9' })).status).toBe(200);
@@ -186,18 +225,38 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
   it('sends through the console acceptance: task, per-number rows and ids, pools charged; query answers the states', async () => {
     const { server } = t;
     const before = await remaining(server, 'client1');
-    const r = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: [...PHONES, PHONES[0], '12345'], smstype: 0, extension: '12' });
+    const r = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: TEXT,
+      mobiles: [...PHONES, PHONES[0], '12345'],
+      smstype: 0,
+      extension: '12',
+    });
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     const a = r.body.data;
-    expect(a).toMatchObject({ submitTotal: 4, smsNum: 1, chargeNum: 4, repeatNum: 1, invalidNumbers: ['12345'], replayed: false });
+    expect(a).toMatchObject({
+      submitTotal: 4,
+      smsNum: 1,
+      chargeNum: 4,
+      repeatNum: 1,
+      invalidNumbers: ['12345'],
+      replayed: false,
+    });
     expect(a.messages.map((m: { mobile: string }) => m.mobile)).toEqual(PHONES);
     const rows = await messages(server, a.taskId);
     expect(rows.map((m) => m.phone).sort()).toEqual([...PHONES].sort());
     const ids = new Map(rows.map((m) => [m.phone, Number(m.id)]));
     for (const m of a.messages) expect(m.msgid).toBe(ids.get(m.mobile));
     const tk = await task(server, a.taskId);
-    expect(tk).toMatchObject({ submit_total: 4, template_id: null, charge_state: 1, charge_num_total: 4, content: TEXT, sign: '好易购', extension: '12' });
+    expect(tk).toMatchObject({
+      submit_total: 4,
+      template_id: null,
+      charge_state: 1,
+      charge_num_total: 4,
+      content: TEXT,
+      sign: '好易购',
+      extension: '12',
+    });
     expect(await remaining(server, 'client1')).toBe(before - 4);
 
     const q = await call(server, 'GET', `/openapi/v1/sms/task?taskId=${a.taskId}&rows=2`);
@@ -238,8 +297,15 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const before = await remaining(server, 'client1');
     const noSign = await call(server, 'POST', '/openapi/v1/sms/send', { content: '您的订单已发货', mobiles: PHONES });
     expect([noSign.status, noSign.body.error]).toEqual([400, 'SIGN_MISSING']);
-    const pending = await call(server, 'POST', '/openapi/v1/sms/send', { content: '【苏州好易购】您的验证码为1234', mobiles: PHONES });
-    expect([pending.status, pending.body.error, pending.body.msg]).toEqual([422, 'SIGN_NOT_APPROVED', '签名未报备或未审核通过']);
+    const pending = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: '【苏州好易购】您的验证码为1234',
+      mobiles: PHONES,
+    });
+    expect([pending.status, pending.body.error, pending.body.msg]).toEqual([
+      422,
+      'SIGN_NOT_APPROVED',
+      '签名未报备或未审核通过',
+    ]);
     const mixed = await call(server, 'POST', '/openapi/v1/sms/send', {
       items: [
         { mobile: PHONES[0], content: TEXT },
@@ -249,11 +315,23 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect(mixed.body.error).toBe('SIGN_NOT_APPROVED');
     const many = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: numbers(60_001) });
     expect(many.status).toBe(400);
-    const both = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: PHONES, items: [{ mobile: PHONES[0], content: TEXT }] });
+    const both = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: TEXT,
+      mobiles: PHONES,
+      items: [{ mobile: PHONES[0], content: TEXT }],
+    });
     expect([both.status, both.body.error]).toEqual([400, 'BAD_REQUEST']);
-    const extra = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: PHONES, clientId: 'client0' });
+    const extra = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: TEXT,
+      mobiles: PHONES,
+      clientId: 'client0',
+    });
     expect([extra.status, extra.body.error]).toEqual([400, 'BAD_REQUEST']);
-    const past = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: PHONES, sendTime: '2020-01-01 10:00:00' });
+    const past = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: TEXT,
+      mobiles: PHONES,
+      sendTime: '2020-01-01 10:00:00',
+    });
     expect([past.status, past.body.error]).toEqual([400, 'BAD_REQUEST']);
     // not certified: the send gate of every path
     await db(server).updateTable('accounts').set({ oauth_status: 2 }).where('clientid', '=', 'client1').execute();
@@ -280,12 +358,24 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const c = await call(server, 'POST', '/openapi/v1/sms/send', body, { headers: { 'idempotency-key': key } });
     expect(c.body.data).toMatchObject({ taskId: a.body.data.taskId, replayed: true });
     expect(c.body.data.messages).toEqual(a.body.data.messages);
-    const tasks = await db(server).selectFrom('api_idempotency').select('task_uid').where('idem_key', '=', key).execute();
+    const tasks = await db(server)
+      .selectFrom('api_idempotency')
+      .select('task_uid')
+      .where('idem_key', '=', key)
+      .execute();
     expect(tasks).toHaveLength(1);
     expect(await remaining(server, 'client1')).toBe(before - 2);
-    const conflict = await call(server, 'POST', '/openapi/v1/sms/send', { ...body, mobiles: PHONES }, { headers: { 'idempotency-key': key } });
+    const conflict = await call(
+      server,
+      'POST',
+      '/openapi/v1/sms/send',
+      { ...body, mobiles: PHONES },
+      { headers: { 'idempotency-key': key } },
+    );
     expect([conflict.status, conflict.body.error]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
-    const badKey = await call(server, 'POST', '/openapi/v1/sms/send', body, { headers: { 'idempotency-key': 'bad key!' } });
+    const badKey = await call(server, 'POST', '/openapi/v1/sms/send', body, {
+      headers: { 'idempotency-key': 'bad key!' },
+    });
     expect(badKey.body.error).toBe('IDEMPOTENCY_KEY_INVALID');
   });
 
@@ -309,7 +399,9 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
       const mine = p1.body.data.list.filter((x: { id: number }) => ids.has(x.id));
       expect(mine).toHaveLength(4);
       expect(mine.find((x: { phone: string }) => x.phone === PHONES[3]).state).not.toBe(3);
-      expect(mine.filter((x: { state: number; taskId: string }) => x.state === 3 && x.taskId === s.body.data.taskId)).toHaveLength(3);
+      expect(
+        mine.filter((x: { state: number; taskId: string }) => x.state === 3 && x.taskId === s.body.data.taskId),
+      ).toHaveLength(3);
       expect(p1.body.data.ack).toBeTruthy();
       // handed out: a second pull (without ack) gets nothing
       const p2 = await call(server, 'POST', '/openapi/v1/reports/pull', {});
@@ -333,9 +425,16 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
 
   it('uplink pull (needmo 3): each reply handed out once; an account not in pull mode queues nothing', async () => {
     const { server } = t;
-    const client1 = await db(server).selectFrom('accounts').select(['id']).where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const client1 = await db(server)
+      .selectFrom('accounts')
+      .select(['id'])
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow();
     await db(server).deleteFrom('api_pull').execute();
-    await db(server).insertInto('sms_mo').values({ account_id: client1.id, phone: '13800138000', content: '不推送', dest: '106900' }).execute();
+    await db(server)
+      .insertInto('sms_mo')
+      .values({ account_id: client1.id, phone: '13800138000', content: '不推送', dest: '106900' })
+      .execute();
     expect(await db(server).selectFrom('api_pull').select('id').execute()).toEqual([]);
     await db(server).updateTable('accounts').set({ needmo: 3 }).where('clientid', '=', 'client1').execute();
     try {
@@ -364,7 +463,12 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const b = await call(server, 'GET', '/openapi/v1/account/balance');
     expect(b.status).toBe(200);
     expect(b.body.data).toMatchObject({ clientid: 'client1', operationMode: 1 });
-    expect(b.body.data.pools.reduce((s: number, p: { remaining: number; unit: string }) => s + (p.unit === '条' ? p.remaining : 0), 0)).toBeGreaterThan(0);
+    expect(
+      b.body.data.pools.reduce(
+        (s: number, p: { remaining: number; unit: string }) => s + (p.unit === '条' ? p.remaining : 0),
+        0,
+      ),
+    ).toBeGreaterThan(0);
     const tpl = await call(server, 'GET', '/openapi/v1/templates');
     expect(tpl.status).toBe(200);
     expect(Array.isArray(tpl.body.data)).toBe(true);
@@ -399,7 +503,13 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
         method: 'POST',
         url,
         payload: '{"a":',
-        headers: { 'content-type': 'application/json', [H.clientid]: 'client1', [H.timestamp]: '1', [H.nonce]: randomUUID(), [H.signature]: 'a'.repeat(64) },
+        headers: {
+          'content-type': 'application/json',
+          [H.clientid]: 'client1',
+          [H.timestamp]: '1',
+          [H.nonce]: randomUUID(),
+          [H.signature]: 'a'.repeat(64),
+        },
       });
       expect(notJson.statusCode).toBeLessThan(500);
     }
@@ -450,14 +560,36 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const nonce = randomUUID();
     const body = JSON.stringify({ limit: 5 });
     // signed with the interface password itself instead of the API secret derived from it: the usual mistake
-    const bad = await call(server, 'POST', '/openapi/v1/mo/pull?b=2&a=x%20y', { limit: 5 }, { ts, nonce, secret: DEMO_INTERFACE_PASSWORD });
+    const bad = await call(
+      server,
+      'POST',
+      '/openapi/v1/mo/pull?b=2&a=x%20y',
+      { limit: 5 },
+      { ts, nonce, secret: DEMO_INTERFACE_PASSWORD },
+    );
     expect([bad.status, bad.body.error, bad.body.msg]).toEqual([401, 'SIGNATURE_INVALID', '签名错误']);
-    const expected = canonicalString({ method: 'POST', path: '/openapi/v1/mo/pull', query: 'b=2&a=x%20y', timestamp: ts, nonce, body });
+    const expected = canonicalString({
+      method: 'POST',
+      path: '/openapi/v1/mo/pull',
+      query: 'b=2&a=x%20y',
+      timestamp: ts,
+      nonce,
+      body,
+    });
     expect(bad.body.data).toEqual({ canonical: expected });
     expect(expected.split('\n')).toEqual(['POST', '/openapi/v1/mo/pull', 'a=x%20y&b=2', ts, nonce, sha256hex(body)]);
     const text = JSON.stringify(bad.body);
     expect(text).not.toContain(SECRET);
-    expect(text).not.toContain(signRequest(SECRET, { method: 'POST', path: '/openapi/v1/mo/pull', query: 'b=2&a=x%20y', timestamp: ts, nonce, body }));
+    expect(text).not.toContain(
+      signRequest(SECRET, {
+        method: 'POST',
+        path: '/openapi/v1/mo/pull',
+        query: 'b=2&a=x%20y',
+        timestamp: ts,
+        nonce,
+        body,
+      }),
+    );
     // an unknown account gets the same kind of answer (nothing tells whether it exists)
     const unknown = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'nobody1' });
     expect(unknown.body.error).toBe('SIGNATURE_INVALID');
@@ -467,11 +599,23 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
   it('a send whose numbers are all invalid says there is no valid number, with how many (issue 41 item 10)', async () => {
     const { server } = t;
     const before = await remaining(server, 'client1');
-    const r = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: ['12345', '1380013800', 'abc'] });
-    expect([r.status, r.body.code, r.body.error, r.body.msg]).toEqual([400, 40005, 'NO_VALID_NUMBER', '没有有效号码（无效号码 3 个）']);
+    const r = await call(server, 'POST', '/openapi/v1/sms/send', {
+      content: TEXT,
+      mobiles: ['12345', '1380013800', 'abc'],
+    });
+    expect([r.status, r.body.code, r.body.error, r.body.msg]).toEqual([
+      400,
+      40005,
+      'NO_VALID_NUMBER',
+      '没有有效号码（无效号码 3 个）',
+    ]);
     expect(r.body.data).toEqual({ invalidNum: 3, invalidNumbers: ['12345', '1380013800', 'abc'] });
     const items = await call(server, 'POST', '/openapi/v1/sms/send', { items: [{ mobile: '999', content: TEXT }] });
-    expect([items.status, items.body.error, items.body.msg]).toEqual([400, 'NO_VALID_NUMBER', '没有有效号码（无效号码 1 个）']);
+    expect([items.status, items.body.error, items.body.msg]).toEqual([
+      400,
+      'NO_VALID_NUMBER',
+      '没有有效号码（无效号码 1 个）',
+    ]);
     // one valid number among them: sent, the others listed as invalid
     const some = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: ['12345', PHONES[0]] });
     expect(some.body.data).toMatchObject({ submitTotal: 1, invalidNumbers: ['12345'] });
@@ -480,13 +624,21 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
 
   it('a pull of an account not in pull mode is refused with its mode, not answered empty (issue 41 item 10)', async () => {
     const { server } = t;
-    await db(server).updateTable('accounts').set({ needreport: 1, needmo: 0 }).where('clientid', '=', 'client1').execute();
+    await db(server)
+      .updateTable('accounts')
+      .set({ needreport: 1, needmo: 0 })
+      .where('clientid', '=', 'client1')
+      .execute();
     const r = await call(server, 'POST', '/openapi/v1/reports/pull', {});
     expect([r.status, r.body.code, r.body.error]).toEqual([422, 42203, 'NOT_PULL_MODE']);
     expect(r.body.msg).toBe('账户的状态报告方式为「简单状态报告（推送）」，不是「用户拉取」，不能拉取状态报告');
     expect(r.body.data).toEqual({ needreport: 1, needreportStr: '简单状态报告（推送）' });
     const mo = await call(server, 'POST', '/openapi/v1/mo/pull', { limit: 10 });
-    expect([mo.status, mo.body.error, mo.body.msg]).toEqual([422, 'NOT_PULL_MODE', '账户的上行方式为「不需要」，不是「用户拉取」，不能拉取上行']);
+    expect([mo.status, mo.body.error, mo.body.msg]).toEqual([
+      422,
+      'NOT_PULL_MODE',
+      '账户的上行方式为「不需要」，不是「用户拉取」，不能拉取上行',
+    ]);
     expect(mo.body.data).toEqual({ needmo: 0, needmoStr: '不需要' });
   });
 
@@ -515,7 +667,9 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect(fields.length).toBeGreaterThan(50);
     expect(fields.filter((f) => !han.test(f.split(':')[1] ?? ''))).toEqual([]);
     // the codes are the console's: the task status and the message states of schemas/enums
-    const task = doc.paths['/openapi/v1/sms/task'].get.responses[200].content['application/json'].schema.properties.data.properties;
+    const task =
+      doc.paths['/openapi/v1/sms/task'].get.responses[200].content['application/json'].schema.properties.data
+        .properties;
     expect(task.status.description).toContain('0 处理中，1 等待发送，2 发送中，3 已完成，4 已取消');
     expect(Object.keys(doc.components.schemas.Error.properties)).toEqual(['code', 'error', 'msg', 'data']);
   });

@@ -16,7 +16,13 @@ import { runCommand } from '../../server/cli/operator-channel';
 import channelEntity from '../../schemas/entities/operator-channel.json';
 
 async function admin(server: TestServer, name: string): Promise<Client> {
-  await runCommand({ db: server.handle.db, now: server.clock.now }, ['operator-add', name, 'Passw0rd!', '3', '--no-totp']);
+  await runCommand({ db: server.handle.db, now: server.clock.now }, [
+    'operator-add',
+    name,
+    'Passw0rd!',
+    '3',
+    '--no-totp',
+  ]);
   const c = await server.client().init();
   const r = await c.login(name, 'Passw0rd!');
   if (r.body.code !== 0) throw new Error(`login ${name}: ${JSON.stringify(r.body)}`);
@@ -41,15 +47,36 @@ describe.each(backends)('通道: the default link and file channels (%s)', (back
       await sql`insert into dispatch_channel_stats (channel, worker, submitted, accepted, refused, retried, unconfirmed, receipts, latency_ms_sum, latency_count, bound, updated_at)
         values ('', 'w1', 7, 6, 1, 0, 0, 5, 120, 4, true, now())`.execute(db);
       let list = (await a.get('/api/operator/channels/list')).body.data as Row[];
-      expect(list).toEqual([expect.objectContaining({ name: '', source: 'default', where: '内置模拟器', enabled: true, submitted: 7, workers: 1 })]);
+      expect(list).toEqual([
+        expect.objectContaining({
+          name: '',
+          source: 'default',
+          where: '内置模拟器',
+          enabled: true,
+          submitted: 7,
+          workers: 1,
+        }),
+      ]);
       expect(list[0]).toMatchObject({ bound: 1, latencyMs: 30, carriers: [], smsTypes: [] });
       let preview = (await a.post('/api/operator/channels/route', { phone: '+447700900123', smstype: 5 })).body.data;
-      expect(preview).toEqual({ carrier: 4, candidates: [{ name: '', priority: 0, weight: 1, bound: true, share: 100 }], message: channelEntity['x-messages'].defaultLink });
+      expect(preview).toEqual({
+        carrier: 4,
+        candidates: [{ name: '', priority: 0, weight: 1, bound: true, share: 100 }],
+        message: channelEntity['x-messages'].defaultLink,
+      });
       // the default link is no row: nothing to change
       expect((await a.post('/api/operator/channels/pause', { name: '' })).body.code).toBe(400);
 
       // a channel added: the default link is no longer used, nor listed
-      expect((await a.post('/api/operator/channels/save', { name: 'cm1', url: 'smpp://sys:Pw1@127.0.0.1:2791', carriers: [1] }, { json: true })).body.code).toBe(0);
+      expect(
+        (
+          await a.post(
+            '/api/operator/channels/save',
+            { name: 'cm1', url: 'smpp://sys:Pw1@127.0.0.1:2791', carriers: [1] },
+            { json: true },
+          )
+        ).body.code,
+      ).toBe(0);
       list = (await a.get('/api/operator/channels/list')).body.data;
       expect(list.map((c) => c.name)).toEqual(['cm1']);
       preview = (await a.post('/api/operator/channels/route', { phone: '13800138000', smstype: 0 })).body.data;
@@ -85,7 +112,10 @@ describe.each(backends)('通道: the default link and file channels (%s)', (back
         ['/api/operator/channels/pause', { name: 'filed' }],
         ['/api/operator/channels/remove', { name: 'filed' }],
       ] as const)
-        expect((await a.post(p, body, { json: true })).body).toMatchObject({ code: 400, msg: channelEntity['x-messages'].fromFile });
+        expect((await a.post(p, body, { json: true })).body).toMatchObject({
+          code: 400,
+          msg: channelEntity['x-messages'].fromFile,
+        });
     });
 
     it('names SMPP_URL (without its password) as the default link when the file has no channel', async () => {

@@ -8,13 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { AlipayProvider, SandboxProvider, WechatPayProvider, fen, yuan } from '../../server/modules/pay/providers';
 
 const pair = () =>
-  crypto.generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  crypto.generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 
 describe('Alipay adapter (alipay-sdk)', () => {
   const app = pair();
   const alipay = pair(); // Alipay's key pair: we sign as Alipay would
   const provider = new AlipayProvider(
-    { appId: '2021000000000000', privateKey: app.privateKey, alipayPublicKey: alipay.publicKey, gateway: 'https://openapi.alipay.com/gateway.do' },
+    {
+      appId: '2021000000000000',
+      privateKey: app.privateKey,
+      alipayPublicKey: alipay.publicKey,
+      gateway: 'https://openapi.alipay.com/gateway.do',
+    },
     'https://pay.example.com/api',
   );
   const sign = (fields: Record<string, string>) => {
@@ -49,7 +58,11 @@ describe('Alipay adapter (alipay-sdk)', () => {
   });
 
   it('a WAIT_BUYER_PAY notification is verified but not paid', async () => {
-    const v = await provider.verify({ body: sign({ ...notice, trade_status: 'WAIT_BUYER_PAY' }), raw: '', headers: {} });
+    const v = await provider.verify({
+      body: sign({ ...notice, trade_status: 'WAIT_BUYER_PAY' }),
+      raw: '',
+      headers: {},
+    });
     expect(v?.paid).toBe(false);
   });
 });
@@ -76,10 +89,24 @@ describe('WeChat Pay adapter (wechatpay-node-v3)', () => {
     const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(nonce));
     cipher.setAAD(Buffer.from('transaction'));
     const enc = Buffer.concat([cipher.update(JSON.stringify(plain)), cipher.final(), cipher.getAuthTag()]);
-    return { algorithm: 'AEAD_AES_256_GCM', ciphertext: enc.toString('base64'), associated_data: 'transaction', nonce, original_type: 'transaction' };
+    return {
+      algorithm: 'AEAD_AES_256_GCM',
+      ciphertext: enc.toString('base64'),
+      associated_data: 'transaction',
+      nonce,
+      original_type: 'transaction',
+    };
   };
-  const notify = (transaction: object, opts: { key?: string; timestamp?: number; serial?: string; tamper?: (raw: string) => string } = {}) => {
-    const raw = JSON.stringify({ id: 'EV-1', event_type: 'TRANSACTION.SUCCESS', resource_type: 'encrypt-resource', resource: encrypt(transaction) });
+  const notify = (
+    transaction: object,
+    opts: { key?: string; timestamp?: number; serial?: string; tamper?: (raw: string) => string } = {},
+  ) => {
+    const raw = JSON.stringify({
+      id: 'EV-1',
+      event_type: 'TRANSACTION.SUCCESS',
+      resource_type: 'encrypt-resource',
+      resource: encrypt(transaction),
+    });
     const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
     const nonce = crypto.randomBytes(8).toString('hex');
     const signature = crypto
@@ -90,13 +117,28 @@ describe('WeChat Pay adapter (wechatpay-node-v3)', () => {
     return {
       body: JSON.parse(sent),
       raw: sent,
-      headers: { 'wechatpay-timestamp': timestamp, 'wechatpay-nonce': nonce, 'wechatpay-serial': opts.serial ?? 'PLATFORMSERIAL', 'wechatpay-signature': signature },
+      headers: {
+        'wechatpay-timestamp': timestamp,
+        'wechatpay-nonce': nonce,
+        'wechatpay-serial': opts.serial ?? 'PLATFORMSERIAL',
+        'wechatpay-signature': signature,
+      },
     };
   };
-  const paid = { out_trade_no: 'P2026112500000087654321', transaction_id: '4200000001', trade_state: 'SUCCESS', amount: { total: 12345, currency: 'CNY' } };
+  const paid = {
+    out_trade_no: 'P2026112500000087654321',
+    transaction_id: '4200000001',
+    trade_state: 'SUCCESS',
+    amount: { total: 12345, currency: 'CNY' },
+  };
 
   it('accepts a notification signed with the platform key and decrypts it', async () => {
-    expect(await provider.verify(notify(paid))).toEqual({ paymentId: 'P2026112500000087654321', tradeNo: '4200000001', amount: '123.45', paid: true });
+    expect(await provider.verify(notify(paid))).toEqual({
+      paymentId: 'P2026112500000087654321',
+      tradeNo: '4200000001',
+      amount: '123.45',
+      paid: true,
+    });
   });
 
   it('refuses another key, an altered body, an old timestamp, missing headers', async () => {
@@ -124,7 +166,12 @@ describe('sandbox provider', () => {
   const sandbox = new SandboxProvider('test-secret');
   it('verifies its own HMAC and nothing else', async () => {
     const n = sandbox.sign({ paymentId: 'P1', tradeNo: 'T1', amount: '10.00', status: 'SUCCESS' });
-    expect(await sandbox.verify({ body: n, raw: '', headers: {} })).toEqual({ paymentId: 'P1', tradeNo: 'T1', amount: '10.00', paid: true });
+    expect(await sandbox.verify({ body: n, raw: '', headers: {} })).toEqual({
+      paymentId: 'P1',
+      tradeNo: 'T1',
+      amount: '10.00',
+      paid: true,
+    });
     expect(await sandbox.verify({ body: { ...n, amount: '11.00' }, raw: '', headers: {} })).toBeNull();
     expect(await new SandboxProvider('other').verify({ body: n, raw: '', headers: {} })).toBeNull();
     expect(sandbox.checkScanToken('P1', sandbox.scanToken('P1'))).toBe(true);
@@ -139,7 +186,9 @@ describe('sandbox provider: hostile values', () => {
     expect(sandbox.checkScanToken('P1', '签'.repeat(token.length))).toBe(false);
     expect(sandbox.checkScanToken('P1', ['x'])).toBe(false);
     const n = sandbox.sign({ paymentId: 'P1', tradeNo: 'T1', amount: '10.00', status: 'SUCCESS' });
-    expect(await sandbox.verify({ body: { ...n, sign: '签'.repeat(n.sign!.length) }, raw: '', headers: {} })).toBeNull();
+    expect(
+      await sandbox.verify({ body: { ...n, sign: '签'.repeat(n.sign!.length) }, raw: '', headers: {} }),
+    ).toBeNull();
     expect(await sandbox.verify({ body: { ...n, amount: '1e5' }, raw: '', headers: {} })).toBeNull();
   });
 });

@@ -77,7 +77,9 @@ describe('statement names', () => {
     const prepare = (env: Record<string, string>) => loadConfig(env).db.prepare;
     expect(prepare({})).toEqual({ threshold: 3, max: 256 });
     expect(prepare({ DB_PREPARE_THRESHOLD: '0', DB_PREPARED_MAX: '10' })).toEqual({ threshold: 0, max: 10 });
-    expect(() => prepare({ DB_PREPARE_THRESHOLD: 'x' })).toThrow(/DB_PREPARE_THRESHOLD="x" is not accepted: expected an integer/);
+    expect(() => prepare({ DB_PREPARE_THRESHOLD: 'x' })).toThrow(
+      /DB_PREPARE_THRESHOLD="x" is not accepted: expected an integer/,
+    );
   });
 });
 
@@ -85,7 +87,11 @@ describe.skipIf(!TEST_DATABASE_URL)('prepared statements (postgres)', () => {
   const schema = `prep_${process.pid}`;
   let h: DbHandle;
   const prepared = async () =>
-    (await sql<{ statement: string }>`select statement from pg_prepared_statements where from_sql = false order by statement`.execute(h.db)).rows.map((r) => r.statement);
+    (
+      await sql<{
+        statement: string;
+      }>`select statement from pg_prepared_statements where from_sql = false order by statement`.execute(h.db)
+    ).rows.map((r) => r.statement);
 
   beforeAll(async () => {
     await pgAdmin(`create schema ${schema}`);

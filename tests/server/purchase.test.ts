@@ -34,9 +34,13 @@ describe('lineAmount', () => {
 describe.each(backends)('purchase (%s)', (backend) => {
   const t = useServer(backend);
   let agent1: Client;
-  const productId = async (code: string) => (await db(t.server).selectFrom('products').select('id').where('product_code', '=', code).executeTakeFirstOrThrow()).id;
+  const productId = async (code: string) =>
+    (await db(t.server).selectFrom('products').select('id').where('product_code', '=', code).executeTakeFirstOrThrow())
+      .id;
   const rowCounts = async () => {
-    const n = async (table: 'ledger' | 'pool_movements' | 'product_pools' | 'sms_orders' | 'purchase_orders' | 'rebate_ledger') =>
+    const n = async (
+      table: 'ledger' | 'pool_movements' | 'product_pools' | 'sms_orders' | 'purchase_orders' | 'rebate_ledger',
+    ) =>
       Number(
         (
           await db(t.server)
@@ -58,8 +62,14 @@ describe.each(backends)('purchase (%s)', (backend) => {
   it('sells a package product (named 1万条, 10万条套餐, 100元) only by whole packages: products.pack_size (0038)', async () => {
     agent1 = await as(t.server, 'agent1');
     const list = (await agent1.post('/api/sms/products', { pageRowCount: 50 })).body.data.list;
-    expect(list.find((p: any) => p.product_code === 'HY-QW-10W')).toMatchObject({ pack_size: 100000, packSizeStr: '100,000条' });
-    expect(list.find((p: any) => p.product_code === 'GJ-QW-100')).toMatchObject({ pack_size: 100, packSizeStr: '100.00元' });
+    expect(list.find((p: any) => p.product_code === 'HY-QW-10W')).toMatchObject({
+      pack_size: 100000,
+      packSizeStr: '100,000条',
+    });
+    expect(list.find((p: any) => p.product_code === 'GJ-QW-100')).toMatchObject({
+      pack_size: 100,
+      packSizeStr: '100.00元',
+    });
     // a product without a count in its name is sold by any count
     expect(list.find((p: any) => p.product_code === 'HY-YD-5W').pack_size).toBeUndefined();
     const before = await rowCounts();
@@ -82,7 +92,10 @@ describe.each(backends)('purchase (%s)', (backend) => {
     );
     expect(mixed.body).toMatchObject({ code: 400, msg: '该产品为 10,000条 的套餐，购买数量须为 10,000条 的整数倍' });
     // the spec's own rules still come first
-    expect((await agent1.post('/api/sms/order/add', { product_id: tenW, num: 'abc' })).body).toMatchObject({ code: 400, msg: '购买数量为大于0的整数' });
+    expect((await agent1.post('/api/sms/order/add', { product_id: tenW, num: 'abc' })).body).toMatchObject({
+      code: 400,
+      msg: '购买数量为大于0的整数',
+    });
     expect(await rowCounts()).toEqual(before);
     expect(await balance(t.server, 'agent1')).toBe(bal);
     // the arithmetic below buys odd quantities of the 1万条 products: their package sizes are cleared
@@ -97,7 +110,14 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(r.body.data.rebate_useable).toBe('50.00');
     expect(r.body.data.hy_sms_discount).toBe('95.00');
     const hy = r.body.data.list.find((p: any) => p.product_code === 'HY-QW-1W');
-    expect(hy).toMatchObject({ productTypeStr: '行业', operatorCodeStr: '全网', areaCodeStr: '全国', unitPriceStr: '0.0450', discountPriceStr: '0.0428', dueTimeStr: '365天' });
+    expect(hy).toMatchObject({
+      productTypeStr: '行业',
+      operatorCodeStr: '全网',
+      areaCodeStr: '全国',
+      unitPriceStr: '0.0450',
+      discountPriceStr: '0.0428',
+      dueTimeStr: '365天',
+    });
     const yx = r.body.data.list.find((p: any) => p.product_code === 'YX-QW-1W');
     expect(yx.discountPriceStr).toBe('0.0495');
 
@@ -131,11 +151,17 @@ describe.each(backends)('purchase (%s)', (backend) => {
     for (const [num, msg] of cases) {
       const r = await agent1.post('/api/sms/order/add', { product_id: id, num });
       expect([num, r.body.msg]).toEqual([num, msg]);
-      const j = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: id, purchaseNum: num }] }, { json: true });
+      const j = await agent1.post(
+        '/api/sms/order/jsmsAdd',
+        { list: [{ productId: id, purchaseNum: num }] },
+        { json: true },
+      );
       expect([num, j.body.msg]).toEqual([num, msg]);
     }
     expect((await agent1.post('/api/sms/order/add', { num: '10' })).body.msg).toBe('请选择要购买的短信');
-    expect((await agent1.post('/api/sms/order/jsmsAdd', { list: [] }, { json: true })).body.msg).toBe('请选择要购买的短信');
+    expect((await agent1.post('/api/sms/order/jsmsAdd', { list: [] }, { json: true })).body.msg).toBe(
+      '请选择要购买的短信',
+    );
     expect((await agent1.post('/api/sms/order/add', { product_id: 999999, num: '10' })).body.msg).toBe('产品不存在');
     expect(await rowCounts()).toEqual(before);
   });
@@ -164,13 +190,35 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(r.body.data.balance).toBe(bal0.minus('377.50').toFixed(2));
     expect(await remaining(t.server, 'agent1', 0)).toBe(pieces0 + 10000);
 
-    const head = await db(t.server).selectFrom('purchase_orders').selectAll().where('order_id', '=', r.body.data.orderId).executeTakeFirstOrThrow();
-    const led = await db(t.server).selectFrom('ledger').selectAll().where('id', '=', head.ledger_id!).executeTakeFirstOrThrow();
+    const head = await db(t.server)
+      .selectFrom('purchase_orders')
+      .selectAll()
+      .where('order_id', '=', r.body.data.orderId)
+      .executeTakeFirstOrThrow();
+    const led = await db(t.server)
+      .selectFrom('ledger')
+      .selectAll()
+      .where('id', '=', head.ledger_id!)
+      .executeTakeFirstOrThrow();
     expect(led).toMatchObject({ amount: '-377.50', kind: 3 });
-    const reb = await db(t.server).selectFrom('rebate_ledger').selectAll().where('id', '=', head.rebate_ledger_id!).executeTakeFirstOrThrow();
+    const reb = await db(t.server)
+      .selectFrom('rebate_ledger')
+      .selectAll()
+      .where('id', '=', head.rebate_ledger_id!)
+      .executeTakeFirstOrThrow();
     expect(reb).toMatchObject({ amount: '-50.00', kind: 1, order_id: head.order_id });
-    const pool = await db(t.server).selectFrom('product_pools').selectAll().where('order_id', '=', head.order_id).executeTakeFirstOrThrow();
-    expect(pool).toMatchObject({ product_type: 0, operator_code: 0, total: 10000, remaining: 10000, unit_price: '0.0428' });
+    const pool = await db(t.server)
+      .selectFrom('product_pools')
+      .selectAll()
+      .where('order_id', '=', head.order_id)
+      .executeTakeFirstOrThrow();
+    expect(pool).toMatchObject({
+      product_type: 0,
+      operator_code: 0,
+      total: 10000,
+      remaining: 10000,
+      unit_price: '0.0428',
+    });
     expect(pool.due_time.getTime() - t.server.clock.now().getTime()).toBeGreaterThan(364 * 86_400_000);
     expect(await ledgerViolations(t.server)).toEqual([]);
     expect(await poolViolations(t.server)).toEqual([]);
@@ -200,9 +248,17 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const bal0 = new Money(await balance(t.server, 'agent1'));
     const r = await agent1.post('/api/sms/order/add', { product_id: id, num: '1' });
     expect(r.body.code).toBe(0);
-    expect(r.body.data).toMatchObject({ total: '0.05', paid: '0.05', lines: [{ num: 1, amount: '0.05', unitPrice: '0.0437' }] });
+    expect(r.body.data).toMatchObject({
+      total: '0.05',
+      paid: '0.05',
+      lines: [{ num: 1, amount: '0.05', unitPrice: '0.0437' }],
+    });
     expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus('0.05'))).toBe(true);
-    const line = await db(t.server).selectFrom('sms_orders').select('order_amount').where('order_id', '=', r.body.data.orderId).executeTakeFirstOrThrow();
+    const line = await db(t.server)
+      .selectFrom('sms_orders')
+      .select('order_amount')
+      .where('order_id', '=', r.body.data.orderId)
+      .executeTakeFirstOrThrow();
     expect(line.order_amount).toBe('0.05');
     expect(await ledgerViolations(t.server)).toEqual([]);
   });
@@ -218,7 +274,10 @@ describe.each(backends)('purchase (%s)', (backend) => {
       { product_id: id, num: '1000000', requestId: 'req-reuse' },
       { product_id: other, num: '10', requestId: 'req-reuse' },
     ]) {
-      expect((await agent1.post('/api/sms/order/add', again)).body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
+      expect((await agent1.post('/api/sms/order/add', again)).body).toMatchObject({
+        code: 409,
+        msg: MESSAGES.purchaseRequestReused,
+      });
     }
     const list = await agent1.post(
       '/api/sms/order/jsmsAdd',
@@ -233,7 +292,9 @@ describe.each(backends)('purchase (%s)', (backend) => {
     );
     expect(list.body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
     // the same request again is still answered with the first order
-    expect((await agent1.post('/api/sms/order/add', { product_id: id, num: '10', requestId: 'req-reuse' })).body.data).toEqual(first.body.data);
+    expect(
+      (await agent1.post('/api/sms/order/add', { product_id: id, num: '10', requestId: 'req-reuse' })).body.data,
+    ).toEqual(first.body.data);
     expect(await balance(t.server, 'agent1')).toBe(bal);
     expect((await rowCounts()).heads).toBe(orders);
   });
@@ -247,7 +308,9 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(b.body.data).toEqual(a.body.data);
     // 1000 × 0.055 × 90 % = 49.50, no rebate left
     expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus('49.50'))).toBe(true);
-    expect(await db(t.server).selectFrom('sms_orders').select('id').where('order_id', '=', a.body.data.orderId).execute()).toHaveLength(1);
+    expect(
+      await db(t.server).selectFrom('sms_orders').select('id').where('order_id', '=', a.body.data.orderId).execute(),
+    ).toHaveLength(1);
   });
 
   it('refuses a purchase beyond the balance, writing nothing', async () => {
@@ -267,10 +330,17 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const pieces0 = await remaining(t.server, 'agent1', 3);
     const heads0 = (await rowCounts()).heads;
     // 50 purchases of 1..50 × 100 pieces at 0.048 × 95 %
-    const rs = await Promise.all(Array.from({ length: 50 }, (_, i) => agent1.post('/api/sms/order/add', { product_id: id, num: String((i + 1) * 100) })));
+    const rs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        agent1.post('/api/sms/order/add', { product_id: id, num: String((i + 1) * 100) }),
+      ),
+    );
     expect(rs.every((r) => r.body.code === 0)).toBe(true);
     const paid = rs.reduce((s, r) => s.plus(r.body.data.paid), new Money(0));
-    const expected = Array.from({ length: 50 }, (_, i) => lineAmount((i + 1) * 100, '0.0480', '95')).reduce((s, x) => s.plus(x), new Money(0));
+    const expected = Array.from({ length: 50 }, (_, i) => lineAmount((i + 1) * 100, '0.0480', '95')).reduce(
+      (s, x) => s.plus(x),
+      new Money(0),
+    );
     expect(paid.eq(expected)).toBe(true);
     expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus(expected))).toBe(true);
     expect(await remaining(t.server, 'agent1', 3)).toBe(pieces0 + 127_500);
@@ -280,8 +350,15 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(await poolViolations(t.server)).toEqual([]);
     // the balance after each order is distinct: they serialised on the account row
     const agentId = await accountId(t.server, 'agent1');
-    const rows = await db(t.server).selectFrom('ledger').select(['amount', 'balance_after']).where('account_id', '=', agentId).where('kind', '=', 3).orderBy('id').execute();
-    for (let i = 1; i < rows.length; i++) expect(new Money(rows[i - 1].balance_after).plus(rows[i].amount).eq(rows[i].balance_after)).toBe(true);
+    const rows = await db(t.server)
+      .selectFrom('ledger')
+      .select(['amount', 'balance_after'])
+      .where('account_id', '=', agentId)
+      .where('kind', '=', 3)
+      .orderBy('id')
+      .execute();
+    for (let i = 1; i < rows.length; i++)
+      expect(new Money(rows[i - 1].balance_after).plus(rows[i].amount).eq(rows[i].balance_after)).toBe(true);
   });
 
   it('shows every order line in the SMS bill, traceable to its ledger row, and exports it', async () => {
@@ -319,15 +396,25 @@ describe.each(backends)('purchase (%s)', (backend) => {
       order_amount: '427.50',
     });
     // traceable: order lines → the order → its ledger row (amount = −(total − rebate))
-    const head = await db(t.server).selectFrom('purchase_orders').selectAll().where('order_id', '=', hy.order_id).executeTakeFirstOrThrow();
-    const led = await db(t.server).selectFrom('ledger').select('amount').where('id', '=', head.ledger_id!).executeTakeFirstOrThrow();
+    const head = await db(t.server)
+      .selectFrom('purchase_orders')
+      .selectAll()
+      .where('order_id', '=', hy.order_id)
+      .executeTakeFirstOrThrow();
+    const led = await db(t.server)
+      .selectFrom('ledger')
+      .select('amount')
+      .where('id', '=', head.ledger_id!)
+      .executeTakeFirstOrThrow();
     expect(new Money(led.amount).neg().plus(head.rebate).eq(head.total)).toBe(true);
     // every order: sum of its lines = total; ledger row = −paid
     const bad = await sql`
       select po.order_id from purchase_orders po
         join (select order_id, sum(order_amount) s from sms_orders group by order_id) l on l.order_id = po.order_id
         left join ledger g on g.id = po.ledger_id
-      where l.s <> po.total or po.total - po.rebate <> po.paid or coalesce(-g.amount, 0) <> po.paid`.execute(db(t.server));
+      where l.s <> po.total or po.total - po.rebate <> po.paid or coalesce(-g.amount, 0) <> po.paid`.execute(
+      db(t.server),
+    );
     expect(bad.rows).toEqual([]);
 
     expect((await agent1.post('/api/finance/bill/sms', { order_type: 1 })).body.data.totalCount).toBe(0);
@@ -369,12 +456,23 @@ describe.each(backends)('purchase (%s)', (backend) => {
     // the rebate bill: the order id contains, the business days
     const rebate = (await agent1.get('/api/finance/bill/rebate')).body.data;
     const withOrder = rebate.list.find((r: any) => r.order_id);
-    expect((await agent1.get(`/api/finance/bill/rebate?order_id=${withOrder.order_id.slice(2, 12)}`)).body.data.list.map((r: any) => r.id)).toContain(withOrder.id);
-    expect((await agent1.get(`/api/finance/bill/rebate?start_time_day=${dayBefore}&end_time_day=${dayBefore}`)).body.data.totalCount).toBe(0);
+    expect(
+      (await agent1.get(`/api/finance/bill/rebate?order_id=${withOrder.order_id.slice(2, 12)}`)).body.data.list.map(
+        (r: any) => r.id,
+      ),
+    ).toContain(withOrder.id);
+    expect(
+      (await agent1.get(`/api/finance/bill/rebate?start_time_day=${dayBefore}&end_time_day=${dayBefore}`)).body.data
+        .totalCount,
+    ).toBe(0);
     expect((await agent1.get('/api/finance/bill/rebate?financial_type=7')).body.msg).toBe(MESSAGES.badParam);
     // the purchase record: the account and its name contain the text
-    expect((await agent1.post('/api/finance/bill/purchaseHistory', { clientid: 'GENT1' })).body.data.totalCount).toBe(all.totalCount);
-    expect((await agent1.post('/api/finance/bill/purchaseHistory', { realname: 'no-such-name' })).body.data.totalCount).toBe(0);
+    expect((await agent1.post('/api/finance/bill/purchaseHistory', { clientid: 'GENT1' })).body.data.totalCount).toBe(
+      all.totalCount,
+    );
+    expect(
+      (await agent1.post('/api/finance/bill/purchaseHistory', { realname: 'no-such-name' })).body.data.totalCount,
+    ).toBe(0);
     // products: one product by its id; a malformed id refused
     const one = await agent1.post('/api/sms/products', { product_id: await productId('HY-QW-1W') });
     expect(one.body.data.list.map((p: any) => p.product_code)).toEqual(['HY-QW-1W']);
@@ -385,13 +483,20 @@ describe.each(backends)('purchase (%s)', (backend) => {
     // several products: a list that is not one, too many lines
     const notList = await agent1.post('/api/sms/order/jsmsAdd', { list: 'x' });
     expect([notList.body.code, notList.body.msg]).toEqual([400, MESSAGES.badParam]);
-    const tooMany = await agent1.post('/api/sms/order/jsmsAdd', { list: Array.from({ length: 51 }, () => ({ productId: 1, purchaseNum: 1 })) });
+    const tooMany = await agent1.post('/api/sms/order/jsmsAdd', {
+      list: Array.from({ length: 51 }, () => ({ productId: 1, purchaseNum: 1 })),
+    });
     expect([tooMany.body.code, tooMany.body.msg]).toEqual([400, MESSAGES.badParam]);
   });
 
   it('shows the rebate bill: usable, accumulated income and pay, rows', async () => {
     const r = await agent1.get('/api/finance/bill/rebate');
-    expect(r.body.data).toMatchObject({ rebate_income: '0.00', accumulated_rebate_income: '50.00', accumulated_rebate_pay: '50.00', totalCount: 2 });
+    expect(r.body.data).toMatchObject({
+      rebate_income: '0.00',
+      accumulated_rebate_income: '50.00',
+      accumulated_rebate_pay: '50.00',
+      totalCount: 2,
+    });
     expect(r.body.data.list[0]).toMatchObject({ financial_type_str: '返点扣除', balance: '-50.00' });
     const inc = await agent1.get('/api/finance/bill/rebate?financial_type=0');
     expect(inc.body.data.list).toHaveLength(1);
@@ -403,8 +508,16 @@ describe.each(backends)('purchase (%s)', (backend) => {
 
   it('lists purchase history in both modes and the pools', async () => {
     const h = await agent1.post('/api/finance/bill/purchaseHistory', { product_type: 2 });
-    expect(h.body.data.list[0]).toMatchObject({ client_id: 'agent1', orderTypeStr: '购买', productTypeStr: '国际', order_number: '5.00元', unit_price: '1.0000' });
-    const hyRecord = (await agent1.post('/api/finance/bill/purchaseHistory', { product_type: 0 })).body.data.list.find((x: any) => x.order_number === '10,000条');
+    expect(h.body.data.list[0]).toMatchObject({
+      client_id: 'agent1',
+      orderTypeStr: '购买',
+      productTypeStr: '国际',
+      order_number: '5.00元',
+      unit_price: '1.0000',
+    });
+    const hyRecord = (await agent1.post('/api/finance/bill/purchaseHistory', { product_type: 0 })).body.data.list.find(
+      (x: any) => x.order_number === '10,000条',
+    );
     expect(hyRecord).toMatchObject({ unit_price: '0.0428' });
     expect(h.body.data.list[0].consumer_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const client1 = await as(t.server, 'client1');
@@ -431,7 +544,10 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(p.body.data.list.some((x: any) => x.client_id === 'agent1' && x.product_type_str === '验证码')).toBe(true);
     // an international pool holds yuan (kept in 分): the 5 元 bought
     const gjPool = await agent1.post('/api/agent/newpools', { product_type: 2 });
-    expect(gjPool.body.data.list.find((x: any) => x.client_id === 'agent1')).toMatchObject({ account_balance: '5.00元', remaining: 5 });
+    expect(gjPool.body.data.list.find((x: any) => x.client_id === 'agent1')).toMatchObject({
+      account_balance: '5.00元',
+      remaining: 5,
+    });
     const gjUnits = await db(t.server)
       .selectFrom('product_pools as p')
       .innerJoin('accounts as a', 'a.id', 'p.account_id')
@@ -448,11 +564,19 @@ describe.each(backends)('purchase (%s)', (backend) => {
   });
 
   it('lets the buyer keep its rebate: useRebate false pays the whole total from the balance', async () => {
-    await db(t.server).updateTable('accounts').set({ rebate_useable: '20.00' }).where('clientid', '=', 'agent1').execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ rebate_useable: '20.00' })
+      .where('clientid', '=', 'agent1')
+      .execute();
     const id = await productId('HY-YD-5W');
     const bal0 = new Money(await balance(t.server, 'agent1'));
     // 1000 × 0.0400 × 95 % = 38.00 > 10: the rebate could pay, the buyer says no
-    const kept = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: id, purchaseNum: 1000 }], useRebate: false }, { json: true });
+    const kept = await agent1.post(
+      '/api/sms/order/jsmsAdd',
+      { list: [{ productId: id, purchaseNum: 1000 }], useRebate: false },
+      { json: true },
+    );
     expect(kept.body.data).toMatchObject({ total: '38.00', rebate: '0.00', paid: '38.00', rebateUseable: '20.00' });
     expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus('38.00'))).toBe(true);
     // the form route takes the choice too; by default the rebate pays first
@@ -463,11 +587,18 @@ describe.each(backends)('purchase (%s)', (backend) => {
 
   it('neither lists nor charges an expired pool', async () => {
     const agentId = await accountId(t.server, 'agent1');
-    const pools = await db(t.server).selectFrom('product_pools').select(['id']).where('account_id', '=', agentId).where('product_type', '=', 3).execute();
+    const pools = await db(t.server)
+      .selectFrom('product_pools')
+      .select(['id'])
+      .where('account_id', '=', agentId)
+      .where('product_type', '=', 3)
+      .execute();
     const before = await agent1.post('/api/agent/newpools', { product_type: 3 });
     expect(before.body.data.totalCount).toBeGreaterThanOrEqual(pools.length);
     const now = t.server.clock.now();
-    expect((await usablePools(db(t.server), agentId, 4, now)).filter((p) => p.product_type === 3)).toHaveLength(pools.length);
+    expect((await usablePools(db(t.server), agentId, 4, now)).filter((p) => p.product_type === 3)).toHaveLength(
+      pools.length,
+    );
     // one pool reaches its due time
     await db(t.server)
       .updateTable('product_pools')

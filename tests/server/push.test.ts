@@ -59,7 +59,11 @@ describe.each(backends)('push (%s)', (backend) => {
   beforeAll(async () => {
     await new Promise<void>((r) => rx.server.listen(0, '127.0.0.1', r));
     const db = t.server.handle.db;
-    const accounts = await db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', 'in', ['client1', 'agent1']).execute();
+    const accounts = await db
+      .selectFrom('accounts')
+      .select(['id', 'clientid'])
+      .where('clientid', 'in', ['client1', 'agent1'])
+      .execute();
     const by = Object.fromEntries(accounts.map((a) => [a.clientid, a.id]));
     ids = { client1: by.client1, agent1: by.agent1 };
   });
@@ -76,7 +80,12 @@ describe.each(backends)('push (%s)', (backend) => {
     await db.updateTable('accounts').set({ needreport: 0, needmo: 0, deliveryurl: '', mourl: '' }).execute();
     await db
       .updateTable('accounts')
-      .set({ needreport: 1, needmo: 1, deliveryurl: `http://hook.example.com:${rx.port}/report`, mourl: `http://hook.example.com:${rx.port}/mo` })
+      .set({
+        needreport: 1,
+        needmo: 1,
+        deliveryurl: `http://hook.example.com:${rx.port}/report`,
+        mourl: `http://hook.example.com:${rx.port}/mo`,
+      })
       .where('id', '=', ids.client1)
       .execute();
   });
@@ -87,7 +96,8 @@ describe.each(backends)('push (%s)', (backend) => {
       now: () => new Date(clock.t),
       resolveHost: testResolver,
       // the checked public address is really the local receiver
-      dial: (target) => (target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target),
+      dial: (target) =>
+        target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target,
       timeoutMs: 1000,
       backoffMs: 1000,
       ...o,
@@ -113,7 +123,14 @@ describe.each(backends)('push (%s)', (backend) => {
     const written = await db.transaction().execute(async (trx) => {
       const a = await enqueueReports(trx, [...Array.from({ length: n }, (_, i) => report(i)), report(1, ids.agent1)]);
       const b = await enqueueMo(trx, [
-        { accountId: ids.client1, moId: 7, phone: '13800000001', content: '收到，谢谢', dest: '10690001', receivedAt: new Date('2026-11-23T08:00:05Z') },
+        {
+          accountId: ids.client1,
+          moId: 7,
+          phone: '13800000001',
+          content: '收到，谢谢',
+          dest: '10690001',
+          receivedAt: new Date('2026-11-23T08:00:05Z'),
+        },
         { accountId: ids.agent1, phone: '13800000002', content: 'x', receivedAt: new Date() },
       ]);
       return [a, b];
@@ -140,7 +157,16 @@ describe.each(backends)('push (%s)', (backend) => {
       dateStr: '2026-11-23 16:00:00',
       smsNum: 2,
     });
-    expect(rows[3].payload).toEqual([{ clientid: 'client1', id: 7, phone: '13800000001', content: '收到，谢谢', dest: '10690001', receivedateStr: '2026-11-23 16:00:05' }]);
+    expect(rows[3].payload).toEqual([
+      {
+        clientid: 'client1',
+        id: 7,
+        phone: '13800000001',
+        content: '收到，谢谢',
+        dest: '10690001',
+        receivedateStr: '2026-11-23 16:00:05',
+      },
+    ]);
 
     // a rolled-back transaction queues nothing
     await expect(
@@ -231,7 +257,11 @@ describe.each(backends)('push (%s)', (backend) => {
       await enqueueReports(db, [report(1)]);
     }
     // a name that does not resolve: retried (DNS may come back), not given up
-    await db.updateTable('accounts').set({ deliveryurl: 'http://nowhere.invalid/r' }).where('id', '=', ids.client1).execute();
+    await db
+      .updateTable('accounts')
+      .set({ deliveryurl: 'http://nowhere.invalid/r' })
+      .where('id', '=', ids.client1)
+      .execute();
     await enqueueReports(db, [report(1)]);
     await pusher({ batch: 50 }).runOnce();
     const rows = await outbox();

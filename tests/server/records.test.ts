@@ -44,7 +44,9 @@ async function readSheet(buf: Buffer): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as any);
   const out: string[][] = [];
-  wb.worksheets[0].eachRow((row) => out.push((row.values as any[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))));
+  wb.worksheets[0].eachRow((row) =>
+    out.push((row.values as any[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))),
+  );
   return out;
 }
 
@@ -104,23 +106,52 @@ describe.each(backends)('records (%s)', (backend) => {
         { phone: '13512345678', state: 0 },
       ],
     });
-    C = await insertTask(db, { account: 'client1', createdAt: new Date(now.getTime() - 100 * DAY), messages: ['13811112222'] });
+    C = await insertTask(db, {
+      account: 'client1',
+      createdAt: new Date(now.getTime() - 100 * DAY),
+      messages: ['13811112222'],
+    });
     D = await insertTask(db, {
       account: 'client3',
       content: '【宁波港航】到港通知',
       createdAt: new Date(now.getTime() - 3 * DAY),
       messages: ['13800138001', { phone: '18612345678', state: 4 }],
     });
-    E = await insertTask(db, { account: 'agent1', createdAt: new Date(now.getTime() - 4 * DAY), messages: ['13800138000'] });
-    F = await insertTask(db, { account: 'client0', createdAt: new Date(now.getTime() - DAY), messages: ['13800138000', '18612345678'] });
+    E = await insertTask(db, {
+      account: 'agent1',
+      createdAt: new Date(now.getTime() - 4 * DAY),
+      messages: ['13800138000'],
+    });
+    F = await insertTask(db, {
+      account: 'client0',
+      createdAt: new Date(now.getTime() - DAY),
+      messages: ['13800138000', '18612345678'],
+    });
     await insertMo(db, [
       { account: 'client1', phone: '13800138000', content: 'TD 退订', receivedAt: new Date(now.getTime() - 3600_000) },
-      { account: 'client1', phone: '18612345678', content: '好的，收到', receivedAt: new Date(now.getTime() - 20 * DAY) },
+      {
+        account: 'client1',
+        phone: '18612345678',
+        content: '好的，收到',
+        receivedAt: new Date(now.getTime() - 20 * DAY),
+      },
       { account: 'client1', phone: '13800138000', content: '四十天前', receivedAt: new Date(now.getTime() - 40 * DAY) },
-      { account: 'client1', phone: '13800138000', content: '一百天前', receivedAt: new Date(now.getTime() - 100 * DAY) },
-      { account: 'client0', phone: '13800138000', content: '别家的回复', receivedAt: new Date(now.getTime() - 3600_000) },
+      {
+        account: 'client1',
+        phone: '13800138000',
+        content: '一百天前',
+        receivedAt: new Date(now.getTime() - 100 * DAY),
+      },
+      {
+        account: 'client0',
+        phone: '13800138000',
+        content: '别家的回复',
+        receivedAt: new Date(now.getTime() - 3600_000),
+      },
     ]);
-    [agent1, agent0, client1, client3, client0] = await Promise.all(['agent1', 'agent0', 'client1', 'client3', 'client0'].map((u) => loggedIn(t.server, u)));
+    [agent1, agent0, client1, client3, client0] = await Promise.all(
+      ['agent1', 'agent0', 'client1', 'client3', 'client0'].map((u) => loggedIn(t.server, u)),
+    );
   });
 
   describe('POST /send/sendTask', () => {
@@ -155,16 +186,23 @@ describe.each(backends)('records (%s)', (backend) => {
     it("an agent sees its own and its sub-accounts' tasks, never another agent's; clientId narrows", async () => {
       const all = await agent1.post('/api/send/sendTask', {});
       expect(all.body.data.list.map((x: any) => x.uid).sort()).toEqual([A.uid, B.uid, C.uid, D.uid, E.uid].sort());
-      expect((await agent1.post('/api/send/sendTask', { clientId: 'client3' })).body.data.list.map((x: any) => x.uid)).toEqual([D.uid]);
-      expect((await agent1.post('/api/send/sendTask', { clientId: 'agent1' })).body.data.list.map((x: any) => x.uid)).toEqual([E.uid]);
+      expect(
+        (await agent1.post('/api/send/sendTask', { clientId: 'client3' })).body.data.list.map((x: any) => x.uid),
+      ).toEqual([D.uid]);
+      expect(
+        (await agent1.post('/api/send/sendTask', { clientId: 'agent1' })).body.data.list.map((x: any) => x.uid),
+      ).toEqual([E.uid]);
       expect((await agent1.post('/api/send/sendTask', { clientId: 'client0' })).body.code).toBe(403);
       expect((await agent0.post('/api/send/sendTask', {})).body.data.list.map((x: any) => x.uid)).toEqual([F.uid]);
       // a sub-account's clientId is ignored: always its own
-      expect((await client3.post('/api/send/sendTask', { clientId: 'client1' })).body.data.list.map((x: any) => x.uid)).toEqual([D.uid]);
+      expect(
+        (await client3.post('/api/send/sendTask', { clientId: 'client1' })).body.data.list.map((x: any) => x.uid),
+      ).toEqual([D.uid]);
     });
 
     it('filters by status, type, template type, sign, task number, creator, content and creation days', async () => {
-      const uids = async (f: Record<string, unknown>) => (await client1.post('/api/send/sendTask', f)).body.data.list.map((x: any) => x.uid);
+      const uids = async (f: Record<string, unknown>) =>
+        (await client1.post('/api/send/sendTask', f)).body.data.list.map((x: any) => x.uid);
       expect(await uids({ status: 1 })).toEqual([B.uid]);
       expect(await uids({ status: '' })).toHaveLength(3);
       expect(await uids({ smstype: 4 })).toEqual([A.uid]);
@@ -187,9 +225,17 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(r.body.data.list.map((x: any) => [x.uid, x.rowNum])).toEqual([[C.uid, 3]]);
       const past = await client1.post('/api/send/sendTask', { page: 9, rows: 2 });
       expect(past.body.data).toMatchObject({ totalCount: 3, list: [] });
-      expect((await client1.post('/api/send/sendTask', { createTimeStart: '2026-02-31' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
-      expect((await client1.post('/api/send/sendTask', { createTimeStart: day(0), createTimeEnd: day(-3) })).body).toMatchObject({ code: 400, msg: '开始日期不能晚于结束日期' });
-      expect((await client1.post('/api/send/sendTask', { status: 9 })).body).toMatchObject({ code: 400, msg: '参数错误' });
+      expect((await client1.post('/api/send/sendTask', { createTimeStart: '2026-02-31' })).body).toMatchObject({
+        code: 400,
+        msg: '日期格式不正确',
+      });
+      expect(
+        (await client1.post('/api/send/sendTask', { createTimeStart: day(0), createTimeEnd: day(-3) })).body,
+      ).toMatchObject({ code: 400, msg: '开始日期不能晚于结束日期' });
+      expect((await client1.post('/api/send/sendTask', { status: 9 })).body).toMatchObject({
+        code: 400,
+        msg: '参数错误',
+      });
       expect((await client1.post('/api/send/sendTask', { page: 0 })).body.code).toBe(400);
     });
   });
@@ -197,14 +243,25 @@ describe.each(backends)('records (%s)', (backend) => {
   describe('POST /send/queryTaskInfo', () => {
     it('answers the counts by outcome (pending, success, fail, unknown, intercepted), by uid or id', async () => {
       const r = await client1.post('/api/send/queryTaskInfo', { id: A.uid });
-      expect(r.body.data).toMatchObject({ uid: A.uid, sentNum: 0, successNum: 2, failNum: 1, unknownNum: 1, interceptNum: 1, taskSchedule: 100 });
+      expect(r.body.data).toMatchObject({
+        uid: A.uid,
+        sentNum: 0,
+        successNum: 2,
+        failNum: 1,
+        unknownNum: 1,
+        interceptNum: 1,
+        taskSchedule: 100,
+      });
       const b = await agent1.post('/api/send/queryTaskInfo', { id: String(B.id) });
       expect(b.body.data).toMatchObject({ uid: B.uid, sentNum: 3, successNum: 0, taskSchedule: 0 });
       expect((await agent1.post('/api/send/queryTaskInfo', { id: B.id }, { json: true })).body.data.uid).toBe(B.uid);
     });
 
     it("another account's task does not exist for the caller", async () => {
-      expect((await client0.post('/api/send/queryTaskInfo', { id: A.uid })).body).toMatchObject({ code: 404, msg: '任务不存在' });
+      expect((await client0.post('/api/send/queryTaskInfo', { id: A.uid })).body).toMatchObject({
+        code: 404,
+        msg: '任务不存在',
+      });
       expect((await client3.post('/api/send/queryTaskInfo', { id: String(A.id) })).body.code).toBe(404);
       expect((await agent0.post('/api/send/queryTaskInfo', { id: A.uid })).body.code).toBe(404);
       expect((await client1.post('/api/send/queryTaskInfo', {})).body).toMatchObject({ code: 400, msg: '参数错误' });
@@ -213,9 +270,16 @@ describe.each(backends)('records (%s)', (backend) => {
 
   describe('POST /send/exportTaskInfoPhones', () => {
     it('refuses without a chosen state: 请选择需要导出号码状态！', async () => {
-      expect((await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid })).body).toMatchObject({ code: 400, msg: '请选择需要导出号码状态！' });
-      expect((await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '' })).body.msg).toBe('请选择需要导出号码状态！');
-      expect((await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '1,9' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+      expect((await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid })).body).toMatchObject({
+        code: 400,
+        msg: '请选择需要导出号码状态！',
+      });
+      expect((await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '' })).body.msg).toBe(
+        '请选择需要导出号码状态！',
+      );
+      expect(
+        (await client1.post('/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '1,9' })).body,
+      ).toMatchObject({ code: 400, msg: '参数错误' });
     });
 
     it('streams the numbers of the chosen outcomes, one a line', async () => {
@@ -223,11 +287,20 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(ok.headers['content-type']).toContain('text/plain');
       expect(ok.headers['content-disposition']).toContain(`${A.uid}.txt`);
       expect(ok.body.trim().split('\n')).toEqual(['13800138000', '18612345678']);
-      const several = await raw(t.server, agent1, 'POST', '/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '2,3,4' });
+      const several = await raw(t.server, agent1, 'POST', '/api/send/exportTaskInfoPhones', {
+        id: A.uid,
+        sendTypes: '2,3,4',
+      });
       expect(several.body.trim().split('\n')).toEqual(['13912345678', '18912345678', '13312345678']);
-      const pending = await raw(t.server, client1, 'POST', '/api/send/exportTaskInfoPhones', { id: B.uid, sendTypes: '5' });
+      const pending = await raw(t.server, client1, 'POST', '/api/send/exportTaskInfoPhones', {
+        id: B.uid,
+        sendTypes: '5',
+      });
       expect(pending.body.trim().split('\n')).toHaveLength(3);
-      const none = await raw(t.server, client1, 'POST', '/api/send/exportTaskInfoPhones', { id: C.uid, sendTypes: '2' });
+      const none = await raw(t.server, client1, 'POST', '/api/send/exportTaskInfoPhones', {
+        id: C.uid,
+        sendTypes: '2',
+      });
       expect(none.body).toBe('');
       expect((await client0.post('/api/send/exportTaskInfoPhones', { id: A.uid, sendTypes: '1' })).body.code).toBe(404);
     });
@@ -253,7 +326,8 @@ describe.each(backends)('records (%s)', (backend) => {
         templateType: 0,
       });
       expect(r.body.data.list[0].setSendTimeStr).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      const ids = async (f: Record<string, unknown>, c = client1) => (await c.post('/api/send/smsTimerSend/list', f)).body.data.list.map((x: any) => x.taskId);
+      const ids = async (f: Record<string, unknown>, c = client1) =>
+        (await c.post('/api/send/smsTimerSend/list', f)).body.data.list.map((x: any) => x.taskId);
       expect(await ids({ timeType: 1, startTime: day(2), endTime: day(2) })).toEqual([B.uid]);
       expect(await ids({ timeType: 1, startTime: day(0), endTime: day(0) })).toEqual([]);
       expect(await ids({ timeType: 0, startTime: day(0) })).toEqual([B.uid]);
@@ -271,7 +345,11 @@ describe.each(backends)('records (%s)', (backend) => {
 
     it('pages the numbers of a task; another account gets 任务不存在', async () => {
       const r = await client1.post('/api/send/getAllPhone/list', { uid: B.uid, submitTime: '', page: 1, rows: 2 });
-      expect(r.body.data).toMatchObject({ totalCount: 3, pageRowCount: 2, list: [{ phone: '13012345678' }, { phone: '15012345678' }] });
+      expect(r.body.data).toMatchObject({
+        totalCount: 3,
+        pageRowCount: 2,
+        list: [{ phone: '13012345678' }, { phone: '15012345678' }],
+      });
       const p2 = await agent1.post('/api/send/getAllPhone/list', { uid: B.uid, page: 2, rows: 2 });
       expect(p2.body.data.list).toEqual([{ phone: '13512345678' }]);
       expect((await client3.post('/api/send/getAllPhone/list', { uid: B.uid })).body.code).toBe(404);
@@ -313,7 +391,10 @@ describe.each(backends)('records (%s)', (backend) => {
         smsNum: 1,
       });
       expect(failed.dateStr).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      expect(r.body.data.list.find((x: any) => x.phone === '13012345678')).toMatchObject({ state: 0, stateStr: '未发送' });
+      expect(r.body.data.list.find((x: any) => x.phone === '13012345678')).toMatchObject({
+        state: 0,
+        stateStr: '未发送',
+      });
       expect(await phones(client1, { beginDate: day(-120) })).toContain('13811112222');
     });
 
@@ -338,7 +419,11 @@ describe.each(backends)('records (%s)', (backend) => {
 
     it('a content filter matching more than CONTENT_TASKS_MAX tasks is refused with the message, before any record is read', async () => {
       const db = t.server.handle.db;
-      const acc = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      const acc = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', 'client1')
+        .executeTakeFirstOrThrow();
       const created = new Date(t.server.clock.now().getTime() - 3600_000);
       // tasks without messages: only the count of matching tasks matters
       await sql`
@@ -350,7 +435,9 @@ describe.each(backends)('records (%s)', (backend) => {
         expect(r.body).toMatchObject({ code: 400, msg: '短信内容匹配的任务过多，请缩小查询范围' });
         // at the limit it is answered
         await sql`delete from sms_tasks where uid = ${`many${CONTENT_TASKS_MAX + 1}`}`.execute(db);
-        expect((await client1.post('/api/send/getrecords', { searchContent: '批量匹配' })).body.data).toMatchObject({ totalCount: 0 });
+        expect((await client1.post('/api/send/getrecords', { searchContent: '批量匹配' })).body.data).toMatchObject({
+          totalCount: 0,
+        });
         // the exports refuse the same way
         const e = await client1.post('/api/send/exportrecords', { searchContent: '【云讯科技】' });
         expect(e.body).toMatchObject({ code: 400, msg: '短信内容匹配的任务过多，请缩小查询范围' });
@@ -363,7 +450,10 @@ describe.each(backends)('records (%s)', (backend) => {
       expect((await agent1.post('/api/send/getrecords', {})).body.data.totalCount).toBe(8 + 2 + 1);
       expect(await phones(agent1, { clientid: 'client3' })).toEqual(['18612345678', '13800138001']);
       expect(await phones(agent1, { clientid: 'agent1' })).toEqual(['13800138000']);
-      expect((await agent1.post('/api/send/getrecords', { clientid: 'client0' })).body).toMatchObject({ code: 403, msg: '无权访问' });
+      expect((await agent1.post('/api/send/getrecords', { clientid: 'client0' })).body).toMatchObject({
+        code: 403,
+        msg: '无权访问',
+      });
       expect(await phones(agent0, {})).toEqual(['18612345678', '13800138000']);
       expect(await phones(client0, { clientid: 'client1' })).toEqual(['18612345678', '13800138000']);
       expect(await phones(client3, { phone: '13912345678' })).toEqual([]);
@@ -380,7 +470,10 @@ describe.each(backends)('records (%s)', (backend) => {
         expect(r.body.data).toMatchObject({ totalCount: 5, totalCapped: true, totalPage: 2 });
         expect(r.body.data.list).toHaveLength(2);
         expect((await client1.post('/api/send/getrecords', { rows: 3, page: 3 })).body.data.list).toEqual([]);
-        expect((await client1.post('/api/send/getrecords', { stateList: '3' })).body.data).toMatchObject({ totalCount: 2, totalCapped: false });
+        expect((await client1.post('/api/send/getrecords', { stateList: '3' })).body.data).toMatchObject({
+          totalCount: 2,
+          totalCapped: false,
+        });
       } finally {
         config().recordCountCap = cap;
       }
@@ -392,7 +485,10 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(await msg({ stateList: '2' })).toMatchObject({ code: 400, msg: '发送状态不正确' });
       expect(await msg({ phone: '138-0013' })).toMatchObject({ code: 400, msg: '手机号码格式不正确' });
       expect(await msg({ beginDate: '2026-13-01' })).toMatchObject({ code: 400, msg: '日期格式不正确' });
-      expect(await msg({ beginDate: day(0), endDate: day(-5) })).toMatchObject({ code: 400, msg: '开始日期不能晚于结束日期' });
+      expect(await msg({ beginDate: day(0), endDate: day(-5) })).toMatchObject({
+        code: 400,
+        msg: '开始日期不能晚于结束日期',
+      });
       expect(await msg({ operatorstype: 7 })).toMatchObject({ code: 400 });
       expect(await msg({ province: 'abc' })).toMatchObject({ code: 400, msg: '参数错误' });
       expect(await msg({ city: 10_000_000 })).toMatchObject({ code: 400, msg: '参数错误' });
@@ -403,8 +499,12 @@ describe.each(backends)('records (%s)', (backend) => {
         expect([0, 400], JSON.stringify(r)).toContain(r.code);
         if (r.code === 0) expect(r.data.list).toEqual([]);
       }
-      for (const d of ['9999-12-31', '0001-01-01']) expect([0, 400]).toContain((await client1.post('/api/send/getmologs', { startReceivedate: d })).body.code);
-      for (const d of ['9999-12-31', '0001-01-01']) expect([0, 400]).toContain((await client1.post('/api/send/sendTask', { createTimeStart: d, createTimeEnd: d })).body.code);
+      for (const d of ['9999-12-31', '0001-01-01'])
+        expect([0, 400]).toContain((await client1.post('/api/send/getmologs', { startReceivedate: d })).body.code);
+      for (const d of ['9999-12-31', '0001-01-01'])
+        expect([0, 400]).toContain(
+          (await client1.post('/api/send/sendTask', { createTimeStart: d, createTimeEnd: d })).body.code,
+        );
     });
   });
 
@@ -413,12 +513,18 @@ describe.each(backends)('records (%s)', (backend) => {
       const max = config().recordExportMax;
       config().recordExportMax = 7;
       try {
-        expect((await client1.post('/api/send/exportrecords', {})).body).toMatchObject({ code: 500, msg: '导出记录数不能大于100万。' });
+        expect((await client1.post('/api/send/exportrecords', {})).body).toMatchObject({
+          code: 500,
+          msg: '导出记录数不能大于100万。',
+        });
         expect((await client1.post('/api/send/exportrecords', { stateList: '3' })).body.code).toBe(0);
       } finally {
         config().recordExportMax = max;
       }
-      expect((await client1.post('/api/send/exportrecords', { phone: '13000000000' })).body).toMatchObject({ code: 500, msg: '当前条件没有数据，无法导出' });
+      expect((await client1.post('/api/send/exportrecords', { phone: '13000000000' })).body).toMatchObject({
+        code: 500,
+        msg: '当前条件没有数据，无法导出',
+      });
     });
 
     it('prepares an xlsx (entity titles as headers) that only the exporting account downloads', async () => {
@@ -430,7 +536,19 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(file.statusCode).toBe(200);
       expect(file.headers['content-type']).toContain('spreadsheetml');
       const rows = await readSheet(file.rawPayload);
-      expect(rows[0]).toEqual(['账户', '手机号码', '运营商', '省份', '城市', '短信内容', '发送状态', '错误码', '状态报告', '发送时间', '计费条数']);
+      expect(rows[0]).toEqual([
+        '账户',
+        '手机号码',
+        '运营商',
+        '省份',
+        '城市',
+        '短信内容',
+        '发送状态',
+        '错误码',
+        '状态报告',
+        '发送时间',
+        '计费条数',
+      ]);
       expect(rows.slice(1).map((x) => [x[1], x[2], x[6]])).toEqual([
         ['13912345678', '移动', '明确失败'],
         ['18612345678', '联通', '明确成功'],
@@ -438,19 +556,31 @@ describe.each(backends)('records (%s)', (backend) => {
       ]);
       // not the agent, not another sub-account: the file is the exporter's
       for (const other of [agent1, client3, client0]) {
-        expect((await other.get(`/api/send/downloadExportSendRecords?filePath=${id}`)).body).toMatchObject({ code: 404 });
+        expect((await other.get(`/api/send/downloadExportSendRecords?filePath=${id}`)).body).toMatchObject({
+          code: 404,
+        });
       }
       // no path, only an id
-      expect((await client1.get('/api/send/downloadExportSendRecords?filePath=..%2F..%2Fetc%2Fpasswd')).body).toMatchObject({ code: 400, msg: '参数错误' });
-      expect((await client1.get(`/api/send/downloadExportSendRecords?filePath=exports%2F${id}.xlsx`)).body.code).toBe(400);
+      expect(
+        (await client1.get('/api/send/downloadExportSendRecords?filePath=..%2F..%2Fetc%2Fpasswd')).body,
+      ).toMatchObject({ code: 400, msg: '参数错误' });
+      expect((await client1.get(`/api/send/downloadExportSendRecords?filePath=exports%2F${id}.xlsx`)).body.code).toBe(
+        400,
+      );
       expect((await client1.get('/api/send/downloadExportSendRecords?filePath=' + '0'.repeat(32))).body.code).toBe(404);
       expect((await client1.get('/api/send/downloadExportSendRecords')).body.code).toBe(400);
       // kept 24 hours
       const db = t.server.handle.db;
-      await sql`update export_files set created_at = ${new Date(t.server.clock.now().getTime() - 25 * 3600_000)} where id = ${id}`.execute(db);
-      expect((await client1.get(`/api/send/downloadExportSendRecords?filePath=${id}`)).body).toMatchObject({ code: 404, msg: '文件不存在或已过期，请重新导出' });
+      await sql`update export_files set created_at = ${new Date(t.server.clock.now().getTime() - 25 * 3600_000)} where id = ${id}`.execute(
+        db,
+      );
+      expect((await client1.get(`/api/send/downloadExportSendRecords?filePath=${id}`)).body).toMatchObject({
+        code: 404,
+        msg: '文件不存在或已过期，请重新导出',
+      });
       // the next export of the account removes it, file and row
-      const file2 = (await db.selectFrom('export_files').select('path').where('id', '=', id).executeTakeFirstOrThrow()).path;
+      const file2 = (await db.selectFrom('export_files').select('path').where('id', '=', id).executeTakeFirstOrThrow())
+        .path;
       expect((await client1.post('/api/send/exportrecords', { stateList: '3' })).body.code).toBe(0);
       expect(await db.selectFrom('export_files').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
       expect(fs.existsSync(path.join(t.server.dataDir, file2))).toBe(false);
@@ -459,9 +589,16 @@ describe.each(backends)('records (%s)', (backend) => {
     it("an agent's export covers its scope and is its own", async () => {
       const r = await agent1.post('/api/send/exportrecords', { clientid: 'client3' });
       expect(r.body.data.rows).toBe(2);
-      const file = await raw(t.server, agent1, 'GET', `/api/send/downloadExportSendRecords?filePath=${r.body.data.filePath}`);
+      const file = await raw(
+        t.server,
+        agent1,
+        'GET',
+        `/api/send/downloadExportSendRecords?filePath=${r.body.data.filePath}`,
+      );
       expect((await readSheet(file.rawPayload)).slice(1).map((x) => x[0])).toEqual(['client3', 'client3']);
-      expect((await client3.get(`/api/send/downloadExportSendRecords?filePath=${r.body.data.filePath}`)).body.code).toBe(404);
+      expect(
+        (await client3.get(`/api/send/downloadExportSendRecords?filePath=${r.body.data.filePath}`)).body.code,
+      ).toBe(404);
       expect((await agent1.post('/api/send/exportrecords', { clientid: 'client0' })).body.code).toBe(403);
     });
   });
@@ -474,18 +611,30 @@ describe.each(backends)('records (%s)', (backend) => {
       const max = config().recordTxtExportMax;
       config().recordTxtExportMax = 2;
       try {
-        expect((await client1.post('/api/send/exportRecordsTxt', { stateList: '3,6' })).body).toMatchObject({ code: 500, msg: '导出号码数不能大于500万。' });
-        expect((await raw(t.server, client1, 'POST', '/api/send/exportRecordsTxt', { stateList: '6' })).body).toBe('13912345678\n');
+        expect((await client1.post('/api/send/exportRecordsTxt', { stateList: '3,6' })).body).toMatchObject({
+          code: 500,
+          msg: '导出号码数不能大于500万。',
+        });
+        expect((await raw(t.server, client1, 'POST', '/api/send/exportRecordsTxt', { stateList: '6' })).body).toBe(
+          '13912345678\n',
+        );
       } finally {
         config().recordTxtExportMax = max;
       }
-      expect((await client1.post('/api/send/exportRecordsTxt', { stateList: '14' })).body).toMatchObject({ code: 500, msg: '当前条件没有数据，无法导出' });
+      expect((await client1.post('/api/send/exportRecordsTxt', { stateList: '14' })).body).toMatchObject({
+        code: 500,
+        msg: '当前条件没有数据，无法导出',
+      });
     });
 
     it('streams every batch (more than one keyset batch)', async () => {
       const db = t.server.handle.db;
       const many = Array.from({ length: 5003 }, (_, i) => `1380000${String(i).padStart(4, '0')}`);
-      await insertTask(db, { account: 'client3', createdAt: new Date(t.server.clock.now().getTime() - 5 * DAY), messages: many });
+      await insertTask(db, {
+        account: 'client3',
+        createdAt: new Date(t.server.clock.now().getTime() - 5 * DAY),
+        messages: many,
+      });
       const r = await raw(t.server, client3, 'POST', '/api/send/exportRecordsTxt', {});
       const lines = r.body.trim().split('\n');
       expect(lines).toHaveLength(2 + 5003); // D's two (3 days ago), then the 5003 new ones (5 days ago)
@@ -499,32 +648,58 @@ describe.each(backends)('records (%s)', (backend) => {
     it('answers the last month by default, 15 a page, scoped', async () => {
       const r = await client1.post('/api/send/getmologs', {});
       expect(r.body.data).toMatchObject({ totalCount: 2, pageRowCount: 15 });
-      expect(r.body.data.list[0]).toMatchObject({ rowNum: 1, clientid: 'client1', phone: '13800138000', content: 'TD 退订' });
+      expect(r.body.data.list[0]).toMatchObject({
+        rowNum: 1,
+        clientid: 'client1',
+        phone: '13800138000',
+        content: 'TD 退订',
+      });
       expect(r.body.data.list[0].receivedateStr).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect((await agent1.post('/api/send/getmologs', {})).body.data.totalCount).toBe(2);
-      expect((await agent0.post('/api/send/getmologs', {})).body.data.list.map((x: any) => x.content)).toEqual(['别家的回复']);
-      expect((await agent0.post('/api/send/getmologs', { clientid: 'client1' })).body.code).toBe(403);
-      expect((await client1.post('/api/send/getmologs', { phone: '18612345678' })).body.data.list.map((x: any) => x.content)).toEqual(['好的，收到']);
-      expect((await client1.post('/api/send/getmologs', { searchContent: '退订' })).body.data.totalCount).toBe(1);
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-45), endReceivedate: day(-20) })).body.data.list.map((x: any) => x.content)).toEqual([
-        '好的，收到',
-        '四十天前',
+      expect((await agent0.post('/api/send/getmologs', {})).body.data.list.map((x: any) => x.content)).toEqual([
+        '别家的回复',
       ]);
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-45) })).body.data.list.map((x: any) => x.content)).toContain('四十天前');
+      expect((await agent0.post('/api/send/getmologs', { clientid: 'client1' })).body.code).toBe(403);
+      expect(
+        (await client1.post('/api/send/getmologs', { phone: '18612345678' })).body.data.list.map((x: any) => x.content),
+      ).toEqual(['好的，收到']);
+      expect((await client1.post('/api/send/getmologs', { searchContent: '退订' })).body.data.totalCount).toBe(1);
+      expect(
+        (
+          await client1.post('/api/send/getmologs', { startReceivedate: day(-45), endReceivedate: day(-20) })
+        ).body.data.list.map((x: any) => x.content),
+      ).toEqual(['好的，收到', '四十天前']);
+      expect(
+        (await client1.post('/api/send/getmologs', { startReceivedate: day(-45) })).body.data.list.map(
+          (x: any) => x.content,
+        ),
+      ).toContain('四十天前');
     });
 
     it('last three months only, a span of one month at most', async () => {
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-100), endReceivedate: day(-90) })).body).toMatchObject({
+      expect(
+        (await client1.post('/api/send/getmologs', { startReceivedate: day(-100), endReceivedate: day(-90) })).body,
+      ).toMatchObject({
         code: 400,
         msg: '只能查询近三个月的上行记录',
       });
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body).toMatchObject({
+      expect(
+        (await client1.post('/api/send/getmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body,
+      ).toMatchObject({
         code: 400,
         msg: '查询时间跨度不能超过一个月',
       });
-      expect((await client1.post('/api/send/exportmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body.msg).toBe('查询时间跨度不能超过一个月');
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(0), endReceivedate: day(-2) })).body.code).toBe(400);
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: 'x' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
+      expect(
+        (await client1.post('/api/send/exportmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body
+          .msg,
+      ).toBe('查询时间跨度不能超过一个月');
+      expect(
+        (await client1.post('/api/send/getmologs', { startReceivedate: day(0), endReceivedate: day(-2) })).body.code,
+      ).toBe(400);
+      expect((await client1.post('/api/send/getmologs', { startReceivedate: 'x' })).body).toMatchObject({
+        code: 400,
+        msg: '日期格式不正确',
+      });
     });
 
     it('exports the rows as xlsx; none → 当前条件没有数据，无法导出; over the limit refused', async () => {
@@ -533,11 +708,17 @@ describe.each(backends)('records (%s)', (backend) => {
       const rows = await readSheet(r.rawPayload);
       expect(rows[0]).toEqual(['序号', '账户', '手机号码', '回复内容', '接收时间']);
       expect(rows.slice(1).map((x) => x[3])).toEqual(['TD 退订', '好的，收到']);
-      expect((await client1.post('/api/send/exportmologs', { phone: '13000000000' })).body).toMatchObject({ code: 500, msg: '当前条件没有数据，无法导出' });
+      expect((await client1.post('/api/send/exportmologs', { phone: '13000000000' })).body).toMatchObject({
+        code: 500,
+        msg: '当前条件没有数据，无法导出',
+      });
       const max = config().recordExportMax;
       config().recordExportMax = 1;
       try {
-        expect((await client1.post('/api/send/exportmologs', {})).body).toMatchObject({ code: 500, msg: '导出记录数不能大于100万。' });
+        expect((await client1.post('/api/send/exportmologs', {})).body).toMatchObject({
+          code: 500,
+          msg: '导出记录数不能大于100万。',
+        });
       } finally {
         config().recordExportMax = max;
       }

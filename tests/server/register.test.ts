@@ -121,7 +121,9 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       t.server.clock.toNextBusinessMorning();
       const c = await t.server.client('192.0.2.77').init();
       for (let i = 0; i < 20; i++) {
-        expect((await c.sendCode({ mobile: `1350000${String(i).padStart(4, '0')}`, countryCode: '86' })).body.code).toBe(0);
+        expect(
+          (await c.sendCode({ mobile: `1350000${String(i).padStart(4, '0')}`, countryCode: '86' })).body.code,
+        ).toBe(0);
       }
       expect((await c.sendCode({ mobile: '13500009999', countryCode: '86' })).body).toEqual({
         code: 500,
@@ -165,7 +167,11 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       });
       expect((await c.get('/api/client/oauth')).body.data.oauth_status).toBe('未认证');
       // the stored hash is argon2id of the SHA-256 of the password
-      const row = await t.server.handle.db.selectFrom('accounts').select('password_hash').where('clientid', '=', r.body.data.clientid).executeTakeFirstOrThrow();
+      const row = await t.server.handle.db
+        .selectFrom('accounts')
+        .select('password_hash')
+        .where('clientid', '=', r.body.data.clientid)
+        .executeTakeFirstOrThrow();
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
       // log in with each login name
       for (const username of [r.body.data.clientid, 'mingyuan@example.cn', '13612345678']) {
@@ -174,17 +180,25 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
         expect(l.body.data.clientid).toBe(r.body.data.clientid);
       }
       // the code was used up
-      const again = await (await t.server.client().init()).post('/api/userCenter/agentRegister', form({ validateCode, email: 'x@example.cn' }));
+      const again = await (
+        await t.server.client().init()
+      ).post('/api/userCenter/agentRegister', form({ validateCode, email: 'x@example.cn' }));
       expect(again.body).toEqual({ code: 500, msg: '验证码错误或已过期' });
     });
 
     it('refuses a duplicate mobile or e-mail (any case)', async () => {
       const c = await t.server.client().init();
       const v1 = await codeFor(c, '13622220001');
-      const dupMail = await c.post('/api/userCenter/agentRegister', form({ mobile: '13622220001', email: 'AGENT1@demo.smsp.local', validateCode: v1 }));
+      const dupMail = await c.post(
+        '/api/userCenter/agentRegister',
+        form({ mobile: '13622220001', email: 'AGENT1@demo.smsp.local', validateCode: v1 }),
+      );
       expect(dupMail.body).toEqual({ code: 500, msg: '邮箱已存在' });
       // the code survives a refused try: fix the e-mail and submit again
-      const ok = await c.post('/api/userCenter/agentRegister', form({ mobile: '13622220001', email: 'new.one@example.cn', validateCode: v1 }));
+      const ok = await c.post(
+        '/api/userCenter/agentRegister',
+        form({ mobile: '13622220001', email: 'new.one@example.cn', validateCode: v1 }),
+      );
       expect(ok.body.code).toBe(0);
       // the mobile is now taken: a code cannot even be sent
       const d = await t.server.client().init();
@@ -202,7 +216,11 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       const confirmed = await c.post('/api/userCenter/agentRegister', { ...payload, flag: '1' });
       expect(confirmed.body.code).toBe(0);
       expect(await countRows(t.server, 'accounts')).toBe(before); // one replaced by one
-      const old = await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'a10000').executeTakeFirst();
+      const old = await t.server.handle.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', 'a10000')
+        .executeTakeFirst();
       expect(old).toBeUndefined();
       expect((await (await t.server.client().init()).login('pending@demo.smsp.local', 'Secret88')).body.code).toBe(0);
     });
@@ -212,19 +230,39 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       const code = await codeFor(c, '13644440001');
       const wrong = code === '111111' ? '222222' : '111111';
       for (let i = 0; i < 5; i++) {
-        const r = await c.post('/api/userCenter/agentRegister', form({ mobile: '13644440001', email: 'tries@example.cn', validateCode: wrong }));
+        const r = await c.post(
+          '/api/userCenter/agentRegister',
+          form({ mobile: '13644440001', email: 'tries@example.cn', validateCode: wrong }),
+        );
         expect(r.body).toEqual({ code: 500, msg: '验证码错误或已过期' });
       }
-      const r = await c.post('/api/userCenter/agentRegister', form({ mobile: '13644440001', email: 'tries@example.cn', validateCode: code }));
+      const r = await c.post(
+        '/api/userCenter/agentRegister',
+        form({ mobile: '13644440001', email: 'tries@example.cn', validateCode: code }),
+      );
       expect(r.body).toEqual({ code: 500, msg: '验证码错误或已过期' });
     });
 
     it('refuses an expired code (5 minutes) and a code of another mobile', async () => {
       const c = await t.server.client().init();
       const code = await codeFor(c, '13655550001');
-      expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550002', email: 'other@example.cn', validateCode: code }))).body.msg).toBe('验证码错误或已过期');
+      expect(
+        (
+          await c.post(
+            '/api/userCenter/agentRegister',
+            form({ mobile: '13655550002', email: 'other@example.cn', validateCode: code }),
+          )
+        ).body.msg,
+      ).toBe('验证码错误或已过期');
       t.server.clock.advance(5 * 60_000 + 1000);
-      expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550001', email: 'late@example.cn', validateCode: code }))).body.msg).toBe('验证码错误或已过期');
+      expect(
+        (
+          await c.post(
+            '/api/userCenter/agentRegister',
+            form({ mobile: '13655550001', email: 'late@example.cn', validateCode: code }),
+          )
+        ).body.msg,
+      ).toBe('验证码错误或已过期');
     });
 
     it('only the latest code counts', async () => {
@@ -233,11 +271,23 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       t.server.clock.advance(61_000);
       const second = await codeFor(c, '13655550003');
       if (first !== second) {
-        expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550003', email: 'first@example.cn', validateCode: first }))).body.msg).toBe(
-          '验证码错误或已过期',
-        );
+        expect(
+          (
+            await c.post(
+              '/api/userCenter/agentRegister',
+              form({ mobile: '13655550003', email: 'first@example.cn', validateCode: first }),
+            )
+          ).body.msg,
+        ).toBe('验证码错误或已过期');
       }
-      expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550003', email: 'first@example.cn', validateCode: second }))).body.code).toBe(0);
+      expect(
+        (
+          await c.post(
+            '/api/userCenter/agentRegister',
+            form({ mobile: '13655550003', email: 'first@example.cn', validateCode: second }),
+          )
+        ).body.code,
+      ).toBe(0);
     });
 
     it('gives the schema messages and changes nothing for bad payloads', async () => {
@@ -271,7 +321,10 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       try {
         const c = await s.client().init();
         await c.sendCode({ mobile: '13666660001' });
-        const r = await c.post('/api/userCenter/agentRegister', form({ mobile: '13666660001', email: 'noauto@example.cn', validateCode: s.smsCode('13666660001') }));
+        const r = await c.post(
+          '/api/userCenter/agentRegister',
+          form({ mobile: '13666660001', email: 'noauto@example.cn', validateCode: s.smsCode('13666660001') }),
+        );
         expect(r.body.code).toBe(0);
         expect(r.body.data.autoLogin).toBe(false);
         expect((await c.get('/api/login/timeout')).body.data).toBe(false);
@@ -285,16 +338,27 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
   describe('POST /userCenter/sendNoPicCode', () => {
     it('needs a session, then sends a code to a new mobile', async () => {
       const c = await t.server.client().init();
-      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: '13677770001', countryCode: '86' })).body.code).toBe(401);
+      expect(
+        (await c.post('/api/userCenter/sendNoPicCode', { mobile: '13677770001', countryCode: '86' })).body.code,
+      ).toBe(401);
       await c.login('agent0');
       const r = await c.post('/api/userCenter/sendNoPicCode', { mobile: '13677770001', countryCode: '86' });
       expect(r.body).toEqual({ code: 0, msg: '发送成功' });
       expect(t.server.smsCode('13677770001', 'mobile')).toMatch(/^\d{6}$/);
-      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: '13677770001', countryCode: '86' })).body.msg).toBe('验证码发送过于频繁，请60秒后再试');
-      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: '13800138001', countryCode: '86' })).body).toEqual({ code: 500, msg: '手机号码已存在' });
-      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: 'abc' })).body).toMatchObject({ code: 400, msg: '请输入正确的手机号' });
+      expect(
+        (await c.post('/api/userCenter/sendNoPicCode', { mobile: '13677770001', countryCode: '86' })).body.msg,
+      ).toBe('验证码发送过于频繁，请60秒后再试');
+      expect(
+        (await c.post('/api/userCenter/sendNoPicCode', { mobile: '13800138001', countryCode: '86' })).body,
+      ).toEqual({ code: 500, msg: '手机号码已存在' });
+      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: 'abc' })).body).toMatchObject({
+        code: 400,
+        msg: '请输入正确的手机号',
+      });
       // its own mobile is not "taken"
-      expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: '13800138000', countryCode: '86' })).body.code).toBe(0);
+      expect(
+        (await c.post('/api/userCenter/sendNoPicCode', { mobile: '13800138000', countryCode: '86' })).body.code,
+      ).toBe(0);
     });
   });
 
@@ -306,7 +370,10 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
         const codes: number[] = [];
         for (let i = 0; i < 4; i++) codes.push((await c.sendCode({ mobile: `1368888000${i}` })).body.code);
         expect(codes).toEqual([0, 0, 0, 429]);
-        expect((await c.sendCode({ mobile: '13688880009' })).body).toEqual({ code: 429, msg: '请求过于频繁，请稍后再试' });
+        expect((await c.sendCode({ mobile: '13688880009' })).body).toEqual({
+          code: 429,
+          msg: '请求过于频繁，请稍后再试',
+        });
         // other endpoints and other IPs are not affected
         expect((await c.get('/api/login/timeout')).body.code).toBe(0);
         expect((await (await s.client().init()).sendCode({ mobile: '13688880009' })).body.code).toBe(0);

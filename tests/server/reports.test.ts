@@ -14,7 +14,18 @@ import { accountId, as, cli, db, shanghai, templateId } from './send-helpers';
 
 const codeContent = (code = '123456') => `您的好易购登录验证码为${code}，5分钟内有效，请勿告诉他人。`;
 const shipContent = (goods: string) => `您在好易购购买的${goods}已发货，快递单号SF001，请留意查收。`;
-const PHONES = ['13800138000', '13800138001', '13800138002', '13800138003', '18600186000', '18600186001', '18600186003', '18900189000', '18900189002', '18900189003'];
+const PHONES = [
+  '13800138000',
+  '13800138001',
+  '13800138002',
+  '13800138003',
+  '18600186000',
+  '18600186001',
+  '18600186003',
+  '18900189000',
+  '18900189002',
+  '18900189003',
+];
 const MARKETING_FIXED = '双十一狂欢节，全场商品满300减50，活动仅限3天，回T退订。';
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -26,7 +37,10 @@ type Row = Record<string, number | string>;
  * the deltas not folded yet; `folded`: report_daily alone after `report_fold()`), and the same
  * figures recounted from sms_messages.
  */
-async function aggregateAndRecount(s: TestServer, opts: { folded?: boolean } = {}): Promise<{ agg: Row[]; recount: Row[] }> {
+async function aggregateAndRecount(
+  s: TestServer,
+  opts: { folded?: boolean } = {},
+): Promise<{ agg: Row[]; recount: Row[] }> {
   if (opts.folded) await sql`select report_fold()`.execute(db(s));
   const source = sql.raw(opts.folded ? 'report_daily' : 'report_rows');
   const agg = await sql<Row>`
@@ -51,7 +65,8 @@ async function aggregateAndRecount(s: TestServer, opts: { folded?: boolean } = {
     from sms_messages m join sms_tasks t on t.id = m.task_id
     group by 1, 2, 3, 4, 5, 6
     order by 1, 2, 3, 4, 5`.execute(db(s));
-  const norm = (rows: Row[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'day' ? v : Number(v)])));
+  const norm = (rows: Row[]) =>
+    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'day' ? v : Number(v)])));
   return { agg: norm(agg.rows), recount: norm(recount.rows) };
 }
 
@@ -62,7 +77,9 @@ async function expectRecount(s: TestServer) {
   // folding moves the deltas into report_daily without changing a figure
   const folded = await aggregateAndRecount(s, { folded: true });
   expect(folded.agg).toEqual(recount);
-  expect(Number((await sql<{ n: string }>`select count(*)::text as n from report_delta`.execute(db(s))).rows[0].n)).toBe(0);
+  expect(
+    Number((await sql<{ n: string }>`select count(*)::text as n from report_delta`.execute(db(s))).rows[0].n),
+  ).toBe(0);
 }
 
 describe.each(backends)('reports (%s)', (backend) => {
@@ -100,7 +117,13 @@ describe.each(backends)('reports (%s)', (backend) => {
 
   it('folds beside sends and dispatch never change a figure; one fold runs at a time (migration 0041)', async () => {
     const reports = t.server.app.services.reports;
-    const sent = send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: PHONES.slice(0, 5).join(',') });
+    const sent = send(client1, {
+      sign: '好易购',
+      smstype: 4,
+      templateId: codeTpl,
+      content: codeContent(),
+      mobile: PHONES.slice(0, 5).join(','),
+    });
     const folds = await Promise.all([reports.fold(), reports.fold(), sent.then(() => reports.fold())]);
     expect((await sent).body.code).toBe(0);
     for (const n of folds) expect(n).toBeGreaterThanOrEqual(-1);
@@ -110,7 +133,13 @@ describe.each(backends)('reports (%s)', (backend) => {
     if (backend === 'postgres') {
       // a fold in a transaction still open holds the lock: another process's fold returns -1 and
       // leaves the deltas to it
-      await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: PHONES[0] });
+      await send(client1, {
+        sign: '好易购',
+        smstype: 4,
+        templateId: codeTpl,
+        content: codeContent(),
+        mobile: PHONES[0],
+      });
       await db(t.server)
         .transaction()
         .execute(async (trx) => {
@@ -125,7 +154,13 @@ describe.each(backends)('reports (%s)', (backend) => {
   it('sends, submit failures and receipts keep the aggregates equal to a recount; today and the week move', async () => {
     const before = (await client1.get('/api/index/dataoftoday')).body.data;
     const weekBefore = (await client1.post('/api/WeekSubmitNumber', {})).body.data;
-    const a = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: PHONES.join(',') });
+    const a = await send(client1, {
+      sign: '好易购',
+      smstype: 4,
+      templateId: codeTpl,
+      content: codeContent(),
+      mobile: PHONES.join(','),
+    });
     const b = await send(client0, {
       sign: '云讯通',
       smstype: 5,
@@ -147,7 +182,9 @@ describe.each(backends)('reports (%s)', (backend) => {
     const after = (await client1.get('/api/index/dataoftoday')).body.data;
     expect(after.submitTotal).toBe(before.submitTotal + 10);
     expect(after.sending).toBe(before.sending);
-    expect(after.sendSuccess + after.sendFail + after.unknown - (before.sendSuccess + before.sendFail + before.unknown)).toBe(10);
+    expect(
+      after.sendSuccess + after.sendFail + after.unknown - (before.sendSuccess + before.sendFail + before.unknown),
+    ).toBe(10);
     expect(after.sendFail).toBeGreaterThan(before.sendFail);
     const week = (await client1.post('/api/WeekSubmitNumber', {})).body.data;
     expect(week.dates).toHaveLength(7);
@@ -162,7 +199,13 @@ describe.each(backends)('reports (%s)', (backend) => {
   });
 
   it('intercepts, review rejections (refunds) and a timed-task cancel keep the aggregates equal to a recount', async () => {
-    const i = await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('刷单返利卡'), mobile: '13800138000,18600186000' });
+    const i = await send(client1, {
+      sign: '好易购',
+      smstype: 0,
+      templateId: shipTpl,
+      content: shipContent('刷单返利卡'),
+      mobile: '13800138000,18600186000',
+    });
     expect(i.body.msg).toBe('短信内容包含敏感词，已拦截');
     await expectRecount(t.server);
     expect((await client1.get('/api/index/dataoftoday')).body.data.intercept).toBeGreaterThanOrEqual(2);
@@ -170,7 +213,13 @@ describe.each(backends)('reports (%s)', (backend) => {
     const c1 = await accountId(t.server, 'client1');
     await db(t.server).updateTable('accounts').set({ needaudit: 2 }).where('id', '=', c1).execute();
     try {
-      const r = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent('111111'), mobile: '13800138000,18600186000,18900189000' });
+      const r = await send(client1, {
+        sign: '好易购',
+        smstype: 4,
+        templateId: codeTpl,
+        content: codeContent('111111'),
+        mobile: '13800138000,18600186000,18900189000',
+      });
       await expectRecount(t.server);
       expect((await cli(t.server, 'send', 'reject', r.body.data.taskId, '不合规')).code).toBe(0);
       await expectRecount(t.server);
@@ -206,7 +255,9 @@ describe.each(backends)('reports (%s)', (backend) => {
     const sum = (rows: Row[], k: string) => rows.reduce((s, r) => s + Number(r[k]), 0);
     // reports run up to yesterday: tomorrow, today's sends are in
     t.server.clock.toNextBusinessMorning();
-    [client1, client0, agent1, agent0] = await Promise.all(['client1', 'client0', 'agent1', 'agent0'].map((w) => as(t.server, w)));
+    [client1, client0, agent1, agent0] = await Promise.all(
+      ['client1', 'client0', 'agent1', 'agent0'].map((w) => as(t.server, w)),
+    );
     const day = daysAgo(1);
     const r = await agent1.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day });
     expect(r.body.code).toBe(0);
@@ -227,22 +278,39 @@ describe.each(backends)('reports (%s)', (backend) => {
     });
     expect(r.body.data).toMatchObject({ totalCount: expect.any(Number), currentPage: 1 });
     // agent1's rows are its own and its sub-accounts' only
-    expect(r.body.data.list.every((x: Row) => ['agent1', 'client1', 'client2', 'client3'].includes(String(x.clientid)))).toBe(true);
+    expect(
+      r.body.data.list.every((x: Row) => ['agent1', 'client1', 'client2', 'client3'].includes(String(x.clientid))),
+    ).toBe(true);
     // customerInfo narrows; a sub-account sees only itself whatever it asks
-    const f = await agent1.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day, customerInfo: 'client2' });
+    const f = await agent1.post('/api/client/report/consume/pretotal', {
+      start_time_day: day,
+      end_time_day: day,
+      customerInfo: 'client2',
+    });
     expect(f.body.data.list.every((x: Row) => x.clientid === 'client2')).toBe(true);
-    const own = await client1.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day, customerInfo: 'client2' });
+    const own = await client1.post('/api/client/report/consume/pretotal', {
+      start_time_day: day,
+      end_time_day: day,
+      customerInfo: 'client2',
+    });
     expect(own.body.data.list.map((x: Row) => x.clientid)).toEqual(rows.map((x: Row) => x.clientid));
-    expect((await agent0.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day })).body.data.list.some((x: Row) => x.clientid === 'client1')).toBe(
-      false,
-    );
+    expect(
+      (
+        await agent0.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day })
+      ).body.data.list.some((x: Row) => x.clientid === 'client1'),
+    ).toBe(false);
 
     // postpaid tab (client3 is billed against agent1): no client1 row
-    const post = await agent1.post('/api/client/report/consume/suftotal', { start_time_day: daysAgo(30), end_time_day: day });
+    const post = await agent1.post('/api/client/report/consume/suftotal', {
+      start_time_day: daysAgo(30),
+      end_time_day: day,
+    });
     expect(post.body.data.list.every((x: Row) => x.paytype === 1 && x.clientid === 'client3')).toBe(true);
 
     // daily view of one sub-account
-    const d = await agent1.get(`/api/client/report/consume/preday?id=client1&start_time_day=${daysAgo(7)}&end_time_day=${day}`);
+    const d = await agent1.get(
+      `/api/client/report/consume/preday?id=client1&start_time_day=${daysAgo(7)}&end_time_day=${day}`,
+    );
     expect(d.body.code).toBe(0);
     const dayRows = d.body.data.list.filter((x: Row) => x.date === day);
     expect(sum(dayRows, 'send_num')).toBe(sum(mine, 'send_num'));
@@ -257,16 +325,31 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(inter.body.data.list).toEqual([]);
 
     // exports: an xlsx (zip) stream; no rows → the spec's message
-    const x = await agent1.post('/api/client/report/consume/consumeReportTotalExport', { start_time_day: day, end_time_day: day, paytype: 0 });
+    const x = await agent1.post('/api/client/report/consume/consumeReportTotalExport', {
+      start_time_day: day,
+      end_time_day: day,
+      paytype: 0,
+    });
     expect(x.headers['content-type']).toContain('spreadsheetml');
     expect(x.raw.rawPayload.subarray(0, 2).toString()).toBe('PK');
-    const xd = await agent1.post('/api/client/report/consume/consumeReportDayExport', { id: 'client1', start_time_day: daysAgo(7), end_time_day: day, paytype: 0 });
+    const xd = await agent1.post('/api/client/report/consume/consumeReportDayExport', {
+      id: 'client1',
+      start_time_day: daysAgo(7),
+      end_time_day: day,
+      paytype: 0,
+    });
     expect(xd.raw.rawPayload.subarray(0, 2).toString()).toBe('PK');
-    const none = await agent1.post('/api/client/report/consume/consumeReportTotalExport', { start_time_day: daysAgo(300), end_time_day: daysAgo(300), paytype: 0 });
+    const none = await agent1.post('/api/client/report/consume/consumeReportTotalExport', {
+      start_time_day: daysAgo(300),
+      end_time_day: daysAgo(300),
+      paytype: 0,
+    });
     expect(none.body.msg).toBe('当前条件没有数据，无法导出');
 
     const users = await agent1.get('/api/client/consume/user');
-    expect(users.body.data.map((u: Row) => u.clientid)).toEqual(expect.arrayContaining(['client1', 'client2', 'client3']));
+    expect(users.body.data.map((u: Row) => u.clientid)).toEqual(
+      expect.arrayContaining(['client1', 'client2', 'client3']),
+    );
     expect((await client1.get('/api/client/consume/user')).body.code).not.toBe(0);
   });
 
@@ -274,18 +357,29 @@ describe.each(backends)('reports (%s)', (backend) => {
     const pre = (b: Record<string, unknown>) => agent1.post('/api/client/report/consume/pretotal', b);
     const suf = (b: Record<string, unknown>) => agent1.post('/api/client/report/consume/suftotal', b);
     expect((await pre({ start_time_day: daysAgo(1), end_time_day: today() })).body.code).toBe(0);
-    expect((await pre({ start_time_day: daysAgo(1), end_time_day: daysAgo(-1) })).body.msg).toBe('报表只能查询到今天的数据');
-    expect((await pre({ start_time_day: daysAgo(2), end_time_day: daysAgo(3) })).body.msg).toBe('结束日期不能早于开始日期');
-    expect((await suf({ start_time_day: daysAgo(92), end_time_day: daysAgo(1) })).body.msg).toBe('后付费报表最多查询90天内的数据');
+    expect((await pre({ start_time_day: daysAgo(1), end_time_day: daysAgo(-1) })).body.msg).toBe(
+      '报表只能查询到今天的数据',
+    );
+    expect((await pre({ start_time_day: daysAgo(2), end_time_day: daysAgo(3) })).body.msg).toBe(
+      '结束日期不能早于开始日期',
+    );
+    expect((await suf({ start_time_day: daysAgo(92), end_time_day: daysAgo(1) })).body.msg).toBe(
+      '后付费报表最多查询90天内的数据',
+    );
     expect((await suf({ start_time_day: daysAgo(91), end_time_day: daysAgo(1) })).body.code).toBe(0);
-    expect((await pre({ start_time_day: daysAgo(367), end_time_day: daysAgo(1) })).body.msg).toBe('预付费报表最多查询365天内的数据');
+    expect((await pre({ start_time_day: daysAgo(367), end_time_day: daysAgo(1) })).body.msg).toBe(
+      '预付费报表最多查询365天内的数据',
+    );
     expect((await pre({ start_time_day: daysAgo(366), end_time_day: daysAgo(1) })).body.code).toBe(0);
     expect((await pre({ start_time_day: '2026-02-30' })).body.code).toBe(400);
     expect((await pre({ smstype: 99 })).body.code).toBe(400);
     expect((await pre({ clickType: 'x' })).body.code).toBe(400);
     // the route schemas (filters/report, filters/remain, params/reports-client) answer bad values, with the schema's message
     expect((await pre({ start_time_day: '2026-1-2' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
-    expect((await agent1.get(`/api/client/report/consume/preday?id=client1&end_time_day=x`)).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
+    expect((await agent1.get(`/api/client/report/consume/preday?id=client1&end_time_day=x`)).body).toMatchObject({
+      code: 400,
+      msg: '日期格式不正确',
+    });
     expect((await pre({ paytype: 7 })).body.code).toBe(400);
     expect((await agent1.get(`/api/index/dataoftoday?clientId=${'c'.repeat(33)}`)).body.code).toBe(400);
     expect((await agent1.get('/api/index/clientsmsdetail?type=9')).body.code).toBe(400);
@@ -320,14 +414,18 @@ describe.each(backends)('reports (%s)', (backend) => {
     const agent = (await agent1.get('/api/index/clientsmsdetail')).body.data;
     // the agent's own pools and its sub-accounts' are summed apart, pieces apart from the international yuan (issue 27 item 8)
     const sum = (own: boolean, intl: boolean) =>
-      agent.list.filter((x: Row) => (x.client_id === 'agent1') === own && (x.product_type === 2) === intl).reduce((s: number, x: Row) => s + Number(x.account_balance), 0);
+      agent.list
+        .filter((x: Row) => (x.client_id === 'agent1') === own && (x.product_type === 2) === intl)
+        .reduce((s: number, x: Row) => s + Number(x.account_balance), 0);
     expect(agent.total.own).toMatchObject({ pieces: sum(true, false), yuan: sum(true, true).toFixed(2) });
     expect(agent.total.subAccounts).toMatchObject({ pieces: sum(false, false), yuan: sum(false, true).toFixed(2) });
     expect(agent.total.own.pieces).toBe(60000);
     expect(agent.total.subAccounts.yuan).toBe('200.00');
     // every pool bought has its price (the demo pools too); a gift pool is free
     expect(agent.list.filter((x: Row) => !x.gift).every((x: Row) => Number(x.sms_unitprice) > 0)).toBe(true);
-    expect(agent.list.find((x: Row) => x.client_id === 'agent1' && x.product_type === 0)).toMatchObject({ sms_unitprice: '0.0428' });
+    expect(agent.list.find((x: Row) => x.client_id === 'agent1' && x.product_type === 0)).toMatchObject({
+      sms_unitprice: '0.0428',
+    });
     expect(agent.list.some((x: Row) => x.client_id === 'client1')).toBe(true);
     expect((await agent0.get('/api/index/clientsmsdetail?clientid=client1')).body.code).toBe(403);
     expect((await client1.get('/api/index/clientsmsdetail?operator_code=9')).body.code).toBe(400);

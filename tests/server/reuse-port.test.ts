@@ -37,7 +37,8 @@ function server(env: Record<string, string>): ChildProcess {
   return c;
 }
 
-const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
+const exited = (c: ChildProcess) =>
+  new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
 
 async function up(port: number, c: ChildProcess) {
   for (let i = 0; i < 600; i++) {

@@ -12,7 +12,11 @@ import { backends, DEMO_PASSWORD, humanTrack, sha256, useServer, type Client } f
 const CSRF = { code: 403, msg: '非法请求，请刷新页面后重试' };
 
 async function balanceOf(c: Client, clientid: string): Promise<string> {
-  const r = await c.server.handle.db.selectFrom('accounts').select('balance').where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  const r = await c.server.handle.db
+    .selectFrom('accounts')
+    .select('balance')
+    .where('clientid', '=', clientid)
+    .executeTakeFirstOrThrow();
   return String(r.balance);
 }
 
@@ -24,12 +28,23 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       const c = await t.server.client().init();
       expect((await c.login('agent1')).body.code).toBe(0);
       const before = await balanceOf(c, 'client1');
-      for (const url of ['/%61pi/client/recharge', '/api/client/recharge', '/API/client/recharge', '//api/client/recharge', '/api/client/recharge?x=1']) {
+      for (const url of [
+        '/%61pi/client/recharge',
+        '/api/client/recharge',
+        '/API/client/recharge',
+        '//api/client/recharge',
+        '/api/client/recharge?x=1',
+      ]) {
         const r = await c.post(url, { clientId: 'client1', amount: '1.00', requestId: `csrf-${url}` }, { csrf: false });
         expect(r.body, url).toEqual(CSRF);
       }
       for (const method of ['PUT', 'PATCH', 'DELETE']) {
-        const r = await c.request(method, '/%61pi/client/recharge', { clientId: 'client1', amount: '1.00' }, { csrf: false });
+        const r = await c.request(
+          method,
+          '/%61pi/client/recharge',
+          { clientId: 'client1', amount: '1.00' },
+          { csrf: false },
+        );
         expect(r.body, method).toEqual(CSRF);
       }
       expect(await balanceOf(c, 'client1')).toBe(before);
@@ -49,7 +64,9 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       const other = await t.server.client().init();
       await other.login('agent0');
       c.jar.set('XSRF-TOKEN', other.jar.get('XSRF-TOKEN')!);
-      expect((await c.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', requestId: 'foreign' })).body).toEqual(CSRF);
+      expect(
+        (await c.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', requestId: 'foreign' })).body,
+      ).toEqual(CSRF);
       expect(await balanceOf(c, 'client1')).toBe(before);
     });
 
@@ -61,14 +78,25 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       expect(r.setCookies['XSRF-TOKEN']).toBeTruthy();
       expect(c.jar.get('XSRF-TOKEN')).not.toBe(anonymous);
       // the old (pre-login) token no longer works
-      expect((await c.post('/api/client/recharge', { clientId: 'client1', amount: '0.01' }, { headers: { 'x-xsrf-token': anonymous! } })).body).toEqual(CSRF);
+      expect(
+        (
+          await c.post(
+            '/api/client/recharge',
+            { clientId: 'client1', amount: '0.01' },
+            { headers: { 'x-xsrf-token': anonymous! } },
+          )
+        ).body,
+      ).toEqual(CSRF);
       // renewal from the remember token: new session, new token, and it works at once
       await t.server.handle.db.deleteFrom('sessions').execute();
       c.jar.delete('sid');
       const loggedIn = c.jar.get('XSRF-TOKEN');
       expect((await c.get('/api/admin/info')).body.data.clientid).toBe('agent1');
       expect(c.jar.get('XSRF-TOKEN')).not.toBe(loggedIn);
-      expect((await c.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: 'after-renew' })).body.msg).toBe('充值成功');
+      expect(
+        (await c.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: 'after-renew' })).body
+          .msg,
+      ).toBe('充值成功');
       // logout: back to the pre-session binding, and anonymous calls still work
       expect((await c.post('/api/logout')).body.code).toBe(0);
       expect(c.jar.get('XSRF-TOKEN')).toBe(anonymous);
@@ -81,11 +109,19 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       const c = await t.server.client().init();
       for (let i = 1; i <= 5; i++) {
         const s = await c.slider();
-        const r = await c.post('/api/login', { username: 'agent0', password: sha256('Wrong1234'), ...s }, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+        const r = await c.post(
+          '/api/login',
+          { username: 'agent0', password: sha256('Wrong1234'), ...s },
+          { headers: { 'x-forwarded-for': `198.51.100.${i}` } },
+        );
         expect(r.body.code).toBe(i < 5 ? 500 : 423);
       }
       const s = await c.slider();
-      const r = await c.post('/api/login', { username: 'agent0', password: sha256(DEMO_PASSWORD), ...s }, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const r = await c.post(
+        '/api/login',
+        { username: 'agent0', password: sha256(DEMO_PASSWORD), ...s },
+        { headers: { 'x-forwarded-for': '203.0.113.9' } },
+      );
       expect(r.body.code).toBe(423);
       t.server.clock.advance(16 * 60_000);
     });
@@ -96,7 +132,11 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       const codes: number[] = [];
       for (let i = 0; i <= limit; i++) {
         const s = await c.slider();
-        const r = await c.post('/api/userCenter/sendCode', { mobile: `1377700${String(i).padStart(4, '0')}`, ...s }, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+        const r = await c.post(
+          '/api/userCenter/sendCode',
+          { mobile: `1377700${String(i).padStart(4, '0')}`, ...s },
+          { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } },
+        );
         codes.push(r.body.code);
       }
       expect(codes.slice(0, limit).every((x) => x === 0)).toBe(true);
@@ -115,11 +155,20 @@ describe.each(backends)('security hardening (%s)', (backend) => {
   describe('anonymous SMS codes', () => {
     it('refuses sendCode without a passed slider, and the token works once', async () => {
       const c = await t.server.client().init();
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440001' })).body).toEqual({ code: 402, msg: '请先完成滑块验证' });
+      expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440001' })).body).toEqual({
+        code: 402,
+        msg: '请先完成滑块验证',
+      });
       const s = await c.slider();
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440001', server: s.server, token: 'forged' })).body.code).toBe(402);
+      expect(
+        (await c.post('/api/userCenter/sendCode', { mobile: '13744440001', server: s.server, token: 'forged' })).body
+          .code,
+      ).toBe(402);
       const s2 = await c.slider();
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440002', ...s2 })).body).toEqual({ code: 0, msg: '发送成功' });
+      expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440002', ...s2 })).body).toEqual({
+        code: 0,
+        msg: '发送成功',
+      });
       expect((await c.post('/api/userCenter/sendCode', { mobile: '13744440003', ...s2 })).body.code).toBe(402);
     });
 
@@ -157,7 +206,17 @@ describe.each(backends)('security hardening (%s)', (backend) => {
         .selectFrom('remember_tokens')
         .select('id')
         .where('revoked_at', 'is', null)
-        .where('account_id', '=', (await c.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).id)
+        .where(
+          'account_id',
+          '=',
+          (
+            await c.server.handle.db
+              .selectFrom('accounts')
+              .select('id')
+              .where('clientid', '=', 'agent1')
+              .executeTakeFirstOrThrow()
+          ).id,
+        )
         .execute();
       expect(live).toEqual([]);
     });
@@ -238,10 +297,19 @@ describe.each(backends)('security hardening (%s)', (backend) => {
   describe('slider tracks', () => {
     const W = 260;
     const machine: [string, TrackPoint[]][] = [
-      ['constant speed in a straight line', Array.from({ length: 30 }, (_, i) => [Math.round((W * (i + 1)) / 30), i * 25] as TrackPoint)],
-      ['linear with rounding noise', Array.from({ length: 30 }, (_, i) => [(W * i) / 29 + (i % 2) * 0.4, i * 25 + (i % 3)] as TrackPoint)],
+      [
+        'constant speed in a straight line',
+        Array.from({ length: 30 }, (_, i) => [Math.round((W * (i + 1)) / 30), i * 25] as TrackPoint),
+      ],
+      [
+        'linear with rounding noise',
+        Array.from({ length: 30 }, (_, i) => [(W * i) / 29 + (i % 2) * 0.4, i * 25 + (i % 3)] as TrackPoint),
+      ],
       ['with y, but not one pixel of vertical movement', humanTrack(W).map(([x, ms]) => [x, ms, 5] as TrackPoint)],
-      ['with y on some points only', humanTrack(W).map(([x, ms, y], i) => (i % 2 ? [x, ms] : [x, ms, y]) as TrackPoint)],
+      [
+        'with y on some points only',
+        humanTrack(W).map(([x, ms, y], i) => (i % 2 ? [x, ms] : [x, ms, y]) as TrackPoint),
+      ],
       ['too few points', humanTrack(W, { points: 8 })],
       ['too fast', humanTrack(W, { ms: 350 })],
     ];
@@ -254,10 +322,14 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       expect(isHumanTrack(300, humanTrack(300, { ms: 900, points: 40 }))).toBe(true);
       // the console's keyboard glide: ease-out frames every ~16 ms over 500 ms, no y
       const glide: TrackPoint[] = [[0, 0]];
-      for (let f = 1; f <= 31; f++) glide.push([W * (1 - (1 - Math.min(1, (f * 16.7) / 500)) ** 2), Math.round(f * 16.7)]);
+      for (let f = 1; f <= 31; f++)
+        glide.push([W * (1 - (1 - Math.min(1, (f * 16.7) / 500)) ** 2), Math.round(f * 16.7)]);
       expect(isHumanTrack(W, glide)).toBe(true);
       // the track of tests/e2e/helpers.ts apiLogin and bench/lib/login.ts
-      const scripted = Array.from({ length: 31 }, (_, i) => [Math.round(300 * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]] as TrackPoint);
+      const scripted = Array.from(
+        { length: 31 },
+        (_, i) => [Math.round(300 * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]] as TrackPoint,
+      );
       expect(isHumanTrack(300, scripted)).toBe(true);
     });
   });
@@ -285,7 +357,9 @@ describe.each(backends)('security hardening (%s)', (backend) => {
 });
 
 describe.each(backends)('security settings (%s)', (backend) => {
-  const t = useServer(backend, { config: { codeDailyPerCountry: { '86': 3, '*': 2 }, codeDailyGlobal: 4, trustProxy: '10.9.0.0/16' } });
+  const t = useServer(backend, {
+    config: { codeDailyPerCountry: { '86': 3, '*': 2 }, codeDailyGlobal: 4, trustProxy: '10.9.0.0/16' },
+  });
 
   it('caps SMS codes a day per destination country and for all countries together', async () => {
     t.server.clock.toNextBusinessMorning();
@@ -293,11 +367,17 @@ describe.each(backends)('security settings (%s)', (backend) => {
     const hk = ['61230001', '61230002', '61230003'];
     expect((await c.sendCode({ countryCode: '852', mobile: hk[0] })).body.code).toBe(0);
     expect((await c.sendCode({ countryCode: '852', mobile: hk[1] })).body.code).toBe(0);
-    expect((await c.sendCode({ countryCode: '852', mobile: hk[2] })).body).toEqual({ code: 500, msg: '该国家/地区今日验证码发送量已达上限，请明日再试' });
+    expect((await c.sendCode({ countryCode: '852', mobile: hk[2] })).body).toEqual({
+      code: 500,
+      msg: '该国家/地区今日验证码发送量已达上限，请明日再试',
+    });
     expect((await c.sendCode({ mobile: '13755550001' })).body.code).toBe(0);
     expect((await c.sendCode({ mobile: '13755550002' })).body.code).toBe(0);
     // 4 sent today: the global cap answers before the Chinese one (3) is reached
-    expect((await c.sendCode({ mobile: '13755550003' })).body).toEqual({ code: 500, msg: '今日验证码发送量已达上限，请明日再试' });
+    expect((await c.sendCode({ mobile: '13755550003' })).body).toEqual({
+      code: 500,
+      msg: '今日验证码发送量已达上限，请明日再试',
+    });
     // a new business day starts the counts again
     t.server.clock.advance(86_400_000);
     expect((await c.sendCode({ mobile: '13755550003' })).body.code).toBe(0);
@@ -308,20 +388,52 @@ describe.each(backends)('security settings (%s)', (backend) => {
     const proxy = await t.server.client('10.9.0.5').init();
     for (let i = 1; i <= 5; i++) {
       const s = await proxy.slider();
-      await proxy.post('/api/login', { username: 'agent1', password: sha256('Wrong1234'), ...s }, viaProxy('198.51.100.7'));
+      await proxy.post(
+        '/api/login',
+        { username: 'agent1', password: sha256('Wrong1234'), ...s },
+        viaProxy('198.51.100.7'),
+      );
     }
     let s = await proxy.slider();
-    expect((await proxy.post('/api/login', { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s }, viaProxy('198.51.100.7'))).body.code).toBe(423);
+    expect(
+      (
+        await proxy.post(
+          '/api/login',
+          { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s },
+          viaProxy('198.51.100.7'),
+        )
+      ).body.code,
+    ).toBe(423);
     // another client behind the same proxy is another address
     s = await proxy.slider();
-    expect((await proxy.post('/api/login', { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s }, viaProxy('198.51.100.8'))).body.code).toBe(0);
+    expect(
+      (
+        await proxy.post(
+          '/api/login',
+          { username: 'agent1', password: sha256(DEMO_PASSWORD), ...s },
+          viaProxy('198.51.100.8'),
+        )
+      ).body.code,
+    ).toBe(0);
     // a peer that is not a configured proxy cannot choose its address
     const direct = await t.server.client('192.0.2.60').init();
     for (let i = 1; i <= 5; i++) {
       const s2 = await direct.slider();
-      await direct.post('/api/login', { username: 'agent0', password: sha256('Wrong1234'), ...s2 }, viaProxy(`198.51.100.${20 + i}`));
+      await direct.post(
+        '/api/login',
+        { username: 'agent0', password: sha256('Wrong1234'), ...s2 },
+        viaProxy(`198.51.100.${20 + i}`),
+      );
     }
     s = await direct.slider();
-    expect((await direct.post('/api/login', { username: 'agent0', password: sha256(DEMO_PASSWORD), ...s }, viaProxy('198.51.100.99'))).body.code).toBe(423);
+    expect(
+      (
+        await direct.post(
+          '/api/login',
+          { username: 'agent0', password: sha256(DEMO_PASSWORD), ...s },
+          viaProxy('198.51.100.99'),
+        )
+      ).body.code,
+    ).toBe(423);
   });
 });

@@ -27,7 +27,10 @@ const N = INLINE_ROWS + CHUNK_ROWS + 1234;
 /** N distinct numbers over the three carriers and many regions, from `base` */
 function numbers(n: number, base: number): string[] {
   const prefixes = ['138', '139', '186', '130', '189', '133', '150', '177', '158', '181'];
-  return Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}${String(((base + i) * 7919) % 100_000_000).padStart(8, '0')}`);
+  return Array.from(
+    { length: n },
+    (_, i) => `${prefixes[i % prefixes.length]}${String(((base + i) * 7919) % 100_000_000).padStart(8, '0')}`,
+  );
 }
 
 async function agent0(server: TestServer) {
@@ -43,10 +46,24 @@ async function sendLarge(server: TestServer, phones: string[], timed = false) {
   const me = await agent0(server);
   const tpl = await db.selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow();
   server.clock.advance(3100);
-  const body = { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl.id, content: CONTENT, mobile: phones.join(',') };
+  const body = {
+    clientId: 'agent0',
+    sign: '云讯通',
+    smstype: 0,
+    templateId: tpl.id,
+    content: CONTENT,
+    mobile: phones.join(','),
+  };
   const send = server.app.services.send;
   const res = timed
-    ? await send.sendTimed(me, { jsmsAccessTimerSms: { ...body, clientid: 'agent0', mobilelist: body.mobile, sendtime: shanghai(new Date(server.clock.t + 3_600_000)) } })
+    ? await send.sendTimed(me, {
+        jsmsAccessTimerSms: {
+          ...body,
+          clientid: 'agent0',
+          mobilelist: body.mobile,
+          sendtime: shanghai(new Date(server.clock.t + 3_600_000)),
+        },
+      })
     : await send.send(me, body as never);
   const task = await db.selectFrom('sms_tasks').selectAll().where('uid', '=', res.taskId).executeTakeFirstOrThrow();
   return { res, task };
@@ -61,7 +78,12 @@ const rowsOf = (server: TestServer, taskId: number) =>
     .execute();
 
 const chunksOf = (server: TestServer, taskId: number) =>
-  server.handle.db.selectFrom('sms_task_chunks').select(['seq', 'rows']).where('task_id', '=', taskId).orderBy('seq').execute();
+  server.handle.db
+    .selectFrom('sms_task_chunks')
+    .select(['seq', 'rows'])
+    .where('task_id', '=', taskId)
+    .orderBy('seq')
+    .execute();
 
 describe.each(backends)('large tasks (%s)', (backend) => {
   const t = useServer(backend);
@@ -101,7 +123,9 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     // the report rows count every message once
     const rep = await sql<{
       n: number;
-    }>`select coalesce(sum(send_num), 0)::int as n from report_rows r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(server.handle.db);
+    }>`select coalesce(sum(send_num), 0)::int as n from report_rows r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(
+      server.handle.db,
+    );
     expect(rep.rows[0].n).toBe(N);
   });
 
@@ -121,12 +145,36 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(link.requests.length).toBe(INLINE_ROWS);
     await completeTasks(server.handle.db, null, server.clock.now());
     // every row final, but chunks remain: not completed
-    expect((await server.handle.db.selectFrom('sms_tasks').select('status').where('id', '=', task.id).executeTakeFirstOrThrow()).status).not.toBe(3);
-    expect((await server.handle.db.selectFrom('dispatch_queue').select('queued').where('task_id', '=', task.id).executeTakeFirstOrThrow()).queued).toBe(false);
+    expect(
+      (
+        await server.handle.db
+          .selectFrom('sms_tasks')
+          .select('status')
+          .where('id', '=', task.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).not.toBe(3);
+    expect(
+      (
+        await server.handle.db
+          .selectFrom('dispatch_queue')
+          .select('queued')
+          .where('task_id', '=', task.id)
+          .executeTakeFirstOrThrow()
+      ).queued,
+    ).toBe(false);
 
     expect(await d.expandOnce()).toBe(CHUNK_ROWS);
     // the expansion opened the task's queue again
-    expect((await server.handle.db.selectFrom('dispatch_queue').select('queued').where('task_id', '=', task.id).executeTakeFirstOrThrow()).queued).toBe(true);
+    expect(
+      (
+        await server.handle.db
+          .selectFrom('dispatch_queue')
+          .select('queued')
+          .where('task_id', '=', task.id)
+          .executeTakeFirstOrThrow()
+      ).queued,
+    ).toBe(true);
     await drain();
     expect(await d.expandOnce()).toBe(1234);
     await drain();
@@ -134,7 +182,11 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(link.requests.length).toBe(N);
     expect(link.duplicates()).toEqual([]);
     expect(d.stats.expanded).toBe(CHUNK_ROWS + 1234);
-    const tr = await server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
+    const tr = await server.handle.db
+      .selectFrom('sms_tasks')
+      .selectAll()
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
     expect(tr).toMatchObject({ status: 3, success_num: N, submitted_num: N });
   });
 
@@ -162,7 +214,9 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(await chunksOf(server, task.id)).toEqual([{ seq: 0, rows: 500 }]);
     // not queued before its time: the expansion opens no queue
     expect(await expandNextChunk(db, task.id)).toBe(500);
-    expect(await db.selectFrom('dispatch_queue').select('task_id').where('task_id', '=', task.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('dispatch_queue').select('task_id').where('task_id', '=', task.id).executeTakeFirst(),
+    ).toBeUndefined();
     expect((await rowsOf(server, task.id)).map((r) => r.phone)).toEqual(phones);
 
     // a second one, its chunk not written when its time comes: it waits for it
@@ -175,7 +229,8 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     server.clock.advance(2 * 3_600_000);
     const fired = await fireDueTimedTasks({ db, now: server.clock.now }, 10);
     expect(fired).toBe(2);
-    const status = async (id: number) => (await db.selectFrom('sms_tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const status = async (id: number) =>
+      (await db.selectFrom('sms_tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
     expect([await status(task.id), await status(second.task.id), await status(third.task.id)]).toEqual([0, 0, 1]);
     expect(await expandNextChunk(db, third.task.id)).toBe(900);
     expect(await fireDueTimedTasks({ db, now: server.clock.now }, 10)).toBe(1);
@@ -198,7 +253,9 @@ describe.each(backends)('large tasks (%s)', (backend) => {
   it("keeps each message's own text, pieces and price through a chunk", async () => {
     const { server } = t;
     const db = server.handle.db;
-    const accountId = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+    const accountId = (
+      await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
     const fx = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
     const n = INLINE_ROWS + 300;
     const phones = numbers(n, 300_000);
@@ -224,14 +281,18 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(await chunksOf(server, fx.id)).toEqual([{ seq: 0, rows: 300 }]);
     expect(await expandNextChunk(db, fx.id)).toBe(300);
     const rows = await rowsOf(server, fx.id);
-    expect(rows.map((r) => [r.phone, r.content, r.pieces, Number(r.price).toFixed(4)])).toEqual(phones.map((p, i) => [p, texts[i], pieces[i], prices[i]]));
+    expect(rows.map((r) => [r.phone, r.content, r.pieces, Number(r.price).toFixed(4)])).toEqual(
+      phones.map((p, i) => [p, texts[i], pieces[i], prices[i]]),
+    );
   });
 
   it('refuses a damaged chunk: nothing written, the chunk kept and tried again later; other tasks go on', async () => {
     const { server } = t;
     const db = server.handle.db;
     await db.deleteFrom('sms_task_chunks').execute();
-    const accountId = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+    const accountId = (
+      await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
     const fx = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
     const now = server.clock.now();
     const bad = await encodeChunk({
@@ -264,7 +325,12 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     await db.insertInto('sms_task_chunks').values({ task_id: ok.id, seq: 0, rows: 1, payload: good }).execute();
 
     await expect(expandNextChunk(db, undefined, now)).rejects.toThrow(/malformed/);
-    const after = await db.selectFrom('sms_task_chunks').selectAll().where('task_id', '=', fx.id).orderBy('seq').execute();
+    const after = await db
+      .selectFrom('sms_task_chunks')
+      .selectAll()
+      .where('task_id', '=', fx.id)
+      .orderBy('seq')
+      .execute();
     expect(after.map((c) => [c.seq, c.attempts])).toEqual([
       [0, 1],
       [1, 0],
@@ -278,7 +344,12 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     // a second failure waits twice as long
     const later = new Date(now.getTime() + 1000);
     await expect(expandNextChunk(db, undefined, later)).rejects.toThrow(/malformed/);
-    const again = await db.selectFrom('sms_task_chunks').selectAll().where('task_id', '=', fx.id).where('seq', '=', 0).executeTakeFirstOrThrow();
+    const again = await db
+      .selectFrom('sms_task_chunks')
+      .selectAll()
+      .where('task_id', '=', fx.id)
+      .where('seq', '=', 0)
+      .executeTakeFirstOrThrow();
     expect([again.attempts, again.next_at?.getTime()]).toEqual([2, later.getTime() + 2000]);
     // a reader needing every number goes on with the rows there are
     const c = await as(server, 'client1');

@@ -12,7 +12,18 @@ import { backends, useServer } from './harness';
 import { as, balance, ledgerViolations, messages, poolViolations, remaining, task, templateId } from './send-helpers';
 
 const MARKETING_FIXED = '双十一狂欢节，全场商品满300减50，活动仅限3天，回T退订。';
-const PHONES = ['13800138000', '13800138001', '13800138002', '13800138003', '18600186000', '18600186001', '18600186003', '18900189000', '18900189002', '18900189003'];
+const PHONES = [
+  '13800138000',
+  '13800138001',
+  '13800138002',
+  '13800138003',
+  '18600186000',
+  '18600186001',
+  '18600186003',
+  '18900189000',
+  '18900189002',
+  '18900189003',
+];
 
 describe.each(backends)('send + dispatch (%s)', (backend) => {
   const t = useServer(backend);
@@ -32,7 +43,13 @@ describe.each(backends)('send + dispatch (%s)', (backend) => {
     const pools1 = await remaining(server, 'client1');
 
     server.clock.advance(3100);
-    const a = await client0.post('/api/send/sending', { sign: '云讯通', smstype: 5, templateId: mkt, content: MARKETING_FIXED, mobile: PHONES.join(',') });
+    const a = await client0.post('/api/send/sending', {
+      sign: '云讯通',
+      smstype: 5,
+      templateId: mkt,
+      content: MARKETING_FIXED,
+      mobile: PHONES.join(','),
+    });
     const b = await client1.post('/api/send/sending', {
       sign: '好易购',
       smstype: 4,
@@ -57,7 +74,9 @@ describe.each(backends)('send + dispatch (%s)', (backend) => {
     const ma = await messages(server, a.body.data.taskId);
     expect(ma.every((m) => m.state === 3 || m.state === 4 || m.state === 6)).toBe(true);
     expect(ta.status).toBe(3);
-    const kept = ma.filter((m) => m.state === 3).reduce((s, m) => s.plus(new Money(m.price).times(m.pieces)), new Money(0));
+    const kept = ma
+      .filter((m) => m.state === 3)
+      .reduce((s, m) => s.plus(new Money(m.price).times(m.pieces)), new Money(0));
     // net charge = the cent-ceiling of what the delivered messages cost
     expect(ta.refunded_amount).toBe(new Money('0.44').minus(ceilCent(kept)).toFixed(2));
     expect(await balance(server, 'client0')).toBe(new Money(bal0).minus(ceilCent(kept)).toFixed(2));

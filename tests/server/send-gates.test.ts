@@ -24,9 +24,14 @@ const CONTENT = '您的账户余额已不足，为避免影响正常使用，请
 /** n distinct valid US numbers (international) */
 const usNumbers = (n: number) => Array.from({ length: n }, (_, i) => `1212${String(2_000_000 + i)}`);
 /** n distinct domestic numbers over the three carriers */
-const cnNumbers = (n: number, base = 0) => Array.from({ length: n }, (_, i) => `${['138', '186', '189'][i % 3]}${String(10_000_000 + base + i).padStart(8, '0')}`);
+const cnNumbers = (n: number, base = 0) =>
+  Array.from(
+    { length: n },
+    (_, i) => `${['138', '186', '189'][i % 3]}${String(10_000_000 + base + i).padStart(8, '0')}`,
+  );
 
-const tasks = async (s: TestServer) => Number((await sql<{ n: string }>`select count(*)::text as n from sms_tasks`.execute(db(s))).rows[0].n);
+const tasks = async (s: TestServer) =>
+  Number((await sql<{ n: string }>`select count(*)::text as n from sms_tasks`.execute(db(s))).rows[0].n);
 const reportOf = async (s: TestServer, clientid: string) =>
   (
     await sql<{ send: number; intercept: number }>`
@@ -42,23 +47,56 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
 
   it('an account whose certification has not passed is refused on every send path, nothing written', async () => {
     const s = t.server;
-    const tpl = (await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()).id;
+    const tpl = (
+      await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()
+    ).id;
     for (const state of [1, 2, 4]) {
-      await db(s).updateTable('accounts').set({ oauth_status: state, phone_inout_type: 2 }).where('clientid', '=', 'client1').execute();
+      await db(s)
+        .updateTable('accounts')
+        .set({ oauth_status: state, phone_inout_type: 2 })
+        .where('clientid', '=', 'client1')
+        .execute();
       const client1 = await as(s, 'client1');
       const before = await tasks(s);
       const at = shanghai(new Date(s.clock.now().getTime() + 30 * 60_000));
-      const domestic = { clientId: 'client1', smstype: 0, templateId: tpl, sign: '好易购', content: CONTENT, mobile: '13800138000' };
+      const domestic = {
+        clientId: 'client1',
+        smstype: 0,
+        templateId: tpl,
+        sign: '好易购',
+        content: CONTENT,
+        mobile: '13800138000',
+      };
       const answers = [
         await client1.post('/api/send/chargeInfo', domestic),
         await client1.post('/api/send/sending', domestic),
-        await client1.post('/api/send/sendTim', { jsmsAccessTimerSms: { ...domestic, mobilelist: domestic.mobile, sendtime: at }, isCheckAvailableCredit: 0 }, { json: true }),
+        await client1.post(
+          '/api/send/sendTim',
+          { jsmsAccessTimerSms: { ...domestic, mobilelist: domestic.mobile, sendtime: at }, isCheckAvailableCredit: 0 },
+          { json: true },
+        ),
         await client1.post('/api/send/chargeInfoVariable', { ...domestic, fileType: 0 }),
         await client1.post('/api/send/sendingVariable', { ...domestic, fileType: 0 }),
-        await client1.post('/api/send/chargeInfoInternational', { content: 'Your code is 1234', smstype: 0, mobile: '12122000001' }),
-        await client1.post('/api/send/sendingInternational', { content: 'Your code is 1234', smstype: 0, mobile: '12122000001' }),
-        await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Your code is 1234', smstype: 0, mobilelist: '12122000001', sendtime: at }, { json: true }),
-        await client1.post('/api/send/send_time_sms', { sendKind: 1, ...domestic, mobilelist: domestic.mobile, sendtime: at, isCheckAvailableCredit: 0 }, { json: true }),
+        await client1.post('/api/send/chargeInfoInternational', {
+          content: 'Your code is 1234',
+          smstype: 0,
+          mobile: '12122000001',
+        }),
+        await client1.post('/api/send/sendingInternational', {
+          content: 'Your code is 1234',
+          smstype: 0,
+          mobile: '12122000001',
+        }),
+        await client1.post(
+          '/api/send/send_time_sms',
+          { sendKind: 2, content: 'Your code is 1234', smstype: 0, mobilelist: '12122000001', sendtime: at },
+          { json: true },
+        ),
+        await client1.post(
+          '/api/send/send_time_sms',
+          { sendKind: 1, ...domestic, mobilelist: domestic.mobile, sendtime: at, isCheckAvailableCredit: 0 },
+          { json: true },
+        ),
       ];
       for (const r of answers) {
         expect(r.status).toBe(200);
@@ -68,13 +106,24 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     }
     // an agent sending for its sub-account whose certification is pending (client3, demo data)
     const agent1 = await as(s, 'agent1');
-    expect((await agent1.post('/api/send/sending', { clientId: 'client3', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: '13800138000' })).body.msg).toBe(
-      NOT_CERTIFIED,
-    );
+    expect(
+      (
+        await agent1.post('/api/send/sending', {
+          clientId: 'client3',
+          smstype: 0,
+          templateId: tpl,
+          sign: '云讯通',
+          content: CONTENT,
+          mobile: '13800138000',
+        })
+      ).body.msg,
+    ).toBe(NOT_CERTIFIED);
     // certified again: the same send goes through
     await db(s).updateTable('accounts').set({ oauth_status: 3 }).where('clientid', '=', 'client1').execute();
     await later();
-    const ok = await (await as(s, 'client1')).post('/api/send/sendingInternational', { content: 'Your code is 1234', smstype: 0, mobile: '12122000001' });
+    const ok = await (
+      await as(s, 'client1')
+    ).post('/api/send/sendingInternational', { content: 'Your code is 1234', smstype: 0, mobile: '12122000001' });
     expect(ok.body.code).toBe(0);
   });
 
@@ -85,13 +134,30 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     const n = INLINE_ROWS + 12_345;
     const before = await reportOf(s, 'agent0');
     await later();
-    const r = await agent0.post('/api/send/sendingInternational', { clientId: 'agent0', content: '网络赌博 bonus', smstype: 0, mobile: usNumbers(n).join(',') });
-    expect(r.body).toMatchObject({ code: 0, msg: '短信内容包含敏感词，已拦截', data: { submitTotal: n, chargeNum: 0, amount: '0.00' } });
+    const r = await agent0.post('/api/send/sendingInternational', {
+      clientId: 'agent0',
+      content: '网络赌博 bonus',
+      smstype: 0,
+      mobile: usNumbers(n).join(','),
+    });
+    expect(r.body).toMatchObject({
+      code: 0,
+      msg: '短信内容包含敏感词，已拦截',
+      data: { submitTotal: n, chargeNum: 0, amount: '0.00' },
+    });
     const tk = await task(s, r.body.data.taskId);
     expect(tk).toMatchObject({ status: 3, intercept_num: n, charge_num_total: 0 });
-    const rows = async () => Number((await sql<{ n: string }>`select count(*)::text as n from sms_messages where task_id = ${tk.id}`.execute(db(s))).rows[0].n);
+    const rows = async () =>
+      Number(
+        (await sql<{ n: string }>`select count(*)::text as n from sms_messages where task_id = ${tk.id}`.execute(db(s)))
+          .rows[0].n,
+      );
     expect(await rows()).toBe(INLINE_ROWS);
-    const chunks = await db(s).selectFrom('sms_task_chunks').select(['hold', 'state', 'rows']).where('task_id', '=', tk.id).execute();
+    const chunks = await db(s)
+      .selectFrom('sms_task_chunks')
+      .select(['hold', 'state', 'rows'])
+      .where('task_id', '=', tk.id)
+      .execute();
     expect(chunks.length).toBe(2);
     expect(chunks.every((c) => c.hold && c.state === 11)).toBe(true);
     // the workers never write them
@@ -111,14 +177,18 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
       state: number;
       done: boolean;
       n: string;
-    }>`select state, done_at is not null as done, count(*)::text as n from sms_messages where task_id = ${tk.id} group by 1, 2`.execute(db(s));
+    }>`select state, done_at is not null as done, count(*)::text as n from sms_messages where task_id = ${tk.id} group by 1, 2`.execute(
+      db(s),
+    );
     expect(states.rows).toEqual([{ state: 11, done: true, n: String(n) }]);
   });
 
   it('uncharged timed work is bounded per account (DEFERRED_TIMED_MAX); a cancel makes room again', async () => {
     const s = t.server;
     const agent0 = await as(s, 'agent0');
-    const tpl = (await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()).id;
+    const tpl = (
+      await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()
+    ).id;
     const timed = (mobiles: string[]) =>
       agent0.post(
         '/api/send/sendTim',
@@ -172,13 +242,28 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
   it('a large accept stages its chunks before its transaction; a refused one leaves none, a dead one is purged', async () => {
     const s = t.server;
     const agent0 = await as(s, 'agent0');
-    const tpl = (await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()).id;
-    const body = { clientId: 'agent0', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: cnNumbers(INLINE_ROWS + 5_000, 1_000).join(',') };
+    const tpl = (
+      await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()
+    ).id;
+    const body = {
+      clientId: 'agent0',
+      smstype: 0,
+      templateId: tpl,
+      sign: '云讯通',
+      content: CONTENT,
+      mobile: cnNumbers(INLINE_ROWS + 5_000, 1_000).join(','),
+    };
     await later();
     const ok = await agent0.post('/api/send/sending', body);
     expect(ok.body.code).toBe(0);
     const tk = await task(s, ok.body.data.taskId);
-    expect(await db(s).selectFrom('sms_task_chunks').select(['hold', 'state', 'rows']).where('task_id', '=', tk.id).execute()).toEqual([{ hold: false, state: 0, rows: 5_000 }]);
+    expect(
+      await db(s)
+        .selectFrom('sms_task_chunks')
+        .select(['hold', 'state', 'rows'])
+        .where('task_id', '=', tk.id)
+        .execute(),
+    ).toEqual([{ hold: false, state: 0, rows: 5_000 }]);
     // within the 3 s submit lock: staged, then refused inside the transaction
     const refused = await agent0.post('/api/send/sending', body);
     expect(refused.body.msg).toBe('3秒内不可重复提交');
@@ -186,7 +271,14 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     // a process that died between staging and its transaction: purged after a day
     await db(s)
       .insertInto('sms_chunk_staging')
-      .values({ token: 'dead', seq: 0, rows: 1, pieces_total: 1, payload: Buffer.from('x'), created_at: new Date(s.clock.now().getTime() - 3 * 86_400_000) })
+      .values({
+        token: 'dead',
+        seq: 0,
+        rows: 1,
+        pieces_total: 1,
+        payload: Buffer.from('x'),
+        created_at: new Date(s.clock.now().getTime() - 3 * 86_400_000),
+      })
       .execute();
     await purgeExpired(db(s), s.clock.now());
     expect(await db(s).selectFrom('sms_chunk_staging').select('token').execute()).toEqual([]);
@@ -197,7 +289,9 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     await db(s).updateTable('accounts').set({ needaudit: 2 }).where('clientid', '=', 'agent0').execute();
     try {
       const agent0 = await as(s, 'agent0');
-      const tpl = (await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()).id;
+      const tpl = (
+        await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()
+      ).id;
       const n = INLINE_ROWS + 3_000;
       await later();
       const r = await agent0.post('/api/send/sending', {
@@ -210,10 +304,14 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
       });
       expect(r.body).toMatchObject({ code: 0, msg: '提交成功，等待审核' });
       const tk = await task(s, r.body.data.taskId);
-      expect(await db(s).selectFrom('sms_task_chunks').select(['hold', 'state']).where('task_id', '=', tk.id).execute()).toEqual([{ hold: false, state: 7 }]);
+      expect(
+        await db(s).selectFrom('sms_task_chunks').select(['hold', 'state']).where('task_id', '=', tk.id).execute(),
+      ).toEqual([{ hold: false, state: 7 }]);
       const res = await reviewTask({ db: db(s), now: () => s.clock.now() }, tk.uid, 'approve');
       expect(res.messages).toBe(n);
-      const left = await sql<{ n: string }>`select count(*)::text as n from sms_messages where task_id = ${tk.id} and state = 7`.execute(db(s));
+      const left = await sql<{
+        n: string;
+      }>`select count(*)::text as n from sms_messages where task_id = ${tk.id} and state = 7`.execute(db(s));
       expect(left.rows[0].n).toBe('0');
     } finally {
       await db(s).updateTable('accounts').set({ needaudit: 0 }).where('clientid', '=', 'agent0').execute();

@@ -14,11 +14,14 @@ export async function as(server: TestServer, who: string): Promise<Client> {
 export const db = (s: TestServer) => s.handle.db;
 
 export async function accountId(s: TestServer, clientid: string): Promise<number> {
-  return (await db(s).selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow()).id;
+  return (await db(s).selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow())
+    .id;
 }
 
 export async function balance(s: TestServer, clientid: string): Promise<string> {
-  return (await db(s).selectFrom('accounts').select('balance').where('clientid', '=', clientid).executeTakeFirstOrThrow()).balance;
+  return (
+    await db(s).selectFrom('accounts').select('balance').where('clientid', '=', clientid).executeTakeFirstOrThrow()
+  ).balance;
 }
 
 /** accounts whose balance differs from their ledger sum, or is negative (must be none) */
@@ -48,7 +51,14 @@ export async function remaining(s: TestServer, clientid: string, productType?: n
 }
 
 export async function templateId(s: TestServer, content: string): Promise<number> {
-  return (await db(s).selectFrom('templates').select('id').where('content', 'like', `${content}%`).orderBy('id').executeTakeFirstOrThrow()).id;
+  return (
+    await db(s)
+      .selectFrom('templates')
+      .select('id')
+      .where('content', 'like', `${content}%`)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 export async function task(s: TestServer, uid: string) {
@@ -67,7 +77,17 @@ export async function messages(s: TestServer, uid: string) {
   return db(s)
     .selectFrom('sms_messages as m')
     .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
-    .select(['m.id', 'm.phone', 'm.carrier', 'm.state', queuedAt.as('next_at'), 'm.price', 'm.pieces', 'm.province_id', 'm.city_id'])
+    .select([
+      'm.id',
+      'm.phone',
+      'm.carrier',
+      'm.state',
+      queuedAt.as('next_at'),
+      'm.price',
+      'm.pieces',
+      'm.province_id',
+      'm.city_id',
+    ])
     .where('t.uid', '=', uid)
     .orderBy('m.id')
     .execute();
@@ -83,7 +103,12 @@ export async function counts(s: TestServer) {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  return { tasks: await n('sms_tasks'), messages: await n('sms_messages'), ledger: await n('ledger'), moves: await n('pool_movements') };
+  return {
+    tasks: await n('sms_tasks'),
+    messages: await n('sms_messages'),
+    ledger: await n('ledger'),
+    moves: await n('pool_movements'),
+  };
 }
 
 /** `npm run cli -- <args>` against the test database */
@@ -100,7 +125,10 @@ export function numbers(n: number, start = 0): string[] {
 export function multipart(field: string, filename: string, content: Buffer, type = 'application/octet-stream') {
   const boundary = `----smsp${randomBytes(8).toString('hex')}`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export async function upload(s: TestServer, c: Client, url: string, filename: string, content: Buffer) {
@@ -108,7 +136,12 @@ export async function upload(s: TestServer, c: Client, url: string, filename: st
   const raw = await s.app.inject({
     method: 'POST',
     url,
-    headers: { host: 'localhost:8080', 'content-type': contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+    headers: {
+      host: 'localhost:8080',
+      'content-type': contentType,
+      cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
+    },
     payload: body,
   });
   return raw.json();
@@ -125,6 +158,12 @@ export function shanghai(d: Date): string {
  */
 export async function approveSign(s: TestServer, clientid: string, sign: string): Promise<void> {
   const id = await accountId(s, clientid);
-  const has = await db(s).selectFrom('signs').select('id').where('account_id', '=', id).where('sign', '=', sign).where('state', '=', 1).executeTakeFirst();
+  const has = await db(s)
+    .selectFrom('signs')
+    .select('id')
+    .where('account_id', '=', id)
+    .where('sign', '=', sign)
+    .where('state', '=', 1)
+    .executeTakeFirst();
   if (!has) await db(s).insertInto('signs').values({ account_id: id, clientid, sign, state: 1 }).execute();
 }

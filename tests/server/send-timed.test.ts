@@ -4,7 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { backends, useServer, type Client } from './harness';
-import { accountId, as, balance, cli, db, ledgerViolations, messages, poolViolations, remaining, shanghai, task, templateId } from './send-helpers';
+import {
+  accountId,
+  as,
+  balance,
+  cli,
+  db,
+  ledgerViolations,
+  messages,
+  poolViolations,
+  remaining,
+  shanghai,
+  task,
+  templateId,
+} from './send-helpers';
 import { fireDueTimedTasks } from '../../server/modules/send/timer';
 
 const codeContent = (code = '123456') => `您的好易购登录验证码为${code}，5分钟内有效，请勿告诉他人。`;
@@ -59,19 +72,33 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
   });
 
   it('checks the time: at least 5 minutes ahead, at most the end of next year', async () => {
-    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: at(4 * MIN) })).body.msg).toBe('定时发送时间必须在当前时间5分钟之后');
+    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: at(4 * MIN) })).body.msg).toBe(
+      '定时发送时间必须在当前时间5分钟之后',
+    );
     expect((await client1.post('/api/send/checkSubmitTime', { submitTime: at(6 * MIN) })).body.code).toBe(0);
     const year = Number(shanghai(new Date(t.server.clock.t)).slice(0, 4));
-    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: `${year + 1}-12-31 23:59:59` })).body.code).toBe(0);
-    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: `${year + 2}-01-01 00:00:00` })).body.msg).toBe('定时发送时间不能超过明年年底');
-    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: '2026-02-30 10:00:00' })).body.msg).toBe('发送时间格式不正确');
-    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: 'tomorrow' })).body.msg).toBe('发送时间格式不正确');
+    expect(
+      (await client1.post('/api/send/checkSubmitTime', { submitTime: `${year + 1}-12-31 23:59:59` })).body.code,
+    ).toBe(0);
+    expect(
+      (await client1.post('/api/send/checkSubmitTime', { submitTime: `${year + 2}-01-01 00:00:00` })).body.msg,
+    ).toBe('定时发送时间不能超过明年年底');
+    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: '2026-02-30 10:00:00' })).body.msg).toBe(
+      '发送时间格式不正确',
+    );
+    expect((await client1.post('/api/send/checkSubmitTime', { submitTime: 'tomorrow' })).body.msg).toBe(
+      '发送时间格式不正确',
+    );
     expect((await timed(client1, { sendtime: at(MIN) })).body.msg).toBe('定时发送时间必须在当前时间5分钟之后');
-    expect((await timed(client1, { sendtime: `${year + 2}-01-01 00:00:00` })).body.msg).toBe('定时发送时间不能超过明年年底');
+    expect((await timed(client1, { sendtime: `${year + 2}-01-01 00:00:00` })).body.msg).toBe(
+      '定时发送时间不能超过明年年底',
+    );
     expect((await timed(client1, { sendtime: undefined })).body.msg).toBe('发送时间格式不正确');
     expect((await timed(client1, { sign: 'x' })).body.msg).toBe('签名长度为2-12之间');
     expect((await timed(client1, { sign: '易购优选' })).body.msg).toBe('签名未报备或未审核通过');
-    expect((await client1.post('/api/send/sendTim', { jsmsAccessTimerSms: 'nope' }, { json: true })).body.code).not.toBe(0);
+    expect(
+      (await client1.post('/api/send/sendTim', { jsmsAccessTimerSms: 'nope' }, { json: true })).body.code,
+    ).not.toBe(0);
   });
 
   it('a timed send is charged at once, waits unclaimable, fires at its time', async () => {
@@ -82,7 +109,12 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     expect(await task(t.server, uid)).toMatchObject({ status: 1, send_type: 1, charge_state: 1, charge_num_total: 3 });
     expect(await remaining(t.server, 'client1', 3)).toBe(pools - 3);
     expect((await messages(t.server, uid)).every((m) => m.state === 0 && m.next_at === null)).toBe(true);
-    const before = await db(t.server).selectFrom('sms_tasks').select('id').where('status', '=', 1).where('send_time', '<=', t.server.clock.now()).execute();
+    const before = await db(t.server)
+      .selectFrom('sms_tasks')
+      .select('id')
+      .where('status', '=', 1)
+      .where('send_time', '<=', t.server.clock.now())
+      .execute();
     expect(before).toEqual([]);
     expect(await fire()).toBe(0);
     t.server.clock.advance(31 * MIN);
@@ -94,7 +126,8 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
 
   it('timers running together fire each due task exactly once', async () => {
     const uids: string[] = [];
-    for (const who of [client1, agent1, client1]) uids.push((await timed(who, who === agent1 ? { clientid: 'client1' } : {})).body.data.taskId);
+    for (const who of [client1, agent1, client1])
+      uids.push((await timed(who, who === agent1 ? { clientid: 'client1' } : {})).body.data.taskId);
     t.server.clock.advance(31 * MIN);
     const fired = await Promise.all([fire(), fire(), fire()]);
     expect(fired.reduce((a, b) => a + b, 0)).toBe(3);
@@ -102,27 +135,57 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
   });
 
   it('credit check fails: code 403 and msg; resent with isCheckAvailableCredit 0 it is accepted uncharged; billing fails when it fires (14)', async () => {
-    await db(t.server).updateTable('accounts').set({ unified_price: '500.0000' }).where('clientid', '=', 'client0').execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ unified_price: '500.0000' })
+      .where('clientid', '=', 'client0')
+      .execute();
     const bal = await balance(t.server, 'client0');
-    const sms = { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobilelist: '13800138000,18600186000' };
+    const sms = {
+      sign: '云讯通',
+      smstype: 5,
+      templateId: mktTpl,
+      content: MARKETING_FIXED,
+      mobilelist: '13800138000,18600186000',
+    };
     const r = await timed(client0, sms);
     expect(r.body).toMatchObject({ code: 403, msg: `账户余额不足，无法发送（本次需 1000.00 元，当前余额 ${bal} 元）` });
     const ok = await timed(client0, sms, { isCheckAvailableCredit: 0 });
     expect(ok.body.code).toBe(0);
     const uid = ok.body.data.taskId;
-    expect(await task(t.server, uid)).toMatchObject({ status: 1, charge_state: 0, amount: '0.00', charge_num_total: 2 });
+    expect(await task(t.server, uid)).toMatchObject({
+      status: 1,
+      charge_state: 0,
+      amount: '0.00',
+      charge_num_total: 2,
+    });
     expect(await balance(t.server, 'client0')).toBe(bal);
     t.server.clock.advance(31 * MIN);
     await fire();
-    expect(await task(t.server, uid)).toMatchObject({ status: 3, charge_state: 2, fail_num: 2, amount: '0.00', refunded_amount: '0.00' });
+    expect(await task(t.server, uid)).toMatchObject({
+      status: 3,
+      charge_state: 2,
+      fail_num: 2,
+      amount: '0.00',
+      refunded_amount: '0.00',
+    });
     expect((await messages(t.server, uid)).map((m) => m.state)).toEqual([14, 14]);
     expect(await balance(t.server, 'client0')).toBe(bal);
     // with enough money, a deferred task is charged when it fires
-    await db(t.server).updateTable('accounts').set({ unified_price: '0.0450' }).where('clientid', '=', 'client0').execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ unified_price: '0.0450' })
+      .where('clientid', '=', 'client0')
+      .execute();
     const d = await timed(client0, sms, { isCheckAvailableCredit: 0 });
     t.server.clock.advance(31 * MIN);
     await fire();
-    expect(await task(t.server, d.body.data.taskId)).toMatchObject({ status: 0, charge_state: 1, amount: '0.09', cost: '0.0900' });
+    expect(await task(t.server, d.body.data.taskId)).toMatchObject({
+      status: 0,
+      charge_state: 1,
+      amount: '0.09',
+      cost: '0.0900',
+    });
     expect(Number(await balance(t.server, 'client0'))).toBeCloseTo(Number(bal) - 0.09, 6);
     expect(await ledgerViolations(t.server)).toEqual([]);
   });
@@ -143,14 +206,22 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     expect((await client1.post('/api/send/undoSend', { uid })).body.msg).toBe('任务已开始发送或已取消，无法操作');
     // money: client0 gets all of it back
     const bal = await balance(t.server, 'client0');
-    const m = await timed(client0, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobilelist: '13800138000,18600186000,18900189000' });
+    const m = await timed(client0, {
+      sign: '云讯通',
+      smstype: 5,
+      templateId: mktTpl,
+      content: MARKETING_FIXED,
+      mobilelist: '13800138000,18600186000,18900189000',
+    });
     expect(m.body.data.amount).toBe('0.14');
     await client0.post('/api/send/undoSend', { uid: m.body.data.taskId });
     expect(await balance(t.server, 'client0')).toBe(bal);
     // at its time (before the timer ran) it can no longer be cancelled
     const late = await timed(client1, {});
     t.server.clock.advance(31 * MIN);
-    expect((await client1.post('/api/send/undoSend', { uid: late.body.data.taskId })).body.msg).toBe('已到发送时间，无法取消');
+    expect((await client1.post('/api/send/undoSend', { uid: late.body.data.taskId })).body.msg).toBe(
+      '已到发送时间，无法取消',
+    );
     await fire();
     expect(await poolViolations(t.server)).toEqual([]);
     expect(await ledgerViolations(t.server)).toEqual([]);
@@ -172,7 +243,11 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     });
     agent0 = await as(t.server, 'agent0');
     expect((await agent0.post('/api/send/edit', { taskID: uid })).body.msg).toBe('任务不存在');
-    const n = await timed(agent1, { clientid: 'client1', mobilelist: e.body.data.mobile + ',18900189000', sendtime: at(60 * MIN) }, { taskId: uid });
+    const n = await timed(
+      agent1,
+      { clientid: 'client1', mobilelist: e.body.data.mobile + ',18900189000', sendtime: at(60 * MIN) },
+      { taskId: uid },
+    );
     expect(n.body.code).toBe(0);
     expect((await task(t.server, uid)).status).toBe(4);
     expect(await task(t.server, n.body.data.taskId)).toMatchObject({ status: 1, submit_total: 3 });
@@ -186,9 +261,23 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
 
   it('sensitive words: accepted as intercepted (11), counted, never charged', async () => {
     const pools = await remaining(t.server, 'client1');
-    const r = await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('刷单返利卡'), mobile: '13800138000,18600186000' });
-    expect(r.body).toMatchObject({ code: 0, msg: '短信内容包含敏感词，已拦截', data: { chargeNum: 0, amount: '0.00' } });
-    expect(await task(t.server, r.body.data.taskId)).toMatchObject({ status: 3, intercept_num: 2, charge_num_total: 0 });
+    const r = await send(client1, {
+      sign: '好易购',
+      smstype: 0,
+      templateId: shipTpl,
+      content: shipContent('刷单返利卡'),
+      mobile: '13800138000,18600186000',
+    });
+    expect(r.body).toMatchObject({
+      code: 0,
+      msg: '短信内容包含敏感词，已拦截',
+      data: { chargeNum: 0, amount: '0.00' },
+    });
+    expect(await task(t.server, r.body.data.taskId)).toMatchObject({
+      status: 3,
+      intercept_num: 2,
+      charge_num_total: 0,
+    });
     expect((await messages(t.server, r.body.data.taskId)).map((m) => [m.state, m.next_at])).toEqual([
       [11, null],
       [11, null],
@@ -201,7 +290,13 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     await db(t.server).updateTable('accounts').set({ needaudit: 2 }).where('id', '=', c1).execute();
     try {
       const pools = await remaining(t.server, 'client1');
-      const a = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: '13800138000,18600186000' });
+      const a = await send(client1, {
+        sign: '好易购',
+        smstype: 4,
+        templateId: codeTpl,
+        content: codeContent(),
+        mobile: '13800138000,18600186000',
+      });
       expect(a.body).toMatchObject({ code: 0, msg: '提交成功，等待审核' });
       const ua = a.body.data.taskId;
       expect(await task(t.server, ua)).toMatchObject({ status: 0, audit_num: 2 });
@@ -212,16 +307,30 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
       expect((await cli(t.server, 'send', 'pending')).lines.join('\n')).toContain(ua);
       const ok = await cli(t.server, 'send', 'approve', ua);
       expect(ok).toMatchObject({ code: 0, lines: [`任务 ${ua} 审核通过：2 条短信进入发送队列`] });
-      expect((await messages(t.server, ua)).every((m) => m.state === 0 && m.next_at!.getTime() === t.server.clock.t)).toBe(true);
+      expect(
+        (await messages(t.server, ua)).every((m) => m.state === 0 && m.next_at!.getTime() === t.server.clock.t),
+      ).toBe(true);
       expect((await task(t.server, ua)).audit_num).toBe(0);
       expect((await cli(t.server, 'send', 'approve', ua)).code).toBe(1);
 
-      const b = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: '13800138000,18600186000,18900189000' });
+      const b = await send(client1, {
+        sign: '好易购',
+        smstype: 4,
+        templateId: codeTpl,
+        content: codeContent(),
+        mobile: '13800138000,18600186000,18900189000',
+      });
       const ub = b.body.data.taskId;
       expect(await remaining(t.server, 'client1')).toBe(pools - 5);
       const no = await cli(t.server, 'send', 'reject', ub, '内容', '不合规');
       expect(no.code).toBe(0);
-      expect(await task(t.server, ub)).toMatchObject({ status: 3, fail_num: 3, audit_num: 0, refundable_pieces: 3, refunded_pieces: 3 });
+      expect(await task(t.server, ub)).toMatchObject({
+        status: 3,
+        fail_num: 3,
+        audit_num: 0,
+        refundable_pieces: 3,
+        refunded_pieces: 3,
+      });
       expect((await messages(t.server, ub)).map((m) => m.state)).toEqual([9, 9, 9]);
       expect(await remaining(t.server, 'client1')).toBe(pools - 2);
       expect((await cli(t.server, 'send', 'reject', 'T0000')).lines).toContain('任务 T0000 不存在');
@@ -230,15 +339,57 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
       // a timed task approved before its time stays unclaimable until it fires
       const c = await timed(client1, {});
       await cli(t.server, 'send', 'approve', c.body.data.taskId);
-      expect((await messages(t.server, c.body.data.taskId)).every((m) => m.state === 0 && m.next_at === null)).toBe(true);
+      expect((await messages(t.server, c.body.data.taskId)).every((m) => m.state === 0 && m.next_at === null)).toBe(
+        true,
+      );
 
       // needaudit 1: marketing only; 3: a sensitive word goes to review instead of being intercepted
       await db(t.server).updateTable('accounts').set({ needaudit: 1 }).where('id', '=', c1).execute();
-      expect((await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: '13800138000' })).body.msg).toBe('提交成功');
-      expect((await send(client1, { sign: '好易购商城', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: '13800138000' })).body.msg).toBe('提交成功，等待审核');
+      expect(
+        (
+          await send(client1, {
+            sign: '好易购',
+            smstype: 4,
+            templateId: codeTpl,
+            content: codeContent(),
+            mobile: '13800138000',
+          })
+        ).body.msg,
+      ).toBe('提交成功');
+      expect(
+        (
+          await send(client1, {
+            sign: '好易购商城',
+            smstype: 5,
+            templateId: mktTpl,
+            content: MARKETING_FIXED,
+            mobile: '13800138000',
+          })
+        ).body.msg,
+      ).toBe('提交成功，等待审核');
       await db(t.server).updateTable('accounts').set({ needaudit: 3 }).where('id', '=', c1).execute();
-      expect((await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('耳机'), mobile: '13800138000' })).body.msg).toBe('提交成功');
-      expect((await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('刷单卡'), mobile: '13800138000' })).body.msg).toBe('提交成功，等待审核');
+      expect(
+        (
+          await send(client1, {
+            sign: '好易购',
+            smstype: 0,
+            templateId: shipTpl,
+            content: shipContent('耳机'),
+            mobile: '13800138000',
+          })
+        ).body.msg,
+      ).toBe('提交成功');
+      expect(
+        (
+          await send(client1, {
+            sign: '好易购',
+            smstype: 0,
+            templateId: shipTpl,
+            content: shipContent('刷单卡'),
+            mobile: '13800138000',
+          })
+        ).body.msg,
+      ).toBe('提交成功，等待审核');
     } finally {
       await db(t.server).updateTable('accounts').set({ needaudit: 0 }).where('id', '=', c1).execute();
     }

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentTestAnswer, mergeRanges, parseWordList, SensitiveWords, wordUnitMask } from '../../server/modules/content/sensitive-words';
+import {
+  contentTestAnswer,
+  mergeRanges,
+  parseWordList,
+  SensitiveWords,
+  wordUnitMask,
+} from '../../server/modules/content/sensitive-words';
 import { normalizeText } from '../../server/modules/content/normalize';
 
 const dirs: string[] = [];
@@ -17,7 +23,11 @@ afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, fo
 
 describe('sensitive word list', () => {
   it('parses one word per line, skips comments and blanks, normalises and dedupes (case, width, traditional, spacing)', () => {
-    expect(parseWordList('# comment\n刷单\n\n  赌博  # inline\nVPN\nvpn\r\nＶＰＮ\n賭博\n赌 博\n,.;\n')).toEqual(['刷单', '赌博', 'vpn']);
+    expect(parseWordList('# comment\n刷单\n\n  赌博  # inline\nVPN\nvpn\r\nＶＰＮ\n賭博\n赌 博\n,.;\n')).toEqual([
+      '刷单',
+      '赌博',
+      'vpn',
+    ]);
   });
 
   it('finds every occurrence with UTF-16 ranges, overlapping hits merged', () => {
@@ -121,7 +131,17 @@ describe('sensitive word list', () => {
 
     it('finds a word with a private-use, unassigned, noncharacter or lone-surrogate character inside (issue 35 item 5)', () => {
       const w = list();
-      for (const x of ['\ue000', '\uf8ff', '\u{10fffd}', '\u0378', '\uffff', '\ufdd0', '\u{f0000}', '\ud800', '\udfff']) {
+      for (const x of [
+        '\ue000',
+        '\uf8ff',
+        '\u{10fffd}',
+        '\u0378',
+        '\uffff',
+        '\ufdd0',
+        '\u{f0000}',
+        '\ud800',
+        '\udfff',
+      ]) {
         const text = `来赌${x}博吧`;
         expect(found(w, text), JSON.stringify(text)).toEqual([`赌${x}博`]);
         expect(w.contains(text), JSON.stringify(text)).toBe(true);
@@ -171,14 +191,19 @@ describe('sensitive word list', () => {
     it('does not join separate Latin words across a space or punctuation (documented rule)', () => {
       const w = list();
       // "lowo" only by dropping the space / comma between hello and world: not a match
-      for (const text of ['hello world', 'hello, world', 'hello-world', 'hello.world', 'hello😀world', 'HELLO WORLD']) expect(w.contains(text), text).toBe(false);
+      for (const text of ['hello world', 'hello, world', 'hello-world', 'hello.world', 'hello😀world', 'HELLO WORLD'])
+        expect(w.contains(text), text).toBe(false);
       // "du" only across words: not a match; inside a word it is (words match anywhere, as before)
       expect(w.contains('I had u')).toBe(false);
       expect(w.contains('dumb')).toBe(true);
       // a word holding a space matches the words with any separators, not run together
       expect(w.contains('freemoney')).toBe(false);
       // ordinary texts with punctuation stay clean
-      for (const text of ['您的验证码是123456，5分钟内有效。', '【好易购】尊敬的会员，您的订单已发货，请注意查收！', 'Your code is 4829. Do not share it.'])
+      for (const text of [
+        '您的验证码是123456，5分钟内有效。',
+        '【好易购】尊敬的会员，您的订单已发货，请注意查收！',
+        'Your code is 4829. Do not share it.',
+      ])
         expect(w.find(text), text).toEqual([]);
     });
   });
@@ -199,7 +224,9 @@ describe('sensitive word list', () => {
         const text = pick(rnd(25));
         const n = normalizeText(text);
         const expected: [number, number][] = [];
-        for (const w of list) for (let i = n.text.indexOf(w); i >= 0; i = n.text.indexOf(w, i + 1)) expected.push([n.start[i], n.end[i + w.length - 1]]);
+        for (const w of list)
+          for (let i = n.text.indexOf(w); i >= 0; i = n.text.indexOf(w, i + 1))
+            expected.push([n.start[i], n.end[i + w.length - 1]]);
         expect(words.find(text), JSON.stringify({ text, list })).toEqual(mergeRanges(expected));
         expect(words.contains(text)).toBe(expected.length > 0);
       }
@@ -220,7 +247,8 @@ describe('sensitive word list', () => {
       const text = pick(rnd(30));
       const folded = text.toLowerCase();
       const expected: [number, number][] = [];
-      for (const w of list) for (let i = folded.indexOf(w); i >= 0; i = folded.indexOf(w, i + 1)) expected.push([i, i + w.length]);
+      for (const w of list)
+        for (let i = folded.indexOf(w); i >= 0; i = folded.indexOf(w, i + 1)) expected.push([i, i + w.length]);
       expect(words.find(text)).toEqual(mergeRanges(expected));
       expect(words.contains(text)).toBe(expected.length > 0);
     }
@@ -234,7 +262,36 @@ describe('sensitive word list', () => {
     };
     // case pairs, sigmas, length-changing lower cases (İ), the Kelvin sign (K → k), surrogate pairs, traditional
     // characters, full-width letters, separators (spaces, punctuation, emoji), zero-width and combining characters
-    const wide = ['刷', '单', '赌', '博', '賭', 'a', 'B', 'k', 'K', 'Σ', 'σ', 'ς', 'İ', 'i', 'é', 'É', 'Ａ', '😀', '𐐀', '𐐨', '𝐀', ' ', '，', '.', '\u200b', '\u0301', '㈠', '一'];
+    const wide = [
+      '刷',
+      '单',
+      '赌',
+      '博',
+      '賭',
+      'a',
+      'B',
+      'k',
+      'K',
+      'Σ',
+      'σ',
+      'ς',
+      'İ',
+      'i',
+      'é',
+      'É',
+      'Ａ',
+      '😀',
+      '𐐀',
+      '𐐨',
+      '𝐀',
+      ' ',
+      '，',
+      '.',
+      '\u200b',
+      '\u0301',
+      '㈠',
+      '一',
+    ];
     // letters standing alone between separators (the one rule that looks past a character's neighbours)
     const tricky = ['a', 'b', 'B', ' ', '.', '-', '赌', '\u200b', 'ｂ', '1'];
     let atoms = wide;
@@ -252,7 +309,9 @@ describe('sensitive word list', () => {
       let hits = 0;
       for (let list = 0; list < 40; list++) {
         atoms = list % 2 ? tricky : wide;
-        const words = new SensitiveWords(listFile(Array.from({ length: 1 + rnd(6) }, () => pick(1 + rnd(3))).join('\n')));
+        const words = new SensitiveWords(
+          listFile(Array.from({ length: 1 + rnd(6) }, () => pick(1 + rnd(3))).join('\n')),
+        );
         for (let tpl = 0; tpl < 10; tpl++) {
           const fixed = Array.from({ length: 2 + rnd(3) }, () => pick(rnd(4)));
           const c = words.templateCheck(fixed);
@@ -310,9 +369,17 @@ describe('sensitive word list', () => {
       const m = wordUnitMask(parseWordList('ς'));
       expect([m[0x3a3], m[0x3c2], m[0x3c3], m['a'.charCodeAt(0)]]).toEqual([1, 1, 1, 0]);
       const k = wordUnitMask(parseWordList('k'));
-      expect([k['K'.charCodeAt(0)], k[0x212a], k['k'.charCodeAt(0)], k['ｋ'.charCodeAt(0)], k['x'.charCodeAt(0)]]).toEqual([1, 1, 1, 1, 0]);
+      expect([
+        k['K'.charCodeAt(0)],
+        k[0x212a],
+        k['k'.charCodeAt(0)],
+        k['ｋ'.charCodeAt(0)],
+        k['x'.charCodeAt(0)],
+      ]).toEqual([1, 1, 1, 1, 0]);
       const t = wordUnitMask(parseWordList('赌博'));
-      expect(['赌', '賭', '博', '工', ' ', '，', '\u200b', '\ud83d', '\ude00'].map((ch) => t[ch.charCodeAt(0)])).toEqual([1, 1, 1, 0, 1, 1, 1, 1, 1]);
+      expect(
+        ['赌', '賭', '博', '工', ' ', '，', '\u200b', '\ud83d', '\ude00'].map((ch) => t[ch.charCodeAt(0)]),
+      ).toEqual([1, 1, 1, 0, 1, 1, 1, 1, 1]);
     });
   });
 });

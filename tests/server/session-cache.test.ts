@@ -42,7 +42,11 @@ describe.each(backends)('session check cache (%s)', (backend) => {
     expect((await a.login('client1')).body.code).toBe(0);
     expect((await b.login('client1')).body.code).toBe(0);
     expect((await b.get('/api/login/timeout')).body.data).toBe(true);
-    const r = await a.post('/api/password/save', { oldPassword: 'Demo1234', newPassword: 'Newpass123', confirmPassword: 'Newpass123' });
+    const r = await a.post('/api/password/save', {
+      oldPassword: 'Demo1234',
+      newPassword: 'Newpass123',
+      confirmPassword: 'Newpass123',
+    });
     expect(r.body.code).toBe(0);
     expect((await b.get('/api/login/timeout')).body.data).toBe(false);
     expect((await a.get('/api/login/timeout')).body.data).toBe(true);

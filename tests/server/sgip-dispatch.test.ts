@@ -39,7 +39,9 @@ const freePort = () =>
     });
   });
 
-async function startSmg(args: string[]): Promise<{ port: number; callbackPort: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
+async function startSmg(
+  args: string[],
+): Promise<{ port: number; callbackPort: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
   const callbackPort = await freePort();
   const log = path.join(tmp, `submits-${port}.jsonl`);
@@ -91,11 +93,19 @@ async function startSmg(args: string[]): Promise<{ port: number; callbackPort: n
   };
 }
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function expectMoneyExact(server: TestServer, taskId: number) {
@@ -104,7 +114,9 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
@@ -132,8 +144,22 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
         sourcePrefix: '106900',
       });
       const acc = await accountId(server);
-      const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 13800000000, price: '0.04' });
-      const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 13900000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+      const short = await insertFixtureTask(db, {
+        accountId: acc,
+        count: 30,
+        nextAt: new Date(),
+        phoneBase: 13800000000,
+        price: '0.04',
+      });
+      const long = await insertFixtureTask(db, {
+        accountId: acc,
+        count: 10,
+        nextAt: new Date(),
+        phoneBase: 13900000000,
+        content: CHINESE_150,
+        pieces: 3,
+        price: '0.05',
+      });
       try {
         await link.waitReady(5000);
         d.start();
@@ -141,7 +167,10 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
         for (;;) {
           const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
           if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
-          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+          if (Date.now() > deadline)
+            throw new Error(
+              `not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`,
+            );
           await new Promise((r) => setTimeout(r, 50));
         }
       } finally {
@@ -156,10 +185,13 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
       expect(subs.filter((s) => s.result !== 0)).toEqual([]);
       const longSubs = subs.filter((s) => s.udhi === 1);
       expect(longSubs).toHaveLength(30);
-      for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, coding: 8, spNumber: `1065500${acc}`, corpId: '12345', reportFlag: 1 });
+      for (const s of longSubs)
+        expect(s).toMatchObject({ udhi: 1, coding: 8, spNumber: `1065500${acc}`, corpId: '12345', reportFlag: 1 });
       const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
       // 3 delivered, 6 failed by its report
-      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
+      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual(
+        [],
+      );
       expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
       for (const m of ms) {
         expect(m.channel).toBe('cu');
@@ -180,7 +212,12 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
       // uplinks to SPNumber 1065500<account> → routed to the account: every one the gateway saw
       // answered is stored once, from a number the gateway was sent to
       const answered = answeredUplinks(gatewayLog, 'sgip');
-      const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+      const mo = await db
+        .selectFrom('sms_mo')
+        .selectAll()
+        .where('account_id', '=', acc)
+        .where('content', '=', '收到，谢谢 TD')
+        .execute();
       expect(answered.length).toBeGreaterThan(0);
       expect(mo.map((m) => m.smsc_ref)).toEqual(expect.arrayContaining(answered));
       expect(new Set(mo.map((m) => m.smsc_ref)).size).toBe(mo.length);
@@ -205,7 +242,12 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
       reloadMs: 0,
       dispatcher: { batchSize: 40, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
     });
-    const task = await insertFixtureTask(db, { accountId: await accountId(server), count: 25, nextAt: new Date(), phoneBase: 13700000000 });
+    const task = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: 25,
+      nextAt: new Date(),
+      phoneBase: 13700000000,
+    });
     try {
       expect(p.smsc).toMatch(/^sgip:\/\/sp1@127\.0\.0\.1:\d+ \(embedded simulator\)$/);
       expect(p.simulator).toBeNull();
@@ -214,7 +256,10 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
         const tr = await taskRow(server, task.id);
         // the SMG counts a report sent when its REPORT_RESP comes, which the link writes once the report is stored
         if (tr.status === 3 && tr.unknown_num === 0 && p.sgipSimulator!.counts().reportsSent >= 25) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.sgipSimulator!.counts().reportsSent])}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.sgipSimulator!.counts().reportsSent])}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(p.sgipSimulator!.counts()).toMatchObject({ accepted: 25, reportsSent: 25 });
@@ -222,10 +267,17 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
     } finally {
       await p.stop();
     }
-    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^\d+-\d+-\d+$/.test(m.msg_id ?? ''))).toBe(true);
+    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^\d+-\d+-\d+$/.test(m.msg_id ?? ''))).toBe(
+      true,
+    );
     await expectMoneyExact(server, task.id);
     const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
-    const added = await cli('channel-add', 'cu', 'sgip://sp1:secret@127.0.0.1:8801?corp_id=12345&sp_number=1065500&callback_port=8802', 'carriers=联通');
+    const added = await cli(
+      'channel-add',
+      'cu',
+      'sgip://sp1:secret@127.0.0.1:8801?corp_id=12345&sp_number=1065500&callback_port=8802',
+      'carriers=联通',
+    );
     expect(added.code).toBe(0);
     expect(added.lines.join()).toContain('sgip://sp1@127.0.0.1:8801');
     expect((await cli('channel-remove', 'cu')).code).toBe(0);

@@ -69,7 +69,12 @@ const freePort = () =>
   });
 
 /** runs sgip-peer sp against the door, listening on `listen` for the bind-back; resolves with its JSON summary line */
-async function peer(server: TestServer, listen: number, args: Record<string, string | number>, password = PASSWORD): Promise<Summary> {
+async function peer(
+  server: TestServer,
+  listen: number,
+  args: Record<string, string | number>,
+  password = PASSWORD,
+): Promise<Summary> {
   const argv = [
     'sp',
     '-addr',
@@ -111,7 +116,12 @@ async function callbackAt(server: TestServer, port: number) {
   s.opts.dial = (_address, p) => ({ host: '127.0.0.1', port: p });
   s.opts.bindBackRetryMinMs = 100;
   s.opts.bindBackRetryMaxMs = 500;
-  await setAccount(server, 'client1', { sgip_callback_host: 'sp.example.com', sgip_callback_port: port, sgip_callback_user: 'plat', sgip_callback_password: 'cbpass' });
+  await setAccount(server, 'client1', {
+    sgip_callback_host: 'sp.example.com',
+    sgip_callback_port: port,
+    sgip_callback_user: 'plat',
+    sgip_callback_password: 'cbpass',
+  });
 }
 
 function carrier(server: TestServer) {
@@ -157,7 +167,12 @@ const queued = async (server: TestServer, table: 'smpp_receipts' | 'smpp_mo' = '
   ).length;
 
 /** a raw SGIP_BIND: its result (null when the connection closed without one) */
-async function bindResult(server: TestServer, loginType: number, login: string, password: string): Promise<number | null> {
+async function bindResult(
+  server: TestServer,
+  loginType: number,
+  login: string,
+  password: string,
+): Promise<number | null> {
   const sock = net.connect(server.app.services.sgipServer!.port, '127.0.0.1');
   sock.on('error', () => {});
   sock.write(encodeBind({ node: 1, time: 1, number: 1 }, { loginType, loginName: login, loginPassword: password }));
@@ -207,7 +222,17 @@ async function rawCustomer(server: TestServer) {
     write: (b: Buffer) => sock.write(b),
     /** one SGIP_SUBMIT to one number; its result */
     async submit(seq: SgipSeq, phone: string, content: Buffer, messageCoding: number, tpUdhi = 0): Promise<number> {
-      sock.write(encodeSubmit(seq, { ...SUBMIT_DEFAULTS, spNumber: '10690001001', userNumbers: [`86${phone}`], corpId: '', messageCoding, tpUdhi, messageContent: content }));
+      sock.write(
+        encodeSubmit(seq, {
+          ...SUBMIT_DEFAULTS,
+          spNumber: '10690001001',
+          userNumbers: [`86${phone}`],
+          corpId: '',
+          messageCoding,
+          tpUdhi,
+          messageContent: content,
+        }),
+      );
       const a = await c.answer(seq);
       return a.command === 'SUBMIT_RESP' ? a.result : -1;
     },
@@ -270,27 +295,30 @@ const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 
 describe.each(backends)('SGIP door for customers (%s)', (backend) => {
   const t = useServer(backend, { config: { sgipServerPort: -1, sgipServerHost: '127.0.0.1' } });
 
-  it.skipIf(!hasPeer)('short and long messages accepted and charged; every report by bind-back, matched by the submit sequence', async () => {
-    const listen = await freePort();
-    await callbackAt(t.server, listen);
-    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
-    const before = await messagesOf(t.server);
-    const c = carrier(t.server);
-    try {
-      const r = await peer(t.server, listen, { n: 30, long: 5, window: 16, wait: 15, dest: '861300013' });
-      expect(r.error ?? '').toBe('');
-      // 30 messages, 6 of them in 3 parts: 42 submits, each answered 0
-      expect(r).toMatchObject({ messages: 30, parts: 42, accepted: 42, refused: {} });
-      // a report for every submit the customer made (each part's), none twice, none unknown
-      expect(r).toMatchObject({ reports: 42, matched: 42, unmatched: 0, duplicates: 0 });
-      expect(r.states).toEqual({ '0': 42 });
-      expect(r.callbackBound).toBeTruthy();
-    } finally {
-      await c.stop();
-    }
-    expect((await messagesOf(t.server)) - before).toBe(30);
-    expect(await queued(t.server)).toBe(0);
-  });
+  it.skipIf(!hasPeer)(
+    'short and long messages accepted and charged; every report by bind-back, matched by the submit sequence',
+    async () => {
+      const listen = await freePort();
+      await callbackAt(t.server, listen);
+      await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+      const before = await messagesOf(t.server);
+      const c = carrier(t.server);
+      try {
+        const r = await peer(t.server, listen, { n: 30, long: 5, window: 16, wait: 15, dest: '861300013' });
+        expect(r.error ?? '').toBe('');
+        // 30 messages, 6 of them in 3 parts: 42 submits, each answered 0
+        expect(r).toMatchObject({ messages: 30, parts: 42, accepted: 42, refused: {} });
+        // a report for every submit the customer made (each part's), none twice, none unknown
+        expect(r).toMatchObject({ reports: 42, matched: 42, unmatched: 0, duplicates: 0 });
+        expect(r.states).toEqual({ '0': 42 });
+        expect(r.callbackBound).toBeTruthy();
+      } finally {
+        await c.stop();
+      }
+      expect((await messagesOf(t.server)) - before).toBe(30);
+      expect(await queued(t.server)).toBe(0);
+    },
+  );
 
   it.skipIf(!hasPeer)('the listener down, then up: reports wait, then each is sent once', async () => {
     const listen = await freePort();
@@ -307,7 +335,8 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     await c.stop();
     expect(await queued(t.server)).toBe(5);
     // the bind-back is tried and fails: the rows stay
-    for (let i = 0; i < 50 && s.stats.bindBackFailures === failsBefore; i++) await new Promise((res) => setTimeout(res, 100));
+    for (let i = 0; i < 50 && s.stats.bindBackFailures === failsBefore; i++)
+      await new Promise((res) => setTimeout(res, 100));
     expect(s.stats.bindBackFailures).toBeGreaterThan(failsBefore);
     expect(await queued(t.server)).toBe(5);
     // the peer numbers its submits node-MMDDHHMMSS-number from 1 in each run: a run in the same
@@ -315,7 +344,14 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     await new Promise((res) => setTimeout(res, 1100));
     // the listener again (with one submit of its own, no carrier: it waits the 3 s out): the five reports, once each
     const again = await peer(t.server, listen, { n: 1, wait: 3 });
-    expect(again).toMatchObject({ accepted: 1, reports: 5, matched: 0, unmatched: 5, duplicates: 0, states: { '0': 5 } });
+    expect(again).toMatchObject({
+      accepted: 1,
+      reports: 5,
+      matched: 0,
+      unmatched: 5,
+      duplicates: 0,
+      states: { '0': 5 },
+    });
     expect(await queued(t.server)).toBe(0);
     await new Promise((res) => setTimeout(res, 1000));
     expect(s.stats.reportsSent - sentBefore).toBe(5);
@@ -327,7 +363,15 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, needmo: NeedMo.Push, access_speed: 0 });
     const id = await accountId(t.server, 'client1');
     const d = new Dispatcher(t.server.app.ctx, new FakeLink(), { maintenanceMs: 0, hooks: pushHooks() });
-    await d.handleMo([{ from: '13000138011', to: `106900${id}`, text: '好的，收到 TD', smscRef: `mo-${Math.random()}`, receivedAt: new Date() }]);
+    await d.handleMo([
+      {
+        from: '13000138011',
+        to: `106900${id}`,
+        text: '好的，收到 TD',
+        smscRef: `mo-${Math.random()}`,
+        receivedAt: new Date(),
+      },
+    ]);
     await d.stop();
     // the uplink is queued first; the customer submits one message (no carrier: it waits the 3 s out) and listens
     const r = await peer(t.server, listen, { n: 1, wait: 3 });
@@ -336,17 +380,22 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     expect(await queued(t.server, 'smpp_mo')).toBe(0);
   });
 
-  it.skipIf(!hasPeer)('refusals: an unapproved sign (vendor result 101), nothing charged; a wrong password no bind', async () => {
-    const listen = await freePort();
-    await callbackAt(t.server, listen);
-    await setAccount(t.server, 'client1', { access_speed: 0 });
-    const before = await messagesOf(t.server);
-    const unapproved = await peer(t.server, listen, { n: 3, wait: 0, sign: '没批过' });
-    expect(unapproved).toMatchObject({ accepted: 0, refused: { '101': 3 } });
-    expect(await messagesOf(t.server)).toBe(before);
-    const wrong = await peer(t.server, listen, { n: 1, wait: 0 }, 'wrong').catch((e: Error) => ({ error: e.message }) as Summary);
-    expect(wrong.error ?? '').not.toBe('');
-  });
+  it.skipIf(!hasPeer)(
+    'refusals: an unapproved sign (vendor result 101), nothing charged; a wrong password no bind',
+    async () => {
+      const listen = await freePort();
+      await callbackAt(t.server, listen);
+      await setAccount(t.server, 'client1', { access_speed: 0 });
+      const before = await messagesOf(t.server);
+      const unapproved = await peer(t.server, listen, { n: 3, wait: 0, sign: '没批过' });
+      expect(unapproved).toMatchObject({ accepted: 0, refused: { '101': 3 } });
+      expect(await messagesOf(t.server)).toBe(before);
+      const wrong = await peer(t.server, listen, { n: 1, wait: 0 }, 'wrong').catch(
+        (e: Error) => ({ error: e.message }) as Summary,
+      );
+      expect(wrong.error ?? '').not.toBe('');
+    },
+  );
 
   it('bind: the right login 0, a wrong password and an unknown login 1, type 2 → 4, a frozen account 1', async () => {
     expect(await bindResult(t.server, 1, LOGIN, PASSWORD)).toBe(0);
@@ -362,7 +411,12 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     const sock = net.connect(t.server.app.services.sgipServer!.port, '127.0.0.1');
     sock.on('error', () => {});
     await new Promise((r) => sock.once('connect', r));
-    sock.write(encodeReport({ node: 1, time: 1, number: 1 }, { submitSeq: { node: 1, time: 1, number: 1 }, reportType: 0, userNumber: '86130', state: 0, errorCode: 0 }));
+    sock.write(
+      encodeReport(
+        { node: 1, time: 1, number: 1 },
+        { submitSeq: { node: 1, time: 1, number: 1 }, reportType: 0, userNumber: '86130', state: 0, errorCode: 0 },
+      ),
+    );
     await new Promise((r) => sock.once('close', r));
     expect(CMD.REPORT).toBe(5);
   });
@@ -381,7 +435,9 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
       expect(before[0]).toMatchObject({ result: 0, nodeId: '000000', sendTime: '' });
       expect(before[0].receiveTime).toMatch(/^\d{12}$/);
       // another number, another sequence, another node's: not known
-      expect(await c.trace(seq, '13000138078')).toEqual([{ result: 1, nodeId: '000000', receiveTime: '', sendTime: '' }]);
+      expect(await c.trace(seq, '13000138078')).toEqual([
+        { result: 1, nodeId: '000000', receiveTime: '', sendTime: '' },
+      ]);
       expect(await c.trace({ ...seq, number: seq.number + 1 }, phone)).toMatchObject([{ result: 1 }]);
       // unreadable (a TRACE one octet short): answered as not known, the session goes on
       const bad = c.seq();

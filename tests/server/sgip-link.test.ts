@@ -16,7 +16,17 @@ import { createSmscLink } from '../../server/modules/smsc/link';
 import type { SgipLinkHandle } from '../../server/modules/smsc/sgip-client';
 import { describeSmsc, parseChannel, parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSgipSimulator } from '../../server/modules/smsc/sgip-simulator';
-import { CMD, decodePacket, encodeBind, encodeReport, encodeSubmit, encodeTrace, SgipFrameSplitter, SUBMIT_DEFAULTS, type SgipPacket } from '../../server/lib/sgip-pdu';
+import {
+  CMD,
+  decodePacket,
+  encodeBind,
+  encodeReport,
+  encodeSubmit,
+  encodeTrace,
+  SgipFrameSplitter,
+  SUBMIT_DEFAULTS,
+  type SgipPacket,
+} from '../../server/lib/sgip-pdu';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
@@ -144,7 +154,12 @@ function link(g: Smg, query = '', password = 'secret'): SgipLinkHandle {
 }
 
 const reqs = (n: number, from = 1, text = '【云讯通】验证码1234'): SubmitRequest[] =>
-  Array.from({ length: n }, (_, i) => ({ ref: from + i, to: `1300000${String(from + i).padStart(4, '0')}`, from: `106900${77}${i % 3 ? '12' : ''}`, text }));
+  Array.from({ length: n }, (_, i) => ({
+    ref: from + i,
+    to: `1300000${String(from + i).padStart(4, '0')}`,
+    from: `106900${77}${i % 3 ? '12' : ''}`,
+    text,
+  }));
 
 const ids = (res: SubmitResult[]) => res.flatMap((r) => (r.status === 'accepted' ? (r.parts ?? [r.msgId]) : []));
 
@@ -157,7 +172,11 @@ describe.skipIf(!hasPeer)('SGIP link against sgip-peer smg', () => {
     await l.waitReady();
     const long = '长'.repeat(150);
     const ascii = 'Your code is 1234. '.repeat(9);
-    const batch = [...reqs(5), { ref: 100, to: '13000001000', from: '10690077', text: long }, { ref: 101, to: '+8613000001001', from: '1069007712', text: ascii }];
+    const batch = [
+      ...reqs(5),
+      { ref: 100, to: '13000001000', from: '10690077', text: long },
+      { ref: 101, to: '+8613000001001', from: '1069007712', text: ascii },
+    ];
     const res = await l.submit(batch);
     expect(res.map((r) => r.status)).toEqual(batch.map(() => 'accepted'));
     const lr = res[5] as Extract<SubmitResult, { status: 'accepted' }>;
@@ -182,7 +201,9 @@ describe.skipIf(!hasPeer)('SGIP link against sgip-peer smg', () => {
     lr.parts!.forEach((id, i) => {
       const s = bySeq.get(id)!;
       expect(s).toMatchObject({ udhi: 1, coding: 8 });
-      expect(String(s.hex).slice(0, 12)).toBe(`050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`);
+      expect(String(s.hex).slice(0, 12)).toBe(
+        `050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`,
+      );
     });
     expect(lr.parts!.map((id) => bySeq.get(id)!.text).join('')).toBe(long);
     const ap = (res[6] as { parts: string[] }).parts.map((id) => bySeq.get(id)!);
@@ -308,7 +329,9 @@ describe('SGIP link: the callback listener', () => {
   it('refuses another login type, a wrong login, a packet before the bind; takes a report after a good bind', async () => {
     const port = await freePort();
     const l = createSmscLink(
-      parseSmppUrl(`sgip://sp1:x@127.0.0.1:1?callback_port=${port}&callback_host=127.0.0.1&callback_user=smg&callback_password=pw&${FAST}`),
+      parseSmppUrl(
+        `sgip://sp1:x@127.0.0.1:1?callback_port=${port}&callback_host=127.0.0.1&callback_user=smg&callback_password=pw&${FAST}`,
+      ),
     ) as SgipLinkHandle;
     open.push(l);
     const receipts: Receipt[] = [];
@@ -326,7 +349,9 @@ describe('SGIP link: the callback listener', () => {
     expect(b.got[0]).toMatchObject({ command: 'BIND_RESP', result: 1 });
 
     const c = await raw(port);
-    c.s.write(encodeReport(SEQ, { submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 0, errorCode: 0 }));
+    c.s.write(
+      encodeReport(SEQ, { submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 0, errorCode: 0 }),
+    );
     await until(() => c.closed());
     expect(c.got).toHaveLength(0);
 
@@ -338,14 +363,38 @@ describe('SGIP link: the callback listener', () => {
 
     const e = await raw(port);
     e.s.write(encodeBind(SEQ, { loginType: 2, loginName: 'smg', loginPassword: 'pw' }));
-    e.s.write(encodeReport({ ...SEQ, number: 2 }, { submitSeq: { node: 9, time: 1205000000, number: 77 }, reportType: 0, userNumber: '8613000000001', state: 2, errorCode: 29 }));
+    e.s.write(
+      encodeReport(
+        { ...SEQ, number: 2 },
+        {
+          submitSeq: { node: 9, time: 1205000000, number: 77 },
+          reportType: 0,
+          userNumber: '8613000000001',
+          state: 2,
+          errorCode: 29,
+        },
+      ),
+    );
     await until(() => e.got.length === 2);
     expect(e.got[0]).toMatchObject({ command: 'BIND_RESP', result: 0 });
     expect(e.got[1]).toMatchObject({ command: 'REPORT_RESP', result: 0, seq: { node: 1, number: 2 } });
     expect(e.got[1].commandId).toBe(CMD.REPORT_RESP);
-    expect(receipts).toEqual([expect.objectContaining({ msgId: '9-1205000000-77', delivered: false, stat: 'UNDELIV', err: '29', phone: '13000000001' })]);
+    expect(receipts).toEqual([
+      expect.objectContaining({
+        msgId: '9-1205000000-77',
+        delivered: false,
+        stat: 'UNDELIV',
+        err: '29',
+        phone: '13000000001',
+      }),
+    ]);
     // SGIP_TRACE: an SP is not a node of an MT message's path: answered with no node, the session goes on
-    e.s.write(encodeTrace({ ...SEQ, number: 3 }, { submitSeq: { node: 9, time: 1205000000, number: 77 }, userNumber: '8613000000001' }));
+    e.s.write(
+      encodeTrace(
+        { ...SEQ, number: 3 },
+        { submitSeq: { node: 9, time: 1205000000, number: 77 }, userNumber: '8613000000001' },
+      ),
+    );
     await until(() => e.got.length === 3);
     expect(e.got[2]).toMatchObject({ command: 'TRACE_RESP', hops: [], seq: { number: 3 } });
     expect(e.closed()).toBe(false);
@@ -358,7 +407,14 @@ describe('sgip:// URLs', () => {
     const c = parseSmppUrl(
       'sgip://sp1:se%40cret@smg.example:8811?corp_id=12345&sp_number=10655001&node_id=3000012345&service_type=HELP&callback_port=8812&callback_user=smg&callback_password=pw&window=16&prefix=106901',
     );
-    expect(c).toMatchObject({ protocol: 'sgip', host: 'smg.example', port: 8811, systemId: 'sp1', password: 'se@cret', window: 16 });
+    expect(c).toMatchObject({
+      protocol: 'sgip',
+      host: 'smg.example',
+      port: 8811,
+      systemId: 'sp1',
+      password: 'se@cret',
+      window: 16,
+    });
     expect(c.sgip).toEqual({
       corpId: '12345',
       spNumber: '10655001',
@@ -384,7 +440,17 @@ describe('sgip:// URLs', () => {
 
 describe('the embedded SGIP SMG simulator (sgip-simulator.ts)', () => {
   it('accepts, reports over its bind-back (kept while the listener is away), replies; refuses a wrong password', async () => {
-    const sim = await startSgipSimulator({ seed: 7, delivered: 0.5, failed: 0.5, noReceipt: 0, latencyMinMs: 200, latencyMaxMs: 300, moRatio: 1, moDelayMs: 10, redeliverMs: 100 });
+    const sim = await startSgipSimulator({
+      seed: 7,
+      delivered: 0.5,
+      failed: 0.5,
+      noReceipt: 0,
+      latencyMinMs: 200,
+      latencyMaxMs: 300,
+      moRatio: 1,
+      moDelayMs: 10,
+      redeliverMs: 100,
+    });
     open.push(sim);
     const cbPort = await freePort();
     const url = `${sim.url}?sp_number=106900&prefix=106900&callback_port=${cbPort}&callback_host=127.0.0.1&callback_user=smg&callback_password=secret&${FAST}`;
@@ -395,10 +461,19 @@ describe('the embedded SGIP SMG simulator (sgip-simulator.ts)', () => {
     l.onReceipts(async (r) => void receipts.push(...r));
     l.onMo(async (m) => void mos.push(...m));
     await l.waitReady();
-    const res = await l.submit([...reqs(10), { ref: 50, to: '13000000050', from: '1069007712', text: '长'.repeat(100) }]);
+    const res = await l.submit([
+      ...reqs(10),
+      { ref: 50, to: '13000000050', from: '1069007712', text: '长'.repeat(100) },
+    ]);
     expect(res.every((r) => r.status === 'accepted')).toBe(true);
     expect(sim.recent.filter((s) => s.tpUdhi === 1).map((s) => s.text)).toEqual(['长'.repeat(67), '长'.repeat(33)]);
-    expect(sim.recent[0]).toMatchObject({ spNumber: '10690077', to: '8613000000001', text: '【云讯通】验证码1234', messageCoding: 8, reportFlag: 1 });
+    expect(sim.recent[0]).toMatchObject({
+      spNumber: '10690077',
+      to: '8613000000001',
+      text: '【云讯通】验证码1234',
+      messageCoding: 8,
+      reportFlag: 1,
+    });
     // the listener is not known to the SMG yet: the reports wait
     await new Promise((r) => setTimeout(r, 500));
     expect(receipts).toHaveLength(0);
@@ -424,7 +499,15 @@ describe('the embedded SGIP SMG simulator: SGIP_TRACE', () => {
     const c = await raw(sim.port);
     c.s.write(encodeBind(SEQ, { loginType: 1, loginName: 'sp1', loginPassword: 'secret' }));
     const sub = { ...SEQ, number: 2 };
-    c.s.write(encodeSubmit(sub, { ...SUBMIT_DEFAULTS, spNumber: '106900', userNumbers: ['8613000000009'], corpId: '', messageContent: Buffer.from('hi') }));
+    c.s.write(
+      encodeSubmit(sub, {
+        ...SUBMIT_DEFAULTS,
+        spNumber: '106900',
+        userNumbers: ['8613000000009'],
+        corpId: '',
+        messageContent: Buffer.from('hi'),
+      }),
+    );
     c.s.write(encodeTrace({ ...SEQ, number: 3 }, { submitSeq: sub, userNumber: '8613000000009' }));
     c.s.write(encodeTrace({ ...SEQ, number: 4 }, { submitSeq: sub, userNumber: '8613000000008' }));
     c.s.write(encodeTrace({ ...SEQ, number: 5 }, { submitSeq: { ...sub, number: 99 }, userNumber: '8613000000009' }));

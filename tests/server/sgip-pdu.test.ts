@@ -83,17 +83,32 @@ const SAMPLES: [string, Buffer, (b: Buffer) => unknown][] = [
   ['SUBMIT_RESP', encodeSubmitResp(SEQ, 0), (b) => decodeResp(b, CMD.SUBMIT_RESP)],
   [
     'DELIVER',
-    encodeDeliver(SEQ, { userNumber: '8613000000001', spNumber: '106550001', tpPid: 0, tpUdhi: 0, messageCoding: 8, messageContent: Buffer.from('6536', 'hex') }),
+    encodeDeliver(SEQ, {
+      userNumber: '8613000000001',
+      spNumber: '106550001',
+      tpPid: 0,
+      tpUdhi: 0,
+      messageCoding: 8,
+      messageContent: Buffer.from('6536', 'hex'),
+    }),
     decodeDeliver,
   ],
   ['DELIVER_RESP', encodeDeliverResp(SEQ, 0), (b) => decodeResp(b, CMD.DELIVER_RESP)],
-  ['REPORT', encodeReport(SEQ, { submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 2, errorCode: 29 }), decodeReport],
+  [
+    'REPORT',
+    encodeReport(SEQ, { submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 2, errorCode: 29 }),
+    decodeReport,
+  ],
   ['REPORT_RESP', encodeReportResp(SEQ, 0), (b) => decodeResp(b, CMD.REPORT_RESP)],
   ['USERRPT', encodeUserRpt(SEQ, { spNumber: '10655', userNumber: '8613000000001', userCondition: 1 }), decodeUserRpt],
   ['CHECKUSER', encodeCheckUser(SEQ, { userName: 'u', password: 'p', userNumber: '8613000000001' }), decodeCheckUser],
   ['CHECKUSER_RESP', encodeCheckUserResp(SEQ, 0, 1), decodeCheckUserResp],
   ['TRACE', encodeTrace(SEQ, { submitSeq: SEQ, userNumber: '8613000000001' }), decodeTrace],
-  ['TRACE_RESP', encodeTraceResp(SEQ, [{ result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' }]), decodeTraceResp],
+  [
+    'TRACE_RESP',
+    encodeTraceResp(SEQ, [{ result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' }]),
+    decodeTraceResp,
+  ],
   [
     'TRACE_RESP',
     encodeTraceResp(SEQ, [
@@ -120,25 +135,47 @@ describe('SGIP 1.2 packets', () => {
     expect(RESP_LENGTH).toBe(29);
     expect(REPORT_LENGTH).toBe(64);
     expect(encodeSubmit(SEQ, submit()).length).toBe(submitLength(2, 2));
-    expect(submitLength(1, 0)).toBe(20 + 21 + 21 + 1 + 21 + 5 + 10 + 1 + 6 + 6 + 1 + 1 + 1 + 16 + 16 + 1 + 1 + 1 + 1 + 1 + 4 + 8);
+    expect(submitLength(1, 0)).toBe(
+      20 + 21 + 21 + 1 + 21 + 5 + 10 + 1 + 6 + 6 + 1 + 1 + 1 + 16 + 16 + 1 + 1 + 1 + 1 + 1 + 4 + 8,
+    );
   });
 
   it('round trips', () => {
-    expect(decodeBind(SAMPLES[0][1])).toMatchObject({ loginType: 1, loginName: 'sp1', loginPassword: 'secret', seq: SEQ });
+    expect(decodeBind(SAMPLES[0][1])).toMatchObject({
+      loginType: 1,
+      loginName: 'sp1',
+      loginPassword: 'secret',
+      seq: SEQ,
+    });
     expect(decodeSubmit(SAMPLES[2][1])).toMatchObject({ ...submit(), seq: SEQ });
-    expect(decodeDeliver(SAMPLES[4][1])).toMatchObject({ userNumber: '8613000000001', spNumber: '106550001', messageCoding: 8 });
-    expect(decodeReport(SAMPLES[6][1])).toMatchObject({ submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 2, errorCode: 29 });
+    expect(decodeDeliver(SAMPLES[4][1])).toMatchObject({
+      userNumber: '8613000000001',
+      spNumber: '106550001',
+      messageCoding: 8,
+    });
+    expect(decodeReport(SAMPLES[6][1])).toMatchObject({
+      submitSeq: SEQ,
+      reportType: 0,
+      userNumber: '8613000000001',
+      state: 2,
+      errorCode: 29,
+    });
     expect(decodeResp(SAMPLES[1][1], CMD.BIND_RESP).result).toBe(1);
     expect(decodeUserRpt(SAMPLES[8][1])).toMatchObject({ userCondition: 1 });
     expect(decodeCheckUserResp(SAMPLES[10][1])).toMatchObject({ result: 0, status: 1 });
-    expect(decodeTraceResp(SAMPLES[12][1]).hops).toEqual([{ result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' }]);
+    expect(decodeTraceResp(SAMPLES[12][1]).hops).toEqual([
+      { result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' },
+    ]);
     expect(decodeTrace(SAMPLES[11][1])).toMatchObject({ submitSeq: SEQ, userNumber: '8613000000001' });
     for (const [name, b] of SAMPLES) {
       const p = decodePacket(b);
       expect(p.command === 'OTHER' ? p.name : p.command).toBe(name);
     }
     // 100 numbers, and not 0 or 101
-    const s = { ...submit(), userNumbers: Array.from({ length: 100 }, (_, i) => `86130000${String(i).padStart(5, '0')}`) };
+    const s = {
+      ...submit(),
+      userNumbers: Array.from({ length: 100 }, (_, i) => `86130000${String(i).padStart(5, '0')}`),
+    };
     expect(decodeSubmit(encodeSubmit(SEQ, s)).userNumbers).toHaveLength(100);
     expect(() => encodeSubmit(SEQ, { ...s, userNumbers: [] })).toThrow(RangeError);
     expect(() => encodeSubmit(SEQ, { ...s, userNumbers: [...s.userNumbers, '1'] })).toThrow(RangeError);

@@ -27,30 +27,56 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
       const r = await t.server.client().get('/api/supportInfo');
       expect(r.body.code).toBe(0);
       expect(r.body.data).toHaveLength(3);
-      expect(r.body.data[0]).toEqual({ name: '客服经理', qq: '800012345', mobile: '13816880001', email: 'service@demo.smsp.local' });
+      expect(r.body.data[0]).toEqual({
+        name: '客服经理',
+        qq: '800012345',
+        mobile: '13816880001',
+        email: 'service@demo.smsp.local',
+      });
     });
 
     it('picks the branding bound to the host (exact, then wildcard), with its own contacts', async () => {
       const db = t.server.handle.db;
       const { id } = await db
         .insertInto('branding')
-        .values({ host_pattern: '*.reseller.cn', copyright_text: '© 2026 优信 版权所有', company_name: '优信短信', system_info_show: JSON.stringify({ https: 1 }) })
+        .values({
+          host_pattern: '*.reseller.cn',
+          copyright_text: '© 2026 优信 版权所有',
+          company_name: '优信短信',
+          system_info_show: JSON.stringify({ https: 1 }),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.insertInto('branding').values({ host_pattern: 'vip.reseller.cn', copyright_text: '© VIP', system_info_show: '{}' }).execute();
-      await db.insertInto('support_contacts').values({ branding_id: id, name: '优信客服', qq: '12345', mobile: '13300000000', email: 'kf@reseller.cn' }).execute();
+      await db
+        .insertInto('branding')
+        .values({ host_pattern: 'vip.reseller.cn', copyright_text: '© VIP', system_info_show: '{}' })
+        .execute();
+      await db
+        .insertInto('support_contacts')
+        .values({ branding_id: id, name: '优信客服', qq: '12345', mobile: '13300000000', email: 'kf@reseller.cn' })
+        .execute();
       const c = t.server.client();
       const wild = await c.request('GET', '/api/loginInfo', undefined, { headers: { host: 'sms.reseller.cn:8443' } });
-      expect(wild.body.data).toMatchObject({ copyright_text: '© 2026 优信 版权所有', company_name: '优信短信', systemInfoShow: { https: 1 } });
+      expect(wild.body.data).toMatchObject({
+        copyright_text: '© 2026 优信 版权所有',
+        company_name: '优信短信',
+        systemInfoShow: { https: 1 },
+      });
       const exact = await c.request('GET', '/api/loginInfo', undefined, { headers: { host: 'vip.reseller.cn' } });
       expect(exact.body.data.copyright_text).toBe('© VIP');
       const contacts = await c.request('GET', '/api/supportInfo', undefined, { headers: { host: 'sms.reseller.cn' } });
-      expect(contacts.body.data).toEqual([{ name: '优信客服', qq: '12345', mobile: '13300000000', email: 'kf@reseller.cn' }]);
+      expect(contacts.body.data).toEqual([
+        { name: '优信客服', qq: '12345', mobile: '13300000000', email: 'kf@reseller.cn' },
+      ]);
     });
 
     it('answers 500 域名未绑定代理商 when no branding matches and there is no default', async () => {
       const db = t.server.handle.db;
-      const saved = await db.selectFrom('branding').selectAll().where('host_pattern', 'is', null).executeTakeFirstOrThrow();
+      const saved = await db
+        .selectFrom('branding')
+        .selectAll()
+        .where('host_pattern', 'is', null)
+        .executeTakeFirstOrThrow();
       await db.deleteFrom('branding').where('host_pattern', 'is', null).execute();
       try {
         const r = await t.server.client().get('/api/loginInfo');
@@ -77,7 +103,9 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
     it('answers a Chinese message, never a stack, for malformed bodies', async () => {
       const c = await t.server.client().init();
       const before = await countRows(t.server, 'sessions');
-      const bad = await c.post('/api/login', '{"username": "agent1", ', { headers: { 'content-type': 'application/json' } });
+      const bad = await c.post('/api/login', '{"username": "agent1", ', {
+        headers: { 'content-type': 'application/json' },
+      });
       expect(bad.body).toEqual({ code: 400, msg: '请求格式错误' });
       const xml = await c.post('/api/login', '<login/>', { headers: { 'content-type': 'application/xml' } });
       expect(xml.body).toEqual({ code: 415, msg: '不支持的请求格式' });
@@ -93,7 +121,11 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
     it('accepts JSON bodies as well as forms', async () => {
       const c = await t.server.client().init();
       const s = await c.slider();
-      const r = await c.post('/api/login', { username: 'agent1', password: sha256(DEMO_PASSWORD), remember: true, ...s }, { json: true });
+      const r = await c.post(
+        '/api/login',
+        { username: 'agent1', password: sha256(DEMO_PASSWORD), remember: true, ...s },
+        { json: true },
+      );
       expect(r.body.code).toBe(0);
       expect(r.setCookies.remember).toBeTruthy();
     });
@@ -173,7 +205,12 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         const c = s.client();
         await s.handle.db
           .insertInto('branding')
-          .values({ host_pattern: 'sms.reseller.cn', copyright_text: '© 优信', company_name: '优信<短信>', system_info_show: '{}' })
+          .values({
+            host_pattern: 'sms.reseller.cn',
+            copyright_text: '© 优信',
+            company_name: '优信<短信>',
+            system_info_show: '{}',
+          })
           .execute();
         const seeded = (await c.get('/api/loginInfo')).body.data.company_name;
         expect(seeded).toBeTruthy();

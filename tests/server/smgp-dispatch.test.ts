@@ -39,12 +39,33 @@ const freePort = () =>
     });
   });
 
-async function startSmgw(args: string[], at?: number, name = 'submits'): Promise<{ port: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
+async function startSmgw(
+  args: string[],
+  at?: number,
+  name = 'submits',
+): Promise<{ port: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
   const port = at ?? (await freePort());
   const log = path.join(tmp, `${name}-${port}.jsonl`);
-  const proc = spawn(PEER, ['smgw', '-listen', `127.0.0.1:${port}`, '-user', '10690001', '-password', 'secret', '-log', log, '-report-ms', '50', ...args], {
-    stdio: 'ignore',
-  });
+  const proc = spawn(
+    PEER,
+    [
+      'smgw',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-user',
+      '10690001',
+      '-password',
+      'secret',
+      '-log',
+      log,
+      '-report-ms',
+      '50',
+      ...args,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const end = Date.now() + 10_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -68,11 +89,19 @@ async function startSmgw(args: string[], at?: number, name = 'submits'): Promise
   };
 }
 
-const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+const taskRow = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) =>
+  server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
 
 async function accountId(server: TestServer) {
-  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+  return (
+    await server.handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', 'client1')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function expectMoneyExact(server: TestServer, taskId: number) {
@@ -81,7 +110,9 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
       count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(
+    r.rows[0],
+  );
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
@@ -109,8 +140,22 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
         sourcePrefix: '106900',
       });
       const acc = await accountId(server);
-      const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 18900000000, price: '0.04' });
-      const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 18100000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+      const short = await insertFixtureTask(db, {
+        accountId: acc,
+        count: 30,
+        nextAt: new Date(),
+        phoneBase: 18900000000,
+        price: '0.04',
+      });
+      const long = await insertFixtureTask(db, {
+        accountId: acc,
+        count: 10,
+        nextAt: new Date(),
+        phoneBase: 18100000000,
+        content: CHINESE_150,
+        pieces: 3,
+        price: '0.05',
+      });
       let later: Awaited<ReturnType<typeof insertFixtureTask>> | undefined;
       try {
         await link.waitReady(5000);
@@ -119,12 +164,20 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
         for (;;) {
           const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
           if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
-          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+          if (Date.now() > deadline)
+            throw new Error(
+              `not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`,
+            );
           await new Promise((r) => setTimeout(r, 50));
         }
         // the uplinks of the first gateway (after every 7th submit) are in before it goes
         for (let i = 0; i < 100; i++) {
-          const n = await db.selectFrom('sms_mo').select('id').where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+          const n = await db
+            .selectFrom('sms_mo')
+            .select('id')
+            .where('account_id', '=', acc)
+            .where('content', '=', '收到，谢谢 TD')
+            .execute();
           if (n.length >= Math.floor(60 / 7)) break;
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -132,14 +185,23 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
         await g.stop();
         for (let i = 0; i < 100 && link.ready; i++) await new Promise((r) => setTimeout(r, 50));
         expect(link.ready).toBe(false);
-        later = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 17700000000, price: '0.04' });
+        later = await insertFixtureTask(db, {
+          accountId: acc,
+          count: 10,
+          nextAt: new Date(),
+          phoneBase: 17700000000,
+          price: '0.04',
+        });
         await new Promise((r) => setTimeout(r, 500));
         g = await startSmgw([], g.port, 'again');
         const again = Date.now() + 30_000;
         for (;;) {
           const c = await taskRow(server, later.id);
           if (c.status === 3 && c.unknown_num === 0) break;
-          if (Date.now() > again) throw new Error(`not done after the gateway came back: ${JSON.stringify([c.status, c.success_num, c.fail_num, c.unknown_num])}`);
+          if (Date.now() > again)
+            throw new Error(
+              `not done after the gateway came back: ${JSON.stringify([c.status, c.success_num, c.fail_num, c.unknown_num])}`,
+            );
           await new Promise((r) => setTimeout(r, 50));
         }
       } finally {
@@ -158,10 +220,13 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
       expect(subs.filter((s) => s.status !== 0)).toEqual([]);
       const longSubs = subs.filter((s) => s.pkTotal === 3);
       expect(longSubs).toHaveLength(30);
-      for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, msgFmt: 8, srcTermId: `1069000${acc}`, msgSrc: '10690001' });
+      for (const s of longSubs)
+        expect(s).toMatchObject({ udhi: 1, msgFmt: 8, srcTermId: `1069000${acc}`, msgSrc: '10690001' });
       const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
       // 3 delivered, 6 failed by its report
-      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
+      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual(
+        [],
+      );
       expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
       for (const m of ms) {
         expect(m.channel).toBe('ct');
@@ -182,7 +247,12 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
       // uplinks to SrcTermID 1069000<account> → routed to the account: every one the gateway saw
       // answered is stored once, from a number the gateway was sent to
       const answered = answeredUplinks(gatewayLog, 'smgp');
-      const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+      const mo = await db
+        .selectFrom('sms_mo')
+        .selectAll()
+        .where('account_id', '=', acc)
+        .where('content', '=', '收到，谢谢 TD')
+        .execute();
       expect(answered.length).toBeGreaterThan(0);
       expect(mo.map((m) => m.smsc_ref)).toEqual(expect.arrayContaining(answered));
       expect(new Set(mo.map((m) => m.smsc_ref)).size).toBe(mo.length);
@@ -207,7 +277,12 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
       reloadMs: 0,
       dispatcher: { batchSize: 40, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
     });
-    const task = await insertFixtureTask(db, { accountId: await accountId(server), count: 25, nextAt: new Date(), phoneBase: 17700000000 });
+    const task = await insertFixtureTask(db, {
+      accountId: await accountId(server),
+      count: 25,
+      nextAt: new Date(),
+      phoneBase: 17700000000,
+    });
     try {
       expect(p.smsc).toMatch(/^smgp:\/\/10690001@127\.0\.0\.1:\d+ \(embedded simulator\)$/);
       expect(p.simulator).toBeNull();
@@ -216,7 +291,10 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
         const tr = await taskRow(server, task.id);
         // the gateway counts a report sent when its DELIVER_RESP comes, which the link writes once the report is stored
         if (tr.status === 3 && tr.unknown_num === 0 && p.smgpSimulator!.counts().reportsSent >= 25) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.smgpSimulator!.counts().reportsSent])}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.smgpSimulator!.counts().reportsSent])}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(p.smgpSimulator!.counts()).toMatchObject({ accepted: 25, reportsSent: 25 });
@@ -224,10 +302,17 @@ describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backe
     } finally {
       await p.stop();
     }
-    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^[0-9a-f]{20}$/.test(m.msg_id ?? ''))).toBe(true);
+    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^[0-9a-f]{20}$/.test(m.msg_id ?? ''))).toBe(
+      true,
+    );
     await expectMoneyExact(server, task.id);
     const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
-    const added = await cli('channel-add', 'ct', 'smgp://10690001:secret@127.0.0.1:8890?sp_id=10690001&src=1069000&service_id=MJS01', 'carriers=电信');
+    const added = await cli(
+      'channel-add',
+      'ct',
+      'smgp://10690001:secret@127.0.0.1:8890?sp_id=10690001&src=1069000&service_id=MJS01',
+      'carriers=电信',
+    );
     expect(added.code).toBe(0);
     expect(added.lines.join()).toContain('smgp://10690001@127.0.0.1:8890');
     expect((await cli('channel-remove', 'ct')).code).toBe(0);

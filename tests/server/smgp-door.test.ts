@@ -120,7 +120,10 @@ const messagesOf = async (server: TestServer) =>
   ).n;
 
 /** a raw SMGP session: writes packets, collects what the door sends, answers its DELIVERs when asked */
-async function session(server: TestServer, opts: { login?: string; password?: string; mode?: number; version?: number; answer?: boolean } = {}) {
+async function session(
+  server: TestServer,
+  opts: { login?: string; password?: string; mode?: number; version?: number; answer?: boolean } = {},
+) {
   const port = server.app.services.smgpServer!.port;
   const sock = net.connect(port, '127.0.0.1');
   sock.on('error', () => {});
@@ -131,7 +134,8 @@ async function session(server: TestServer, opts: { login?: string; password?: st
   sock.on('data', (d: Buffer) => {
     for (const f of split.push(d)) {
       got.push(f);
-      if (opts.answer !== false && f.readUInt32BE(4) === CMD.DELIVER) sock.write(encodeDeliverResp(f.readUInt32BE(8), { msgId: decodeDeliver(f).msgId, status: 0 }));
+      if (opts.answer !== false && f.readUInt32BE(4) === CMD.DELIVER)
+        sock.write(encodeDeliverResp(f.readUInt32BE(8), { msgId: decodeDeliver(f).msgId, status: 0 }));
     }
   });
   await new Promise((r) => sock.once('connect', r));
@@ -157,7 +161,15 @@ async function session(server: TestServer, opts: { login?: string; password?: st
     },
     delivers: () => got.filter((f) => f.readUInt32BE(4) === CMD.DELIVER).map((f) => decodeDeliver(f)),
     async submit(seq: number, dests: string[], text: string) {
-      sock.write(encodeSubmit(seq, { ...SUBMIT_DEFAULTS, srcTermId: '10690001001', destTermIds: dests, msgFormat: 8, msgContent: Buffer.from(text, 'utf16le').swap16() }));
+      sock.write(
+        encodeSubmit(seq, {
+          ...SUBMIT_DEFAULTS,
+          srcTermId: '10690001001',
+          destTermIds: dests,
+          msgFormat: 8,
+          msgContent: Buffer.from(text, 'utf16le').swap16(),
+        }),
+      );
       const r = await until(() => got.find((f) => f.readUInt32BE(4) === CMD.SUBMIT_RESP && f.readUInt32BE(8) === seq));
       return r ? decodeSubmitResp(r) : null;
     },
@@ -197,7 +209,9 @@ describe.each(backends)('SMGP door for customers (%s)', (backend) => {
       await new Promise((res) => setTimeout(res, 100));
     }
     await c.stop();
-    expect((await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).length).toBe(5);
+    expect(
+      (await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).length,
+    ).toBe(5);
     // a session that logs in to send only (mode 0) gets none of them
     const sender = await session(t.server, { mode: 0 });
     expect(sender.status).toBe(0);
@@ -207,14 +221,24 @@ describe.each(backends)('SMGP door for customers (%s)', (backend) => {
     // a receiving one (the peer logs in in mode 2, n 0: no submit) gets them, answers them, and they are gone
     const again = await peer(t.server, { n: 0, wait: 3 });
     expect(again.reports).toBe(5);
-    expect(await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).toEqual([]);
+    expect(await db(t.server).selectFrom('smpp_receipts').select('id').where('account_id', '=', id).execute()).toEqual(
+      [],
+    );
   });
 
   it.skipIf(!hasPeer)('uplinks (needmo 1) arrive as SMGP_DELIVER with IsReport 0', async () => {
     await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, needmo: NeedMo.Push, access_speed: 0 });
     const id = await accountId(t.server, 'client1');
     const d = new Dispatcher(t.server.app.ctx, new FakeLink(), { maintenanceMs: 0, hooks: pushHooks() });
-    await d.handleMo([{ from: '18900138011', to: `106900${id}`, text: '好的，收到 TD', smscRef: `mo-${Math.random()}`, receivedAt: new Date() }]);
+    await d.handleMo([
+      {
+        from: '18900138011',
+        to: `106900${id}`,
+        text: '好的，收到 TD',
+        smscRef: `mo-${Math.random()}`,
+        receivedAt: new Date(),
+      },
+    ]);
     await d.stop();
     const r = await peer(t.server, { n: 0, wait: 3 });
     expect(r.mo).toBe(1);
@@ -222,15 +246,18 @@ describe.each(backends)('SMGP door for customers (%s)', (backend) => {
     expect(await db(t.server).selectFrom('smpp_mo').selectAll().execute()).toEqual([]);
   });
 
-  it.skipIf(!hasPeer)('accessSpeed: beyond it Status 1 (system busy: send again), nothing charged for those', async () => {
-    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 5 });
-    const before = Number(await messagesOf(t.server));
-    const r = await peer(t.server, { n: 40, long: 0, window: 16, wait: 0 });
-    expect(r.refused['1']).toBeGreaterThan(0);
-    expect(r.accepted + r.refused['1']).toBe(40);
-    expect(Number(await messagesOf(t.server)) - before).toBe(r.accepted);
-    await setAccount(t.server, 'client1', { access_speed: 0 });
-  });
+  it.skipIf(!hasPeer)(
+    'accessSpeed: beyond it Status 1 (system busy: send again), nothing charged for those',
+    async () => {
+      await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 5 });
+      const before = Number(await messagesOf(t.server));
+      const r = await peer(t.server, { n: 40, long: 0, window: 16, wait: 0 });
+      expect(r.refused['1']).toBeGreaterThan(0);
+      expect(r.accepted + r.refused['1']).toBe(40);
+      expect(Number(await messagesOf(t.server)) - before).toBe(r.accepted);
+      await setAccount(t.server, 'client1', { access_speed: 0 });
+    },
+  );
 
   it.skipIf(!hasPeer)('refusals: no sign, an unapproved sign (vendor status 101), nothing charged', async () => {
     await setAccount(t.server, 'client1', { access_speed: 0 });
@@ -277,7 +304,9 @@ describe.each(backends)('SMGP door for customers (%s)', (backend) => {
     try {
       // (messages of the tests before are dispatched too: only the reports naming this MsgID)
       const reports = await s.until(() => {
-        const d = s.delivers().filter((x) => x.isReport === 1 && smgpMsgIdString(decodeReport(x.msgContent).msgId) === id);
+        const d = s
+          .delivers()
+          .filter((x) => x.isReport === 1 && smgpMsgIdString(decodeReport(x.msgContent).msgId) === id);
         return d.length >= 3 ? d : undefined;
       }, 15_000);
       expect(reports?.length).toBe(3);

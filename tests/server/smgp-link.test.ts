@@ -68,9 +68,26 @@ async function smgw(extra: string[] = [], port?: number, logName?: string): Prom
   port ??= await freePort();
   const log = path.join(tmp, logName ?? `submits-${port}.jsonl`);
   let out = '';
-  const p = spawn(PEER, ['smgw', '-listen', `127.0.0.1:${port}`, '-user', '10690001', '-password', 'secret', '-log', log, '-report-ms', '100', ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const p = spawn(
+    PEER,
+    [
+      'smgw',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-user',
+      '10690001',
+      '-password',
+      'secret',
+      '-log',
+      log,
+      '-report-ms',
+      '100',
+      ...extra,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   p.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   peers.push(p);
@@ -107,14 +124,21 @@ async function smgw(extra: string[] = [], port?: number, logName?: string): Prom
 const FAST = `reconnect_min_ms=30&reconnect_max_ms=300&receipt_batch_ms=5&enquire_ms=1000&tz=${-new Date().getTimezoneOffset()}`;
 
 function link(g: { port: number }, query = '', password = 'secret'): SmscLinkHandle {
-  const cfg = parseSmppUrl(`smgp://10690001:${password}@127.0.0.1:${g.port}?sp_id=10690001&src=1069000&service_id=MJS0019901&${FAST}${query ? `&${query}` : ''}`);
+  const cfg = parseSmppUrl(
+    `smgp://10690001:${password}@127.0.0.1:${g.port}?sp_id=10690001&src=1069000&service_id=MJS0019901&${FAST}${query ? `&${query}` : ''}`,
+  );
   const l = createSmscLink(cfg, undefined, { sourcePrefix: '106900' });
   open.push(l);
   return l;
 }
 
 const reqs = (n: number, from = 1, text = '【云讯通】验证码1234'): SubmitRequest[] =>
-  Array.from({ length: n }, (_, i) => ({ ref: from + i, to: `1890000${String(from + i).padStart(4, '0')}`, from: `106900${77}${i % 3 ? '12' : ''}`, text }));
+  Array.from({ length: n }, (_, i) => ({
+    ref: from + i,
+    to: `1890000${String(from + i).padStart(4, '0')}`,
+    from: `106900${77}${i % 3 ? '12' : ''}`,
+    text,
+  }));
 
 const ids = (res: SubmitResult[]) => res.flatMap((r) => (r.status === 'accepted' ? (r.parts ?? [r.msgId]) : []));
 
@@ -127,7 +151,11 @@ describe.skipIf(!hasPeer)('SMGP link against smgp-peer smgw', () => {
     await l.waitReady();
     const long = '长'.repeat(150);
     const ascii = 'Your code is 1234. '.repeat(9);
-    const batch = [...reqs(5), { ref: 100, to: '18900001000', from: '10690077', text: long }, { ref: 101, to: '18900001001', from: '1069007712', text: ascii }];
+    const batch = [
+      ...reqs(5),
+      { ref: 100, to: '18900001000', from: '10690077', text: long },
+      { ref: 101, to: '18900001001', from: '1069007712', text: ascii },
+    ];
     const res = await l.submit(batch);
     expect(res.map((r) => r.status)).toEqual(batch.map(() => 'accepted'));
     const lr = res[5] as Extract<SubmitResult, { status: 'accepted' }>;
@@ -154,7 +182,9 @@ describe.skipIf(!hasPeer)('SMGP link against smgp-peer smgw', () => {
     lr.parts!.forEach((id, i) => {
       const s = byId.get(id)!;
       expect(s).toMatchObject({ pkTotal: 3, pkNumber: i + 1, udhi: 1, msgFmt: 8 });
-      expect(String(s.hex).slice(0, 12)).toBe(`050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`);
+      expect(String(s.hex).slice(0, 12)).toBe(
+        `050003${(100).toString(16).padStart(2, '0')}03${String(i + 1).padStart(2, '0')}`,
+      );
     });
     expect(lr.parts!.map((id) => byId.get(id)!.text).join('')).toBe(long);
     const ap = (res[6] as { parts: string[] }).parts.map((id) => byId.get(id)!);
@@ -263,22 +293,49 @@ describe.skipIf(!hasPeer)('SMGP link against smgp-peer smgw', () => {
 
 describe('smgp:// URLs', () => {
   it('parses the SMGP options', () => {
-    const c = parseSmppUrl('smgp://10690001:se%40cret@gw.example:8891?sp_id=12345678&src=1069000&service_id=MJS0019901&window=16&connections=2&prefix=106901');
-    expect(c).toMatchObject({ protocol: 'smgp', host: 'gw.example', port: 8891, systemId: '10690001', password: 'se@cret', window: 16, connections: 2 });
+    const c = parseSmppUrl(
+      'smgp://10690001:se%40cret@gw.example:8891?sp_id=12345678&src=1069000&service_id=MJS0019901&window=16&connections=2&prefix=106901',
+    );
+    expect(c).toMatchObject({
+      protocol: 'smgp',
+      host: 'gw.example',
+      port: 8891,
+      systemId: '10690001',
+      password: 'se@cret',
+      window: 16,
+      connections: 2,
+    });
     expect(c.smgp).toEqual({ serviceId: 'MJS0019901', src: '1069000', spId: '12345678', prefix: '106901' });
-    expect(parseSmppUrl('smgp://10690001:x@h').smgp).toEqual({ serviceId: '', src: '', spId: '10690001', prefix: null });
+    expect(parseSmppUrl('smgp://10690001:x@h').smgp).toEqual({
+      serviceId: '',
+      src: '',
+      spId: '10690001',
+      prefix: null,
+    });
     expect(parseSmppUrl('smgp://10690001:x@h').port).toBe(8890);
     expect(describeSmsc(c)).toBe('smgp://10690001@gw.example:8891');
     expect(() => parseSmppUrl('smgp://123456789:x@h')).toThrow(/ClientID/);
     expect(() => parseSmppUrl('smgp://1:x@h?src=12a')).toThrow(/src/);
     expect(() => parseSmppUrl('smgp://1:x@h?version=3')).toThrow(/unknown option/);
-    expect(parseChannel({ name: 'ct', url: 'smgp://10690001:x@h?src=1069000', carriers: ['电信'] }).cfg.protocol).toBe('smgp');
+    expect(parseChannel({ name: 'ct', url: 'smgp://10690001:x@h?src=1069000', carriers: ['电信'] }).cfg.protocol).toBe(
+      'smgp',
+    );
   });
 });
 
 describe('the embedded SMGP gateway simulator (smgp-simulator.ts)', () => {
   it('accepts, reports (kept across a dropped connection), replies; refuses a wrong secret', async () => {
-    const sim = await startSmgpSimulator({ seed: 7, delivered: 0.5, failed: 0.5, noReceipt: 0, latencyMinMs: 200, latencyMaxMs: 300, moRatio: 1, moDelayMs: 10, redeliverMs: 50 });
+    const sim = await startSmgpSimulator({
+      seed: 7,
+      delivered: 0.5,
+      failed: 0.5,
+      noReceipt: 0,
+      latencyMinMs: 200,
+      latencyMaxMs: 300,
+      moRatio: 1,
+      moDelayMs: 10,
+      redeliverMs: 50,
+    });
     open.push(sim);
     const l = createSmscLink(parseSmppUrl(`${sim.url}?src=106900&${FAST}`), undefined, { sourcePrefix: '106900' });
     open.push(l);
@@ -287,10 +344,18 @@ describe('the embedded SMGP gateway simulator (smgp-simulator.ts)', () => {
     l.onReceipts(async (r) => void receipts.push(...r));
     l.onMo(async (m) => void mos.push(...m));
     await l.waitReady();
-    const res = await l.submit([...reqs(10), { ref: 50, to: '18900000050', from: '1069007712', text: '长'.repeat(100) }]);
+    const res = await l.submit([
+      ...reqs(10),
+      { ref: 50, to: '18900000050', from: '1069007712', text: '长'.repeat(100) },
+    ]);
     expect(res.every((r) => r.status === 'accepted')).toBe(true);
     expect(sim.recent.filter((s) => s.pkTotal === 2).map((s) => s.text)).toEqual(['长'.repeat(67), '长'.repeat(33)]);
-    expect(sim.recent[0]).toMatchObject({ srcTermId: '10690077', to: '18900000001', text: '【云讯通】验证码1234', msgFormat: 8 });
+    expect(sim.recent[0]).toMatchObject({
+      srcTermId: '10690077',
+      to: '18900000001',
+      text: '【云讯通】验证码1234',
+      msgFormat: 8,
+    });
     sim.dropConnections();
     await until(() => receipts.length === 12);
     expect(new Set(receipts.map((r) => r.msgId))).toEqual(new Set(ids(res)));

@@ -94,17 +94,36 @@ const ALL = () => [
 describe('SMGP packets', () => {
   it('LOGIN and LOGIN_RESP round-trip; the authenticators are the MD5s of the spec', () => {
     const auth = clientAuthenticator('10690001', 'secret', 1205201000);
-    expect(auth).toEqual(md5(Buffer.concat([Buffer.from('10690001'), Buffer.alloc(7), Buffer.from('secret'), Buffer.from('1205201000')])));
+    expect(auth).toEqual(
+      md5(Buffer.concat([Buffer.from('10690001'), Buffer.alloc(7), Buffer.from('secret'), Buffer.from('1205201000')])),
+    );
     // a timestamp below 10 digits is zero-padded
-    expect(clientAuthenticator('a', 's', 301000000)).toEqual(md5(Buffer.concat([Buffer.from('a'), Buffer.alloc(7), Buffer.from('s'), Buffer.from('0301000000')])));
-    const b = encodeLogin(5, { clientId: '10690001', authenticatorClient: auth, loginMode: 2, timestamp: 1205201000, clientVersion: 0x30 });
+    expect(clientAuthenticator('a', 's', 301000000)).toEqual(
+      md5(Buffer.concat([Buffer.from('a'), Buffer.alloc(7), Buffer.from('s'), Buffer.from('0301000000')])),
+    );
+    const b = encodeLogin(5, {
+      clientId: '10690001',
+      authenticatorClient: auth,
+      loginMode: 2,
+      timestamp: 1205201000,
+      clientVersion: 0x30,
+    });
     expect(b.length).toBe(LOGIN_LENGTH);
     expect(b.length).toBe(42);
     const l = decodeLogin(b);
-    expect(l).toMatchObject({ requestId: CMD.LOGIN, sequenceId: 5, clientId: '10690001', loginMode: 2, timestamp: 1205201000, clientVersion: 0x30 });
+    expect(l).toMatchObject({
+      requestId: CMD.LOGIN,
+      sequenceId: 5,
+      clientId: '10690001',
+      loginMode: 2,
+      timestamp: 1205201000,
+      clientVersion: 0x30,
+    });
     const st = Buffer.alloc(4);
     expect(serverAuthenticator(0, auth, 'secret')).toEqual(md5(Buffer.concat([st, auth, Buffer.from('secret')])));
-    const r = decodeLoginResp(encodeLoginResp(5, { status: 21, authenticatorServer: Buffer.alloc(16), serverVersion: 0x30 }));
+    const r = decodeLoginResp(
+      encodeLoginResp(5, { status: 21, authenticatorServer: Buffer.alloc(16), serverVersion: 0x30 }),
+    );
     expect(r).toMatchObject({ status: 21, serverVersion: 0x30, length: 33 });
     const m = makeLogin('abc', 'pw', 1, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
     expect(m.timestamp).toBe(102110405);
@@ -154,16 +173,50 @@ describe('SMGP packets', () => {
 
   it('DELIVER round-trips (uplink and report)', () => {
     const d = decodeDeliver(deliverPacket());
-    expect(d).toMatchObject({ isReport: 0, msgFormat: 8, recvTime: '20261205201000', srcTermId: '13300000001', destTermId: '10690001123', tpUdhi: 0 });
+    expect(d).toMatchObject({
+      isReport: 0,
+      msgFormat: 8,
+      recvTime: '20261205201000',
+      srcTermId: '13300000001',
+      destTermId: '10690001123',
+      tpUdhi: 0,
+    });
     expect(decodeSmgpText(d.msgContent, 8)).toBe('收到');
     const id = makeSmgpMsgId({ gateway: 7, month: 12, day: 31, hour: 23, minute: 59, sequence: 999999 });
-    const report = encodeReport({ msgId: id, sub: '001', dlvrd: '001', submitDate: '2612052010', doneDate: '2612052011', stat: 'DELIVRD', err: '000', text: Buffer.from('hello') });
+    const report = encodeReport({
+      msgId: id,
+      sub: '001',
+      dlvrd: '001',
+      submitDate: '2612052010',
+      doneDate: '2612052011',
+      stat: 'DELIVRD',
+      err: '000',
+      text: Buffer.from('hello'),
+    });
     expect(report.length).toBe(REPORT_LENGTH);
-    const r = decodeDeliver(encodeDeliver(1, { ...decodeDeliver(deliverPacket()), isReport: 1, msgFormat: 0, msgContent: report, tpUdhi: 0, linkId: '' }));
+    const r = decodeDeliver(
+      encodeDeliver(1, {
+        ...decodeDeliver(deliverPacket()),
+        isReport: 1,
+        msgFormat: 0,
+        msgContent: report,
+        tpUdhi: 0,
+        linkId: '',
+      }),
+    );
     const rep = decodeReport(r.msgContent);
     expect(rep.msgId).toEqual(id);
-    expect(rep).toMatchObject({ sub: '001', dlvrd: '001', submitDate: '2612052010', doneDate: '2612052011', stat: 'DELIVRD', err: '000' });
-    expect(report.toString('latin1', 13)).toBe(' sub:001 dlvrd:001 Submit date:2612052010 done date:2612052011 stat:DELIVRD err:000 Text:hello\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0');
+    expect(rep).toMatchObject({
+      sub: '001',
+      dlvrd: '001',
+      submitDate: '2612052010',
+      doneDate: '2612052011',
+      stat: 'DELIVRD',
+      err: '000',
+    });
+    expect(report.toString('latin1', 13)).toBe(
+      ' sub:001 dlvrd:001 Submit date:2612052010 done date:2612052011 stat:DELIVRD err:000 Text:hello\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0',
+    );
     expect(() => decodeReport(Buffer.from('id:xx'))).toThrow(SmgpPduError);
   });
 

@@ -29,9 +29,15 @@ export function call(s: Session, command: string, fields: Record<string, unknown
   });
 }
 
-export const closed = (s: Session) => new Promise<void>((resolve) => (s.socket.destroyed ? resolve() : s.socket.once('close', () => resolve())));
+export const closed = (s: Session) =>
+  new Promise<void>((resolve) => (s.socket.destroyed ? resolve() : s.socket.once('close', () => resolve())));
 
-export async function bindOn(s: Session, kind = 'bind_transceiver', systemId = 'client1', password = DEMO_INTERFACE_PASSWORD) {
+export async function bindOn(
+  s: Session,
+  kind = 'bind_transceiver',
+  systemId = 'client1',
+  password = DEMO_INTERFACE_PASSWORD,
+) {
   return (await call(s, kind, { system_id: systemId, password })).command_status;
 }
 
@@ -44,7 +50,11 @@ export const until = async (f: () => boolean | Promise<boolean>, ms = 8000) => {
 };
 
 /** A receiver (or transceiver) of client1 answering each deliver_sm with `answer` (null: no answer), listening before it binds. */
-export async function receiver(server: TestServer, answer: (p: PDU) => number | null = () => 0, kind = 'bind_receiver') {
+export async function receiver(
+  server: TestServer,
+  answer: (p: PDU) => number | null = () => 0,
+  kind = 'bind_receiver',
+) {
   const got: PDU[] = [];
   const s = await connect(server);
   s.on('deliver_sm', (p: PDU) => {

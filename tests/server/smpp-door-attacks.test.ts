@@ -43,7 +43,10 @@ const partsOf = async (server: TestServer, clientid: string) => {
   const id = await accountId(server, clientid);
   const r = await db(server)
     .selectFrom('smpp_parts')
-    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.coalesce(eb.fn.sum<string>(eb.fn('octet_length', ['text'])), eb.val('0')).as('bytes')])
+    .select((eb) => [
+      eb.fn.countAll<string>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<string>(eb.fn('octet_length', ['text'])), eb.val('0')).as('bytes'),
+    ])
     .where('account_id', '=', id)
     .where('seq', '>', 0)
     .executeTakeFirstOrThrow();
@@ -94,7 +97,9 @@ describe.each(backends)('the SMPP door under attack (%s)', (backend) => {
     s.socket.write(raw20(0x00000102, 92));
     const e = await call(s, 'enquire_link');
     expect(e.command_status).toBe(0);
-    expect(answers.filter((p) => p.command === 'generic_nack').map((p) => [p.sequence_number, p.command_status])).toEqual([
+    expect(
+      answers.filter((p) => p.command === 'generic_nack').map((p) => [p.sequence_number, p.command_status]),
+    ).toEqual([
       [91, 3],
       [92, 3],
     ]);
@@ -143,7 +148,11 @@ describe.each(backends)('the SMPP door under attack (%s)', (backend) => {
       await new Promise((r) => setTimeout(r, 1100));
       const { s } = await bindStatus(t.server, 'client1', 'Demo2468');
       const before = (await partsOf(t.server, 'client1')).n;
-      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => call(s, 'submit_sm', firstPart(100 + i, 60)).then((r) => r.command_status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(s, 'submit_sm', firstPart(100 + i, 60)).then((r) => r.command_status),
+        ),
+      );
       const stored = (await partsOf(t.server, 'client1')).n - before;
       expect(statuses.filter((x) => x === 0).length).toBe(stored);
       expect(stored).toBeLessThanOrEqual(4);
@@ -170,7 +179,10 @@ describe.each(backends)('the SMPP door under attack (%s)', (backend) => {
       expect(statuses.slice(6)).toEqual([0x14, 0x14, 0x14, 0x14, 0x14, 0x14]);
       expect((await partsOf(t.server, 'client1')).bytes).toBeLessThanOrEqual(4000);
       // a whole message still goes: the ceiling is on parts waiting, not on sending
-      const whole = await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】整条短信' });
+      const whole = await call(s, 'submit_sm', {
+        destination_addr: '13800138000',
+        short_message: '【好易购】整条短信',
+      });
       expect(whole.command_status).toBe(0);
     } finally {
       srv.opts.partsMaxBytes = keep;
@@ -178,7 +190,10 @@ describe.each(backends)('the SMPP door under attack (%s)', (backend) => {
   });
 
   it('item 3: a test account cannot bind, even with an interface password of its own', async () => {
-    await setAccount(t.server, 'client0', { test_expires_at: new Date(Date.now() + 86_400_000), interface_password_hash: await hashInterfacePassword('Test1234') });
+    await setAccount(t.server, 'client0', {
+      test_expires_at: new Date(Date.now() + 86_400_000),
+      interface_password_hash: await hashInterfacePassword('Test1234'),
+    });
     try {
       expect((await bindStatus(t.server, 'client0', 'Test1234')).status).toBe(0x0d);
     } finally {
@@ -201,7 +216,11 @@ describe.each(backends)('the SMPP door under attack (%s)', (backend) => {
     const c = await t.server.client().init();
     expect((await c.login('client0')).body.code).toBe(0);
     // the lock is per address: the HTTP API's and every door's share the key (server/lib/login-lockout.ts)
-    const rows = await db(t.server).selectFrom('login_failures').select(['ip', 'failures']).where('ip', '=', '127.0.0.1').execute();
+    const rows = await db(t.server)
+      .selectFrom('login_failures')
+      .select(['ip', 'failures'])
+      .where('ip', '=', '127.0.0.1')
+      .execute();
     expect(rows.length).toBeGreaterThanOrEqual(2);
   });
 

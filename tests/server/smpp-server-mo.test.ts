@@ -14,7 +14,17 @@ import smpp, { type PDU } from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends, TEST_DATABASE_URL, useServer, type TestServer } from './harness';
 import { accountId, db } from './send-helpers';
-import { bindOn, call, closed, connect, connectPort, DEMO_INTERFACE_PASSWORD, openSessions, receiver, until } from './smpp-customer';
+import {
+  bindOn,
+  call,
+  closed,
+  connect,
+  connectPort,
+  DEMO_INTERFACE_PASSWORD,
+  openSessions,
+  receiver,
+  until,
+} from './smpp-customer';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { enqueueSmppReceipts, SMPP_SERVER_DEFAULTS, SmppServer } from '../../server/modules/smpp-server';
@@ -59,7 +69,8 @@ const textOf = (p: PDU) => {
   if (typeof sm === 'string' && sm) return sm;
   const v: unknown = p.message_payload;
   if (typeof v === 'string') return v;
-  if (Buffer.isBuffer(v)) return p.data_coding === 8 ? Buffer.from(v).swap16().toString('utf16le') : v.toString('latin1');
+  if (Buffer.isBuffer(v))
+    return p.data_coding === 8 ? Buffer.from(v).swap16().toString('utf16le') : v.toString('latin1');
   return String((v as { message?: string } | undefined)?.message ?? '');
 };
 
@@ -72,7 +83,11 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
     const s = await connect(t.server);
     expect(await bindOn(s, 'bind_transmitter')).toBe(0);
     const submit = async (source: string, to: string) => {
-      const r = await call(s, 'submit_sm', { source_addr: source, destination_addr: to, short_message: '【好易购】回复TD退订' });
+      const r = await call(s, 'submit_sm', {
+        source_addr: source,
+        destination_addr: to,
+        short_message: '【好易购】回复TD退订',
+      });
       expect(r.command_status, source).toBe(0);
       const m = await db(t.server)
         .selectFrom('sms_messages as m')
@@ -90,7 +105,12 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
     s.socket.destroy();
     const link = await dispatchAll(t.server);
     const from = Object.fromEntries(link.requests.map((r) => [r.to, r.from]));
-    expect(from).toMatchObject({ '13800138011': `106900${id}8801`, '13800138012': `106900${id}77`, '13800138013': `106900${id}`, '13800138014': `106900${id}` });
+    expect(from).toMatchObject({
+      '13800138011': `106900${id}8801`,
+      '13800138012': `106900${id}77`,
+      '13800138013': `106900${id}`,
+      '13800138014': `106900${id}`,
+    });
 
     // the mobile replies to 106900+id+8801 while no receiver is bound: stored and queued for SMPP
     await uplink(t.server, '+8613800138011', `106900${id}8801`, '好的，收到 TD');
@@ -118,7 +138,11 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
     await setAccount(t.server, 'client1', { needextend: 0, needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
     const s = await connect(t.server);
     expect(await bindOn(s, 'bind_transmitter')).toBe(0);
-    const r = await call(s, 'submit_sm', { source_addr: '8801', destination_addr: '13800138021', short_message: '【好易购】您好' });
+    const r = await call(s, 'submit_sm', {
+      source_addr: '8801',
+      destination_addr: '13800138021',
+      short_message: '【好易购】您好',
+    });
     expect(r.command_status).toBe(0);
     const task = await db(t.server)
       .selectFrom('sms_messages as m')
@@ -175,14 +199,22 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
       ['13800138044', 0x11], // SME acknowledgement bits besides: the low two bits count
     ];
     for (const [phone, rd] of cases) {
-      const r = await call(s, 'submit_sm', { destination_addr: phone, short_message: '【好易购】回执测试', registered_delivery: rd });
+      const r = await call(s, 'submit_sm', {
+        destination_addr: phone,
+        short_message: '【好易购】回执测试',
+        registered_delivery: rd,
+      });
       expect(r.command_status).toBe(0);
       ids[phone] = Number(r.message_id);
     }
     s.socket.destroy();
     const failing = new Set([ids['13800138040'], ids['13800138043']]);
     await dispatchAll(t.server, (ref) => !failing.has(ref));
-    const queued = await db(t.server).selectFrom('smpp_receipts').select(['message_id', 'stat']).orderBy('message_id').execute();
+    const queued = await db(t.server)
+      .selectFrom('smpp_receipts')
+      .select(['message_id', 'stat'])
+      .orderBy('message_id')
+      .execute();
     expect(queued).toEqual([
       { message_id: ids['13800138041'], stat: 'DELIVRD' },
       { message_id: ids['13800138043'], stat: 'UNDELIV' },
@@ -208,7 +240,11 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
     ];
     const ids: number[] = [];
     for (let i = 0; i < cases.length; i++) {
-      const r = await call(s, 'submit_sm', { destination_addr: `1380013807${i}`, short_message: '【好易购】回执字段', registered_delivery: 1 });
+      const r = await call(s, 'submit_sm', {
+        destination_addr: `1380013807${i}`,
+        short_message: '【好易购】回执字段',
+        registered_delivery: 1,
+      });
       expect(r.command_status).toBe(0);
       ids.push(Number(r.message_id));
     }
@@ -216,7 +252,11 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
     const d = db(t.server);
     const done = new Date('2026-11-28T10:00:00Z');
     for (let i = 0; i < cases.length; i++) {
-      await d.updateTable('sms_messages').set({ state: cases[i].state, report: cases[i].report, error_code: cases[i].code, done_at: done }).where('id', '=', ids[i]).execute();
+      await d
+        .updateTable('sms_messages')
+        .set({ state: cases[i].state, report: cases[i].report, error_code: cases[i].code, done_at: done })
+        .where('id', '=', ids[i])
+        .execute();
     }
     await d.deleteFrom('smpp_receipts').execute();
     const account = await accountId(t.server, 'client1');
@@ -228,7 +268,11 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
       ),
     );
     expect(n).toBe(cases.length);
-    const rows = await d.selectFrom('smpp_receipts').select(['message_id', 'stat', 'err']).orderBy('message_id').execute();
+    const rows = await d
+      .selectFrom('smpp_receipts')
+      .select(['message_id', 'stat', 'err'])
+      .orderBy('message_id')
+      .execute();
     expect(rows).toEqual(
       cases.map((c, i) => ({
         message_id: ids[i],
@@ -240,9 +284,17 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
 
   it('data_sm is accepted like submit_sm (data_sm_resp with the message id); before a bind or on a receiver 0x04', async () => {
     const s = await connect(t.server);
-    expect((await call(s, 'data_sm', { destination_addr: '13800138050', message_payload: '【好易购】数据短信' })).command_status).toBe(0x04);
+    expect(
+      (await call(s, 'data_sm', { destination_addr: '13800138050', message_payload: '【好易购】数据短信' }))
+        .command_status,
+    ).toBe(0x04);
     expect(await bindOn(s, 'bind_transceiver')).toBe(0);
-    const r = await call(s, 'data_sm', { source_addr: '1', destination_addr: '13800138050', message_payload: '【好易购】数据短信', registered_delivery: 1 });
+    const r = await call(s, 'data_sm', {
+      source_addr: '1',
+      destination_addr: '13800138050',
+      message_payload: '【好易购】数据短信',
+      registered_delivery: 1,
+    });
     expect(r).toMatchObject({ command: 'data_sm_resp', command_status: 0 });
     const row = await db(t.server)
       .selectFrom('sms_messages as m')
@@ -251,10 +303,14 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
       .where('m.id', '=', Number(r.message_id))
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ phone: '13800138050', content: '【好易购】数据短信', registered_delivery: 1 });
-    expect((await call(s, 'data_sm', { destination_addr: '13800138050', message_payload: '没有签名' })).command_status).toBe(0x402);
+    expect(
+      (await call(s, 'data_sm', { destination_addr: '13800138050', message_payload: '没有签名' })).command_status,
+    ).toBe(0x402);
     const rx = await connect(t.server);
     expect(await bindOn(rx, 'bind_receiver')).toBe(0);
-    expect((await call(rx, 'data_sm', { destination_addr: '13800138050', message_payload: '【好易购】x' })).command_status).toBe(0x04);
+    expect(
+      (await call(rx, 'data_sm', { destination_addr: '13800138050', message_payload: '【好易购】x' })).command_status,
+    ).toBe(0x04);
   });
 });
 
@@ -281,7 +337,9 @@ describe.each(backends)('SMPP connection limits (%s)', (backend) => {
       await new Promise<void>((resolve) => (sixth.destroyed ? resolve() : sixth.once('close', () => resolve())));
       expect(Date.now() - started).toBeLessThan(1000);
       // slowloris: the five silent ones are closed by the bind timeout, then a customer binds
-      await Promise.all(socks.map((x) => new Promise<void>((resolve) => (x.destroyed ? resolve() : x.once('close', () => resolve())))));
+      await Promise.all(
+        socks.map((x) => new Promise<void>((resolve) => (x.destroyed ? resolve() : x.once('close', () => resolve())))),
+      );
       const s = await connect(t.server);
       expect(await bindOn(s)).toBe(0);
     } finally {
@@ -299,7 +357,17 @@ describe.each(backends)('SMPP connection limits (%s)', (backend) => {
       let refusedFast = 0;
       for (let round = 0; round < 10; round++) {
         const socks = await Promise.all(Array.from({ length: 200 }, () => raw(srv.port)));
-        await Promise.all(socks.map((x) => new Promise<void>((resolve) => (x.destroyed ? resolve() : x.once('close', () => resolve()), setTimeout(() => resolve(), 200)))));
+        await Promise.all(
+          socks.map(
+            (x) =>
+              new Promise<void>(
+                (resolve) => (
+                  x.destroyed ? resolve() : x.once('close', () => resolve()),
+                  setTimeout(() => resolve(), 200)
+                ),
+              ),
+          ),
+        );
         refusedFast += socks.filter((x) => x.destroyed).length;
         for (const x of socks) x.destroy();
       }
@@ -322,13 +390,34 @@ const haveOpenssl = spawnSync('openssl', ['version']).status === 0;
 if (haveOpenssl) {
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem')],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      path.join(tlsDir, 'key.pem'),
+      '-out',
+      path.join(tlsDir, 'cert.pem'),
+    ],
     { stdio: 'ignore' },
   );
 }
 
 describe.skipIf(!haveOpenssl)('SMPP over TLS (pglite)', () => {
-  const t = useServer('pglite', { config: { ...SMPP, smppServerTlsPort: -1, smppServerTlsCert: path.join(tlsDir, 'cert.pem'), smppServerTlsKey: path.join(tlsDir, 'key.pem') } });
+  const t = useServer('pglite', {
+    config: {
+      ...SMPP,
+      smppServerTlsPort: -1,
+      smppServerTlsCert: path.join(tlsDir, 'cert.pem'),
+      smppServerTlsKey: path.join(tlsDir, 'key.pem'),
+    },
+  });
 
   it('SMPP_SERVER_TLS_*: a second listener speaks SMPP over TLS (bind, submit_sm); the plain one keeps working', async () => {
     const srv = t.server.app.services.smppServer!;
@@ -354,7 +443,11 @@ describe.each(backends)('SMPP listeners of several processes over one database (
   const t = useServer(backend, { config: SMPP });
   /** another listener process: its own SmppServer (own process id, own sockets) on the same database */
   async function second(server: TestServer) {
-    const other = new SmppServer(server.app.ctx, { submit: async () => ({ ok: true, msgId: 'other' }) }, { ...SMPP_SERVER_DEFAULTS, host: '127.0.0.1', port: -1 });
+    const other = new SmppServer(
+      server.app.ctx,
+      { submit: async () => ({ ok: true, msgId: 'other' }) },
+      { ...SMPP_SERVER_DEFAULTS, host: '127.0.0.1', port: -1 },
+    );
     await other.listen();
     return other;
   }
@@ -377,7 +470,10 @@ describe.each(backends)('SMPP listeners of several processes over one database (
       await until(async () => (await db(t.server).selectFrom('smpp_sessions').select('id').execute()).length === 0);
       const id = await accountId(t.server, 'client1');
       const old = new Date(Date.now() - 10 * SMPP_SERVER_DEFAULTS.heartbeatMs);
-      await db(t.server).insertInto('smpp_sessions').values({ id: 'dead:1', account_id: id, process: 'dead', peer: '', bound_at: old, heartbeat_at: old }).execute();
+      await db(t.server)
+        .insertInto('smpp_sessions')
+        .values({ id: 'dead:1', account_id: id, process: 'dead', peer: '', bound_at: old, heartbeat_at: old })
+        .execute();
       const d = await connect(t.server);
       expect(await bindOn(d)).toBe(0);
     } finally {
@@ -404,7 +500,9 @@ describe.each(backends)('SMPP listeners of several processes over one database (
       // many at once on both: at most rate (+1 refilled meanwhile) accepted
       await setAccount(t.server, 'client1', { access_speed: 5 });
       await new Promise((r) => setTimeout(r, 1100));
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? a : b, 'submit_sm', sm).then((r) => r.command_status)));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => call(i % 2 ? a : b, 'submit_sm', sm).then((r) => r.command_status)),
+      );
       const ok = answers.filter((x) => x === 0).length;
       expect(ok).toBeGreaterThanOrEqual(5);
       expect(ok).toBeLessThanOrEqual(7);
@@ -423,21 +521,27 @@ describe.each(backends)('SMPP uplink to an independent client (Perl Net::SMPP) (
   const t = useServer(backend, { config: SMPP });
   const script = path.resolve(import.meta.dirname, '../fixtures/smpp-receiver.pl');
 
-  it.skipIf(!perlSmpp)('a Net::SMPP receiver gets the queued uplink with the extension as deliver_sm [skipped without perl Net::SMPP]', async () => {
-    const id = await accountId(t.server, 'client1');
-    await setAccount(t.server, 'client1', { needextend: 1, needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
-    await uplink(t.server, '13800138080', `106900${id}66`, '收到，谢谢');
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD], { timeout: 20_000 }, (err, stdout) =>
-        err && !stdout ? reject(err) : resolve(stdout),
-      ),
-    );
-    const m = /bind 0\ndeliver 0 13800138080 (\d+) 8 ([0-9a-f]+)/.exec(out);
-    expect(m, out).not.toBeNull();
-    expect(m![1]).toBe(`106900${id}66`);
-    expect(Buffer.from(m![2], 'hex').swap16().toString('utf16le')).toBe('收到，谢谢');
-    await until(async () => (await smppMo(t.server)).length === 0);
-  });
+  it.skipIf(!perlSmpp)(
+    'a Net::SMPP receiver gets the queued uplink with the extension as deliver_sm [skipped without perl Net::SMPP]',
+    async () => {
+      const id = await accountId(t.server, 'client1');
+      await setAccount(t.server, 'client1', { needextend: 1, needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
+      await uplink(t.server, '13800138080', `106900${id}66`, '收到，谢谢');
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(
+          'perl',
+          [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD],
+          { timeout: 20_000 },
+          (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout)),
+        ),
+      );
+      const m = /bind 0\ndeliver 0 13800138080 (\d+) 8 ([0-9a-f]+)/.exec(out);
+      expect(m, out).not.toBeNull();
+      expect(m![1]).toBe(`106900${id}66`);
+      expect(Buffer.from(m![2], 'hex').swap16().toString('utf16le')).toBe('收到，谢谢');
+      await until(async () => (await smppMo(t.server)).length === 0);
+    },
+  );
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its own process (postgres)', () => {
@@ -480,7 +584,13 @@ describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its ow
       expect(await bindOn(a)).toBe(0);
       const r = await call(a, 'submit_sm', { destination_addr: '13800138090', short_message: '【好易购】独立进程' });
       expect(r.command_status).toBe(0);
-      expect(await db(t.server).selectFrom('sms_messages').select('phone').where('id', '=', Number(r.message_id)).executeTakeFirst()).toEqual({ phone: '13800138090' });
+      expect(
+        await db(t.server)
+          .selectFrom('sms_messages')
+          .select('phone')
+          .where('id', '=', Number(r.message_id))
+          .executeTakeFirst(),
+      ).toEqual({ phone: '13800138090' });
       const b = await connect(t.server);
       expect(await bindOn(b)).toBe(0x05);
     } finally {

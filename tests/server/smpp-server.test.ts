@@ -45,9 +45,15 @@ function call(s: Session, command: string, fields: Record<string, unknown> = {})
   });
 }
 
-const closed = (s: Session) => new Promise<void>((resolve) => (s.socket.destroyed ? resolve() : s.socket.once('close', () => resolve())));
+const closed = (s: Session) =>
+  new Promise<void>((resolve) => (s.socket.destroyed ? resolve() : s.socket.once('close', () => resolve())));
 
-async function bound(server: TestServer, kind = 'bind_transceiver', systemId = 'client1', password = DEMO_INTERFACE_PASSWORD) {
+async function bound(
+  server: TestServer,
+  kind = 'bind_transceiver',
+  systemId = 'client1',
+  password = DEMO_INTERFACE_PASSWORD,
+) {
   const s = await connect(server);
   const r = await call(s, kind, { system_id: systemId, password });
   return { s, status: r.command_status };
@@ -88,13 +94,21 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(r.body.code).toBe(0);
       const pw = r.body.data.password as string;
       expect(pw).toMatch(/^[A-Za-z0-9]{8}$/);
-      const row = await db(t.server).selectFrom('accounts').select('interface_password_hash').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      const row = await db(t.server)
+        .selectFrom('accounts')
+        .select('interface_password_hash')
+        .where('clientid', '=', 'client1')
+        .executeTakeFirstOrThrow();
       expect(row.interface_password_hash).not.toContain(pw);
       expect((await bound(t.server, 'bind_transmitter', 'client1', pw)).status).toBe(0);
       expect((await bound(t.server, 'bind_transmitter', 'client1', DEMO_INTERFACE_PASSWORD)).status).toBe(0x0e);
       // the HTTP API's secret follows the same password (docs/api-openapi.md)
       const { deriveApiSecret } = await import('../../server/modules/openapi/signing');
-      const secret = await db(t.server).selectFrom('accounts').select('api_secret').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      const secret = await db(t.server)
+        .selectFrom('accounts')
+        .select('api_secret')
+        .where('clientid', '=', 'client1')
+        .executeTakeFirstOrThrow();
       expect(secret.api_secret).toBe(deriveApiSecret('client1', pw));
       // back to the demo password for the other tests
       const { hashInterfacePassword } = await import('../../server/lib/interface-password');
@@ -111,7 +125,9 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const other = await agent.post('/api/client/account/resetInterfacePassword', { clientId: 'client0' });
       expect(other.body.code).toBe(403);
       const sub = await as(t.server, 'client1');
-      expect((await sub.post('/api/client/account/resetInterfacePassword', { clientId: 'client2' })).body.code).toBe(403);
+      expect((await sub.post('/api/client/account/resetInterfacePassword', { clientId: 'client2' })).body.code).toBe(
+        403,
+      );
     });
 
     it('hostile parameters are a 400, never a 5xx; no session is a 401', async () => {
@@ -126,9 +142,18 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
 
     it('an account opened by an agent gets an interface password at once (hashed), usable after a reset', async () => {
       const agent = await as(t.server, 'agent1');
-      const r = await agent.post('/api/client/account/addUser', { name: 'SMPP开户测试', agentOwned: 1, needreport: 0, needmo: 0 });
+      const r = await agent.post('/api/client/account/addUser', {
+        name: 'SMPP开户测试',
+        agentOwned: 1,
+        needreport: 0,
+        needmo: 0,
+      });
       expect(r.body.code, JSON.stringify(r.body)).toBe(0);
-      const row = await db(t.server).selectFrom('accounts').select(['clientid', 'interface_password_hash']).where('name', '=', 'SMPP开户测试').executeTakeFirstOrThrow();
+      const row = await db(t.server)
+        .selectFrom('accounts')
+        .select(['clientid', 'interface_password_hash'])
+        .where('name', '=', 'SMPP开户测试')
+        .executeTakeFirstOrThrow();
       expect(row.interface_password_hash).toMatch(/^\$argon2id\$/);
       const reset = await agent.post('/api/client/account/resetInterfacePassword', { clientId: row.clientid });
       expect((await bound(t.server, 'bind_transceiver', row.clientid, reset.body.data.password)).status).toBe(0);
@@ -167,7 +192,9 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
 
     it('a second bind on a bound session 0x05; enquire_link answered', async () => {
       const { s } = await bound(t.server);
-      expect((await call(s, 'bind_transmitter', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status).toBe(0x05);
+      expect(
+        (await call(s, 'bind_transmitter', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status,
+      ).toBe(0x05);
       const e = await call(s, 'enquire_link');
       expect(e).toMatchObject({ command: 'enquire_link_resp', command_status: 0 });
     });
@@ -242,13 +269,35 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
     it('accepted as a console send: a message row waiting for dispatch, its task, the charge; the answer carries the message id', async () => {
       const before = await remaining(t.server, 'client1');
       const { s } = await bound(t.server, 'bind_transmitter');
-      const r = await call(s, 'submit_sm', { source_addr: '1234', destination_addr: '8613800138000', short_message: '【好易购】您的订单已发货，请注意查收' });
+      const r = await call(s, 'submit_sm', {
+        source_addr: '1234',
+        destination_addr: '8613800138000',
+        short_message: '【好易购】您的订单已发货，请注意查收',
+      });
       expect(r.command_status).toBe(0);
       const id = Number(r.message_id);
-      const m = await db(t.server).selectFrom('sms_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      expect(m).toMatchObject({ phone: '13800138000', state: SendRecordStatus.NotSent, account_id: await accountId(t.server, 'client1'), pieces: 1 });
-      const task = await db(t.server).selectFrom('sms_tasks').selectAll().where('id', '=', m.task_id).executeTakeFirstOrThrow();
-      expect(task).toMatchObject({ sign: '好易购', content: '【好易购】您的订单已发货，请注意查收', submit_total: 1, charge_num_total: 1 });
+      const m = await db(t.server)
+        .selectFrom('sms_messages')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(m).toMatchObject({
+        phone: '13800138000',
+        state: SendRecordStatus.NotSent,
+        account_id: await accountId(t.server, 'client1'),
+        pieces: 1,
+      });
+      const task = await db(t.server)
+        .selectFrom('sms_tasks')
+        .selectAll()
+        .where('id', '=', m.task_id)
+        .executeTakeFirstOrThrow();
+      expect(task).toMatchObject({
+        sign: '好易购',
+        content: '【好易购】您的订单已发货，请注意查收',
+        submit_total: 1,
+        charge_num_total: 1,
+      });
       expect(await remaining(t.server, 'client1')).toBe(before - 1);
     });
 
@@ -265,7 +314,8 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
         );
       const n0 = await tasks();
       const { s } = await bound(t.server);
-      const submit = (text: string, to = '13800138000') => call(s, 'submit_sm', { destination_addr: to, short_message: text }).then((r) => r.command_status);
+      const submit = (text: string, to = '13800138000') =>
+        call(s, 'submit_sm', { destination_addr: to, short_message: text }).then((r) => r.command_status);
       expect(await submit('没有签名的短信')).toBe(0x402);
       expect(await submit('【不存在的签名】内容')).toBe(0x402);
       expect(await submit('【好易购】内容', '12345')).toBe(0x0b);
@@ -299,7 +349,10 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
           ).n,
         );
         const { s } = await bound(t.server);
-        expect((await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】没有余量' })).command_status).toBe(0x403);
+        expect(
+          (await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】没有余量' }))
+            .command_status,
+        ).toBe(0x403);
         expect(
           Number(
             (
@@ -312,13 +365,20 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
         ).toBe(n0);
         expect(await remaining(t.server, 'client1')).toBe(0);
       } finally {
-        for (const p of pools) await db(t.server).updateTable('product_pools').set({ remaining: p.remaining }).where('id', '=', p.id).execute();
+        for (const p of pools)
+          await db(t.server)
+            .updateTable('product_pools')
+            .set({ remaining: p.remaining })
+            .where('id', '=', p.id)
+            .execute();
       }
     });
 
     it('a bind_receiver session may not submit (0x04)', async () => {
       const { s } = await bound(t.server, 'bind_receiver');
-      expect((await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】x' })).command_status).toBe(0x04);
+      expect(
+        (await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】x' })).command_status,
+      ).toBe(0x04);
     });
 
     it('long messages: UDH parts, SAR parts and message_payload are each one message of the whole text', async () => {
@@ -327,18 +387,38 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const a = whole.slice(0, 60);
       const b = whole.slice(60);
       const textOf = async (id: string) => {
-        const m = await db(t.server).selectFrom('sms_messages').select('task_id').where('id', '=', Number(id)).executeTakeFirstOrThrow();
-        return await db(t.server).selectFrom('sms_tasks').select(['content', 'pieces_per_msg']).where('id', '=', m.task_id).executeTakeFirstOrThrow();
+        const m = await db(t.server)
+          .selectFrom('sms_messages')
+          .select('task_id')
+          .where('id', '=', Number(id))
+          .executeTakeFirstOrThrow();
+        return await db(t.server)
+          .selectFrom('sms_tasks')
+          .select(['content', 'pieces_per_msg'])
+          .where('id', '=', m.task_id)
+          .executeTakeFirstOrThrow();
       };
       // UDH (IE 0x00, 8-bit reference)
       const udh = (seq: number) => Buffer.from([0x05, 0x00, 0x03, 0x2a, 2, seq]);
-      const p1 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(1), message: a } });
-      const p2 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(2), message: b } });
+      const p1 = await call(s, 'submit_sm', {
+        destination_addr: '13800138001',
+        short_message: { udh: udh(1), message: a },
+      });
+      const p2 = await call(s, 'submit_sm', {
+        destination_addr: '13800138001',
+        short_message: { udh: udh(2), message: b },
+      });
       expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
       expect((await textOf(p2.message_id!)).content).toBe(whole);
       // SAR TLVs
       const sar = (seq: number, text: string) =>
-        call(s, 'submit_sm', { destination_addr: '13800138002', short_message: text, sar_msg_ref_num: 7, sar_total_segments: 2, sar_segment_seqnum: seq });
+        call(s, 'submit_sm', {
+          destination_addr: '13800138002',
+          short_message: text,
+          sar_msg_ref_num: 7,
+          sar_total_segments: 2,
+          sar_segment_seqnum: seq,
+        });
       await sar(2, b);
       const last = await sar(1, a);
       expect((await textOf(last.message_id!)).content).toBe(whole);
@@ -354,7 +434,11 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       await setAccount(t.server, 'client1', { access_speed: 2 });
       const { s } = await bound(t.server);
       const answers = await Promise.all(
-        [1, 2, 3, 4].map(() => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】限速' }).then((r) => r.command_status)),
+        [1, 2, 3, 4].map(() =>
+          call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】限速' }).then(
+            (r) => r.command_status,
+          ),
+        ),
       );
       expect(answers.filter((x) => x === 0x58).length).toBeGreaterThanOrEqual(2);
       expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
@@ -368,7 +452,10 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       // a grant is 1/20 of the rate (50): 50 submits at once each taking a grant emptied the bucket after 20 and answered the rest 0x58
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          call(s, 'submit_sm', { destination_addr: `1380013${String(8000 + i)}`, short_message: '【好易购】窗口' }).then((r) => r.command_status),
+          call(s, 'submit_sm', {
+            destination_addr: `1380013${String(8000 + i)}`,
+            short_message: '【好易购】窗口',
+          }).then((r) => r.command_status),
         ),
       );
       expect(answers.filter((x) => x !== 0)).toEqual([]);
@@ -386,12 +473,19 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
 
     it('the account row is reused for at most accountCacheMs: a freeze after the bind is noticed within it', async () => {
       const { s } = await bound(t.server);
-      const submit = () => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】缓存' }).then((r) => r.command_status);
+      const submit = () =>
+        call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】缓存' }).then(
+          (r) => r.command_status,
+        );
       expect(await submit()).toBe(0);
       const ms = t.server.app.services.smppServer!.opts.accountCacheMs;
       expect(ms).toBeLessThanOrEqual(1000);
       // changed behind the listener's back (no forgetAccounts): the next read after the period sees it
-      await db(t.server).updateTable('accounts').set({ status: AccountStatus.Frozen }).where('clientid', '=', 'client1').execute();
+      await db(t.server)
+        .updateTable('accounts')
+        .set({ status: AccountStatus.Frozen })
+        .where('clientid', '=', 'client1')
+        .execute();
       try {
         await new Promise((r) => setTimeout(r, ms + 100));
         expect(await submit()).toBe(0x401);
@@ -406,11 +500,24 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
   const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
 
   /** submits over SMPP, dispatches through a fake carrier that delivers, records the receipts */
-  async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true, registered = 1) {
+  async function sendAndDeliver(
+    server: TestServer,
+    phones: string[],
+    delivered: (i: number) => boolean = () => true,
+    registered = 1,
+  ) {
     const { s } = await bound(server, 'bind_transmitter');
     const ids: string[] = [];
     for (const p of phones)
-      ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id!);
+      ids.push(
+        (
+          await call(s, 'submit_sm', {
+            destination_addr: p,
+            short_message: '【好易购】订单已发货 order shipped',
+            registered_delivery: registered,
+          })
+        ).message_id!,
+      );
     s.socket.destroy();
     const link = new FakeLink();
     link.delivered = (ref) => delivered(ref);
@@ -422,7 +529,8 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     return ids;
   }
 
-  const queued = async (server: TestServer) => db(server).selectFrom('smpp_receipts').select(['message_id', 'stat']).orderBy('id').execute();
+  const queued = async (server: TestServer) =>
+    db(server).selectFrom('smpp_receipts').select(['message_id', 'stat']).orderBy('id').execute();
 
   /** a receiver session answering each deliver_sm with `answer` (null: no answer), listening before it binds */
   async function receiver(server: TestServer, answer: (p: PDU) => number | null) {
@@ -433,7 +541,9 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
       const st = answer(p);
       if (st !== null) s.send(p.response({ command_status: st }));
     });
-    expect((await call(s, 'bind_receiver', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status).toBe(0);
+    expect(
+      (await call(s, 'bind_receiver', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status,
+    ).toBe(0);
     return { s, got };
   }
 
@@ -456,7 +566,9 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     for (const [i, p] of r.got.entries()) {
       expect(p.esm_class! & 0x3c).toBe(0x04);
       expect(p.message_state).toBe(2);
-      expect(String(p.short_message!.message)).toMatch(new RegExp(`^id:${ids[i]} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:`));
+      expect(String(p.short_message!.message)).toMatch(
+        new RegExp(`^id:${ids[i]} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:`),
+      );
     }
     await new Promise((res) => setTimeout(res, 600));
     expect(r.got.length).toBe(2);
@@ -473,13 +585,21 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
       registered_delivery: 1,
       short_message: { udh: udh(1), message: '【好易购】尊敬的客户，您的订单已发出，' },
     });
-    const p2 = await call(s, 'submit_sm', { destination_addr: '13800138020', registered_delivery: 0, short_message: { udh: udh(2), message: '请保持电话畅通，感谢您的支持。' } });
+    const p2 = await call(s, 'submit_sm', {
+      destination_addr: '13800138020',
+      registered_delivery: 0,
+      short_message: { udh: udh(2), message: '请保持电话畅通，感谢您的支持。' },
+    });
     expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
     // both ids are plain numbers (a gateway reads them in decimal or hex), never the same, never another message's
     expect(p1.message_id).toMatch(/^\d+$/);
     expect(p2.message_id).toMatch(/^\d+$/);
     expect(p1.message_id).not.toBe(p2.message_id);
-    const other = await db(t.server).selectFrom('sms_messages').select('id').where('id', '=', Number(p1.message_id)).execute();
+    const other = await db(t.server)
+      .selectFrom('sms_messages')
+      .select('id')
+      .where('id', '=', Number(p1.message_id))
+      .execute();
     expect(other).toEqual([]);
     s.socket.destroy();
     const link = new FakeLink();
@@ -491,7 +611,10 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     const r = await receiver(t.server, () => 0);
     await until(() => r.got.length === 2);
     expect(r.got.map((p) => p.receipted_message_id).sort()).toEqual([p1.message_id, p2.message_id].sort());
-    for (const p of r.got) expect(String(p.short_message!.message)).toMatch(new RegExp(`^id:${p.receipted_message_id} sub:001 dlvrd:001 .* stat:DELIVRD`));
+    for (const p of r.got)
+      expect(String(p.short_message!.message)).toMatch(
+        new RegExp(`^id:${p.receipted_message_id} sub:001 dlvrd:001 .* stat:DELIVRD`),
+      );
     await until(async () => (await queued(t.server)).length === 0);
   });
 
@@ -535,8 +658,11 @@ describe.each(backends)('SMPP server with an independent client (Perl Net::SMPP)
   const script = path.resolve(import.meta.dirname, '../fixtures/smpp-client.pl');
   const perl = (...args: string[]) =>
     new Promise<string>((resolve, reject) =>
-      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), ...args], { timeout: 20_000 }, (err, stdout) =>
-        err && !stdout ? reject(err) : resolve(stdout),
+      execFile(
+        'perl',
+        [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), ...args],
+        { timeout: 20_000 },
+        (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout)),
       ),
     );
 
@@ -568,6 +694,8 @@ describe('SMPP server lifecycle', () => {
     const port = on.app.services.smppServer!.port;
     expect(port).toBeGreaterThan(0);
     await on.close();
-    await expect(new Promise((resolve, reject) => net.connect(port, '127.0.0.1').once('connect', resolve).once('error', reject))).rejects.toThrow();
+    await expect(
+      new Promise((resolve, reject) => net.connect(port, '127.0.0.1').once('connect', resolve).once('error', reject)),
+    ).rejects.toThrow();
   });
 });

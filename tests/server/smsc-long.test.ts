@@ -22,7 +22,16 @@ afterEach(async () => {
 const FAST = 'reconnect_min_ms=30&reconnect_max_ms=200&receipt_batch_ms=5';
 
 async function setup(query: string, sim: Partial<SimulatorSettings> = {}) {
-  const s = await startSimulator({ seed: 5, latencyMinMs: 0, latencyMaxMs: 5, moRatio: 0, delivered: 1, failed: 0, noReceipt: 0, ...sim });
+  const s = await startSimulator({
+    seed: 5,
+    latencyMinMs: 0,
+    latencyMaxMs: 5,
+    moRatio: 0,
+    delivered: 1,
+    failed: 0,
+    noReceipt: 0,
+    ...sim,
+  });
   open.push(s);
   const link = createSmscLink(parseSmppUrl(`${s.url}?ref_tlv=0x1401&${FAST}&${query}`));
   open.push(link);
@@ -41,7 +50,8 @@ const until = async (cond: () => boolean, ms = 5000) => {
 };
 
 /** the simulator's submits of one ref, in part order */
-const partsOf = (recent: RecentSubmit[], ref: number) => recent.filter((r) => r.ref === String(ref)).sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0));
+const partsOf = (recent: RecentSubmit[], ref: number) =>
+  recent.filter((r) => r.ref === String(ref)).sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0));
 
 const CHINESE_150 = '尊敬的客户您好，您本月的账单已出，请及时查看并缴费。'.repeat(6).slice(0, 150);
 
@@ -62,7 +72,8 @@ describe('coding and splitting (pdu.ts splitText)', () => {
     expect(parts.map((p) => p.length / 2)).toEqual([66, 20]);
     const decoded = parts.map((p) => Buffer.from(p).swap16().toString('utf16le'));
     expect(decoded.join('')).toBe(text);
-    for (const d of decoded) expect(d).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    for (const d of decoded)
+      expect(d).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
     // all emoji (2 units each): 33 a part, never 33.5
     const emoji = '😀'.repeat(40);
     expect(splitText(emoji, 'ia5', 'udh').parts.map((p) => p.length / 2)).toEqual([66, 14]);
@@ -89,13 +100,19 @@ describe('coding and splitting (pdu.ts splitText)', () => {
     // @ is in GSM 03.38 but not the same octet in IA5 as the library reads it: UCS2 (today's rule)
     expect(encodeText('a@b', 'ia5').dataCoding).toBe(8);
     expect(encodeText('Café @ 5€', 'latin1').dataCoding).toBe(8); // € is GSM (extension) but not Latin-1
-    expect(encodeText('Café @ home', 'latin1')).toEqual({ dataCoding: 3, octets: Buffer.from('Café @ home', 'latin1') });
+    expect(encodeText('Café @ home', 'latin1')).toEqual({
+      dataCoding: 3,
+      octets: Buffer.from('Café @ home', 'latin1'),
+    });
   });
 
   it('SMPP_URL long / coding options', () => {
     expect(parseSmppUrl('smpp://a:b@h')).toMatchObject({ long: 'udh', coding: 'ia5' });
     expect(parseSmppUrl('smpp://a:b@h?long=SAR&coding=gsm7')).toMatchObject({ long: 'sar', coding: 'gsm7' });
-    expect(parseSmppUrl('smpp://a:b@h?long=payload&coding=latin1')).toMatchObject({ long: 'payload', coding: 'latin1' });
+    expect(parseSmppUrl('smpp://a:b@h?long=payload&coding=latin1')).toMatchObject({
+      long: 'payload',
+      coding: 'latin1',
+    });
     expect(() => parseSmppUrl('smpp://a:b@h?long=concat')).toThrow(/long must be udh, sar or payload/);
     expect(() => parseSmppUrl('smpp://a:b@h?coding=utf8')).toThrow(/coding must be gsm7, ia5 or latin1/);
   });
@@ -103,9 +120,21 @@ describe('coding and splitting (pdu.ts splitText)', () => {
   it("a request's parts combine into one result", () => {
     const ok = (id: string) => ({ ref: 1, status: 'accepted' as const, msgId: id });
     expect(combineParts(1, [ok('a'), ok('b')])).toEqual({ ref: 1, status: 'accepted', msgId: 'a', parts: ['a', 'b'] });
-    expect(combineParts(1, [ok('a'), { ref: 1, status: 'rejected', code: '0x00000045' }])).toEqual({ ref: 1, status: 'rejected', code: '0x00000045' });
-    expect(combineParts(1, [ok('a'), { ref: 1, status: 'unconfirmed', code: 'TIMEOUT' }])).toEqual({ ref: 1, status: 'unconfirmed', code: 'TIMEOUT' });
-    expect(combineParts(1, [ok('a'), { ref: 1, status: 'retry', code: '0x00000058', afterMs: 5 }])).toEqual({ ref: 1, status: 'unconfirmed', code: 'PARTIAL' });
+    expect(combineParts(1, [ok('a'), { ref: 1, status: 'rejected', code: '0x00000045' }])).toEqual({
+      ref: 1,
+      status: 'rejected',
+      code: '0x00000045',
+    });
+    expect(combineParts(1, [ok('a'), { ref: 1, status: 'unconfirmed', code: 'TIMEOUT' }])).toEqual({
+      ref: 1,
+      status: 'unconfirmed',
+      code: 'TIMEOUT',
+    });
+    expect(combineParts(1, [ok('a'), { ref: 1, status: 'retry', code: '0x00000058', afterMs: 5 }])).toEqual({
+      ref: 1,
+      status: 'unconfirmed',
+      code: 'PARTIAL',
+    });
     const retry = { ref: 1, status: 'retry' as const, code: '0x00000058', afterMs: 5 };
     expect(combineParts(1, [retry, { ...retry, afterMs: 9 }])).toEqual({ ...retry, afterMs: 9 });
   });
@@ -155,11 +184,16 @@ describe('long messages against the simulator', () => {
   it("long=payload: today's one submit with message_payload; a carrier refusing message_payload refuses it, and takes udh / sar", async () => {
     const refusing = { refuseTlvs: [0x0424] };
     const p = await setup('long=payload', refusing);
-    expect(await p.link.submit([{ ref: 1, to: '13912340000', from: '', text: CHINESE_150 }])).toEqual([{ ref: 1, status: 'rejected', code: '0x000000C1' }]);
+    expect(await p.link.submit([{ ref: 1, to: '13912340000', from: '', text: CHINESE_150 }])).toEqual([
+      { ref: 1, status: 'rejected', code: '0x000000C1' },
+    ]);
     for (const mode of ['udh', 'sar']) {
       const { link, sim } = await setup(`long=${mode}`, refusing);
       const res = await link.submit([{ ref: 2, to: '13912340000', from: '', text: CHINESE_150 }]);
-      expect(res[0]).toMatchObject({ status: 'accepted', parts: [expect.any(String), expect.any(String), expect.any(String)] });
+      expect(res[0]).toMatchObject({
+        status: 'accepted',
+        parts: [expect.any(String), expect.any(String), expect.any(String)],
+      });
       expect(sim.counts().rejected).toBe(0);
     }
   });
@@ -175,7 +209,9 @@ describe('long messages against the simulator', () => {
     expect(sim.counts().throttled).toBeGreaterThan(0);
     expect(sim.counts().duplicates).toEqual([]);
     sim.update({ maxPerSecond: 0, rejectRatio: 1, rejectCode: 0x45 });
-    expect(await link.submit([{ ref: 12, to: '13912340000', from: '', text: CHINESE_150 }])).toEqual([{ ref: 12, status: 'rejected', code: '0x00000045' }]);
+    expect(await link.submit([{ ref: 12, to: '13912340000', from: '', text: CHINESE_150 }])).toEqual([
+      { ref: 12, status: 'rejected', code: '0x00000045' },
+    ]);
   });
 });
 
@@ -186,7 +222,9 @@ describe('long messages against an SMSC we did not write (Perl Net::SMPP)', () =
   it.skipIf(!perlSmpp).each(['udh', 'sar'] as const)(
     "long=%s: the parts as Net::SMPP reads them reassemble the text; each part's receipt is read [skipped without perl Net::SMPP]",
     async (mode) => {
-      const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc.pl')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc.pl')], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const lines: string[] = [];
       const rl = readline.createInterface({ input: child.stdout });
       rl.on('line', (l) => lines.push(l));

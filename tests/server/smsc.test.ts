@@ -14,7 +14,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { loadConfig } from '../../server/config';
-import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, idReadings, parseReceiptText, receiptText, refTlvName } from '../../server/lib/smpp-pdu';
+import {
+  cstr,
+  encodeResp,
+  encodeSm,
+  encodeText,
+  fastReadPdu,
+  idReadings,
+  parseReceiptText,
+  receiptText,
+  refTlvName,
+} from '../../server/lib/smpp-pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
@@ -29,7 +39,9 @@ const FAST = 'reconnect_min_ms=30&reconnect_max_ms=200&receipt_batch_ms=5';
 async function setup(sim: Partial<SimulatorSettings> = {}, query = '') {
   const s = await startSimulator({ seed: 42, latencyMinMs: 0, latencyMaxMs: 5, moRatio: 0, ...sim });
   open.push(s);
-  const link = createSmscLink(parseSmppUrl(`${s.url}?ref_tlv=0x1401&${FAST}&source=10690001${query ? `&${query}` : ''}`));
+  const link = createSmscLink(
+    parseSmppUrl(`${s.url}?ref_tlv=0x1401&${FAST}&source=10690001${query ? `&${query}` : ''}`),
+  );
   open.push(link);
   return { sim: s, link };
 }
@@ -43,7 +55,12 @@ const until = async (cond: () => boolean, ms = 5000) => {
 };
 
 const reqs = (n: number, from = 1, text = '【云讯通】验证码1234'): SubmitRequest[] =>
-  Array.from({ length: n }, (_, i) => ({ ref: from + i, to: `1380000${String(from + i).padStart(4, '0')}`, from: '', text }));
+  Array.from({ length: n }, (_, i) => ({
+    ref: from + i,
+    to: `1380000${String(from + i).padStart(4, '0')}`,
+    from: '',
+    text,
+  }));
 
 describe('SMPP link + simulator', () => {
   it('submit → accepted with a message id → receipt with that id (handler, then deliver_sm_resp)', async () => {
@@ -74,8 +91,16 @@ describe('SMPP link + simulator', () => {
     link.onReceipts(async (r) => void receipts.push(...r));
     await link.waitReady();
     const long = `【云讯通】${'尊敬的客户您好，您本月的账单已出，请及时查看并缴费。'.repeat(18)}`.slice(0, 480);
-    const texts = ['Your code is 1234.', '【测试】您的验证码是1234，5分钟内有效。', long, '[Shop] 50% off @ store_1 😀', 'x'.repeat(300)];
-    const res = await link.submit(texts.map((text, i) => ({ ref: 100 + i, to: `1391234000${i}`, from: '106900011', text })));
+    const texts = [
+      'Your code is 1234.',
+      '【测试】您的验证码是1234，5分钟内有效。',
+      long,
+      '[Shop] 50% off @ store_1 😀',
+      'x'.repeat(300),
+    ];
+    const res = await link.submit(
+      texts.map((text, i) => ({ ref: 100 + i, to: `1391234000${i}`, from: '106900011', text })),
+    );
     expect(res.every((r) => r.status === 'accepted')).toBe(true);
     await until(() => receipts.length === texts.length);
     const byRef = new Map(sim.recent.map((r) => [r.ref, r]));
@@ -249,7 +274,9 @@ describe('SMPP link + simulator', () => {
   it('not bound (wrong password): bind refused, requests come back as retry after queue_wait_ms', async () => {
     const sim = await startSimulator({ password: 'right' });
     open.push(sim);
-    const link: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://smsp:wrong@127.0.0.1:${sim.port}?${FAST}&queue_wait_ms=300`));
+    const link: SmscLinkHandle = createSmscLink(
+      parseSmppUrl(`smpp://smsp:wrong@127.0.0.1:${sim.port}?${FAST}&queue_wait_ms=300`),
+    );
     open.push(link);
     await until(() => sim.counts().bindFailures >= 1);
     expect(link.ready).toBe(false);
@@ -293,35 +320,41 @@ describe('SMPP link + simulator', () => {
     ).toBeGreaterThanOrEqual(8);
   });
 
-  it.each([1, 2])('receipt_flushes=%i: that many batches in the handler at once, each acknowledged when its own call resolves', async (flushes) => {
-    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 }, `receipt_batch=2&receipt_flushes=${flushes}`);
-    await link.waitReady();
-    const gates: (() => void)[] = [];
-    const seen: Receipt[][] = [];
-    let running = 0;
-    let most = 0;
-    link.onReceipts(async (r) => {
-      seen.push(r);
-      most = Math.max(most, ++running);
-      await new Promise<void>((ok) => gates.push(ok));
-      running--;
-    });
-    await link.submit(reqs(6));
-    await until(() => seen.length === flushes);
-    await new Promise((r) => setTimeout(r, 100));
-    // no more calls while the slots are taken, nothing acknowledged yet
-    expect(seen).toHaveLength(flushes);
-    expect(sim.counts().receiptsSent).toBe(0);
-    gates.shift()!();
-    await until(() => sim.counts().receiptsSent === 2);
-    while (sim.counts().receiptsSent < 6) {
-      await until(() => gates.length > 0);
+  it.each([1, 2])(
+    'receipt_flushes=%i: that many batches in the handler at once, each acknowledged when its own call resolves',
+    async (flushes) => {
+      const { sim, link } = await setup(
+        { delivered: 1, failed: 0, noReceipt: 0 },
+        `receipt_batch=2&receipt_flushes=${flushes}`,
+      );
+      await link.waitReady();
+      const gates: (() => void)[] = [];
+      const seen: Receipt[][] = [];
+      let running = 0;
+      let most = 0;
+      link.onReceipts(async (r) => {
+        seen.push(r);
+        most = Math.max(most, ++running);
+        await new Promise<void>((ok) => gates.push(ok));
+        running--;
+      });
+      await link.submit(reqs(6));
+      await until(() => seen.length === flushes);
+      await new Promise((r) => setTimeout(r, 100));
+      // no more calls while the slots are taken, nothing acknowledged yet
+      expect(seen).toHaveLength(flushes);
+      expect(sim.counts().receiptsSent).toBe(0);
       gates.shift()!();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(most).toBe(flushes);
-    expect(seen.flat()).toHaveLength(6);
-  });
+      await until(() => sim.counts().receiptsSent === 2);
+      while (sim.counts().receiptsSent < 6) {
+        await until(() => gates.length > 0);
+        gates.shift()!();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(most).toBe(flushes);
+      expect(seen.flat()).toHaveLength(6);
+    },
+  );
 
   it('receipts that arrive before a handler is registered wait for it', async () => {
     const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 });
@@ -336,7 +369,14 @@ describe('SMPP link + simulator', () => {
   });
 
   it('uplink: a recipient replies to the source address it got the message from', async () => {
-    const { link } = await setup({ delivered: 1, failed: 0, noReceipt: 0, moRatio: 1, moDelayMs: 0, moTexts: ['收到，谢谢'] });
+    const { link } = await setup({
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+      moRatio: 1,
+      moDelayMs: 0,
+      moTexts: ['收到，谢谢'],
+    });
     const mos: MoMessage[] = [];
     link.onReceipts(async () => {});
     link.onMo(async (m) => void mos.push(...m));
@@ -361,7 +401,14 @@ describe('SMPP link + simulator', () => {
 
 describe('smpps:// (TLS)', () => {
   it('binds over TLS; a certificate that does not verify is refused unless tls_insecure=1', async () => {
-    const sim = await startSimulator({ tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 0, latencyMaxMs: 5 });
+    const sim = await startSimulator({
+      tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT },
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+      latencyMinMs: 0,
+      latencyMaxMs: 5,
+    });
     open.push(sim);
     expect(sim.url.startsWith('smpps://')).toBe(true);
     const strict = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${FAST}`));
@@ -391,10 +438,15 @@ describe('a hostile or broken SMSC', () => {
         socket.write(new smpp.PDU('bind_transceiver_resp', { sequence_number: seq, system_id: 'X' }).toBuffer());
         if (binds === 1) {
           // a receipt without id, an intermediate notification, then a PDU claiming 4 GB
-          socket.write(new smpp.PDU('deliver_sm', { sequence_number: 7, esm_class: 0x04, short_message: 'garbage' }).toBuffer());
-          socket.write(new smpp.PDU('deliver_sm', { sequence_number: 8, esm_class: 0x20, short_message: 'x' }).toBuffer());
+          socket.write(
+            new smpp.PDU('deliver_sm', { sequence_number: 7, esm_class: 0x04, short_message: 'garbage' }).toBuffer(),
+          );
+          socket.write(
+            new smpp.PDU('deliver_sm', { sequence_number: 8, esm_class: 0x20, short_message: 'x' }).toBuffer(),
+          );
           socket.on('data', (d: Buffer) => {
-            for (let o = 0; o + 16 <= d.length; o += d.readUInt32BE(o)) if (d.readUInt32BE(o + 4) === 0x80000005) answered.push(d.readUInt32BE(o + 12));
+            for (let o = 0; o + 16 <= d.length; o += d.readUInt32BE(o))
+              if (d.readUInt32BE(o + 4) === 0x80000005) answered.push(d.readUInt32BE(o + 12));
           });
           setTimeout(() => socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 4])), 50);
         }
@@ -402,7 +454,9 @@ describe('a hostile or broken SMSC', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     open.push({ close: () => new Promise<void>((r) => server.close(() => r())) });
-    const link = createSmscLink(parseSmppUrl(`smpp://a:b@127.0.0.1:${(server.address() as net.AddressInfo).port}?${FAST}`));
+    const link = createSmscLink(
+      parseSmppUrl(`smpp://a:b@127.0.0.1:${(server.address() as net.AddressInfo).port}?${FAST}`),
+    );
     open.push(link);
     await until(() => binds >= 2, 5000);
     expect(answered.sort()).toEqual([7, 8]);
@@ -414,10 +468,20 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
   it('prints its URL, writes the counters on SIGUSR2 and on SIGTERM', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsc-sim-'));
     const countsFile = path.join(dir, 'counts.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../server/modules/smsc/sim-main.ts')], {
-      env: { ...process.env, SMSC_SIM_PORT: '0', SMSC_SIM_COUNTS_FILE: countsFile, SMSC_SIM_LATENCY_MS: '0-5', SMSC_SIM_SEED: '3' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve(import.meta.dirname, '../../server/modules/smsc/sim-main.ts')],
+      {
+        env: {
+          ...process.env,
+          SMSC_SIM_PORT: '0',
+          SMSC_SIM_COUNTS_FILE: countsFile,
+          SMSC_SIM_LATENCY_MS: '0-5',
+          SMSC_SIM_SEED: '3',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const lines = readline.createInterface({ input: child.stdout! });
       const events: any[] = [];
@@ -431,7 +495,13 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
       child.kill('SIGUSR2');
       await until(() => events.some((e) => e.event === 'counts'), 5000);
       const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
-      expect(counts).toMatchObject({ received: 5, accepted: 5, distinctRefs: 5, duplicates: [], refs: { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 } });
+      expect(counts).toMatchObject({
+        received: 5,
+        accepted: 5,
+        distinctRefs: 5,
+        duplicates: [],
+        refs: { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 },
+      });
       child.kill('SIGHUP');
       await until(() => events.some((e) => e.event === 'dropped'), 5000);
       await link.waitReady(5000);
@@ -449,11 +519,14 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
 });
 
 describe("fast PDU reader (pdu.ts) = the library's reader", () => {
-  const norm = (p: object | null) => (p ? JSON.parse(JSON.stringify({ ...p, proto: Object.getPrototypeOf(p) === smpp.PDU.prototype })) : p);
+  const norm = (p: object | null) =>
+    p ? JSON.parse(JSON.stringify({ ...p, proto: Object.getPrototypeOf(p) === smpp.PDU.prototype })) : p;
   const ref = refTlvName(0x1401);
   const ucs = encodeText('【测试】验证码1234，五分钟内有效😀');
   const long = encodeText('长'.repeat(200));
-  const ascii = encodeText('id:AB sub:001 dlvrd:001 submit date:2611231615 done date:2611231615 stat:DELIVRD err:000 text:');
+  const ascii = encodeText(
+    'id:AB sub:001 dlvrd:001 submit date:2611231615 done date:2611231615 stat:DELIVRD err:000 text:',
+  );
   const sm = (command: 'submit_sm' | 'deliver_sm', o: Partial<Parameters<typeof encodeSm>[1]> = {}) =>
     encodeSm(command, {
       sourceTon: 0,
@@ -496,24 +569,51 @@ describe("fast PDU reader (pdu.ts) = the library's reader", () => {
     ],
     [
       'deliver_sm with an unknown TLV and GBK text',
-      sm('deliver_sm', { dataCoding: 0x0f, shortMessage: Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), tlvs: [[0x3fff, Buffer.from('xyz')]] }),
+      sm('deliver_sm', {
+        dataCoding: 0x0f,
+        shortMessage: Buffer.from([0xc4, 0xe3, 0xba, 0xc3]),
+        tlvs: [[0x3fff, Buffer.from('xyz')]],
+      }),
     ],
-    ['deliver_sm data_coding 0 with GSM-only characters', sm('deliver_sm', { dataCoding: 0, shortMessage: Buffer.from([0x00, 0x02, 0x11, 0x41]) })],
+    [
+      'deliver_sm data_coding 0 with GSM-only characters',
+      sm('deliver_sm', { dataCoding: 0, shortMessage: Buffer.from([0x00, 0x02, 0x11, 0x41]) }),
+    ],
     [
       'library-built submit_sm',
-      new smpp.PDU('submit_sm', { source_addr: 'SHOP', destination_addr: '13800000000', short_message: 'Hello @ world', [ref]: '77', sequence_number: 9 }).toBuffer(),
+      new smpp.PDU('submit_sm', {
+        source_addr: 'SHOP',
+        destination_addr: '13800000000',
+        short_message: 'Hello @ world',
+        [ref]: '77',
+        sequence_number: 9,
+      }).toBuffer(),
     ],
     [
       'library-built deliver_sm Latin-1',
-      new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', data_coding: 3, short_message: 'café', sequence_number: 3 }).toBuffer(),
+      new smpp.PDU('deliver_sm', {
+        source_addr: '1',
+        destination_addr: '2',
+        data_coding: 3,
+        short_message: 'café',
+        sequence_number: 3,
+      }).toBuffer(),
     ],
     [
       'submit_sm part of a long UCS2 text (UDH, esm_class 0x40)',
-      sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.concat([Buffer.from([5, 0, 3, 7, 3, 2]), ucs.octets]), tlvs: [[0x1401, cstr('9')]] }),
+      sm('submit_sm', {
+        esmClass: 0x40,
+        shortMessage: Buffer.concat([Buffer.from([5, 0, 3, 7, 3, 2]), ucs.octets]),
+        tlvs: [[0x1401, cstr('9')]],
+      }),
     ],
     [
       'submit_sm part of a GSM 7-bit text (16-bit reference UDH)',
-      sm('submit_sm', { esmClass: 0x40, dataCoding: 0, shortMessage: Buffer.from([6, 8, 4, 1, 2, 2, 1, 0x48, 0x00, 0x1b, 0x65]) }),
+      sm('submit_sm', {
+        esmClass: 0x40,
+        dataCoding: 0,
+        shortMessage: Buffer.from([6, 8, 4, 1, 2, 2, 1, 0x48, 0x00, 0x1b, 0x65]),
+      }),
     ],
     [
       'library-built deliver_sm with a UDH',
@@ -536,10 +636,30 @@ describe("fast PDU reader (pdu.ts) = the library's reader", () => {
   it.each([
     [
       'a national language shift UDH',
-      new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([3, 0x25, 1, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer(),
+      new smpp.PDU('deliver_sm', {
+        source_addr: '1',
+        destination_addr: '2',
+        short_message: { udh: Buffer.from([3, 0x25, 1, 1]), message: 'hi' },
+        sequence_number: 3,
+      }).toBuffer(),
     ],
-    ['a UDH with message_payload', sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.alloc(0), tlvs: [[0x0424, Buffer.from([5, 0, 3, 1, 2, 1, 0x41])]] })],
-    ['a time field', new smpp.PDU('submit_sm', { destination_addr: '2', validity_period: '000001000000000R', short_message: 'x', sequence_number: 3 }).toBuffer()],
+    [
+      'a UDH with message_payload',
+      sm('submit_sm', {
+        esmClass: 0x40,
+        shortMessage: Buffer.alloc(0),
+        tlvs: [[0x0424, Buffer.from([5, 0, 3, 1, 2, 1, 0x41])]],
+      }),
+    ],
+    [
+      'a time field',
+      new smpp.PDU('submit_sm', {
+        destination_addr: '2',
+        validity_period: '000001000000000R',
+        short_message: 'x',
+        sequence_number: 3,
+      }).toBuffer(),
+    ],
     ['another command', new smpp.PDU('enquire_link', { sequence_number: 3 }).toBuffer()],
     ['a truncated body', sm('submit_sm').subarray(0, 30)],
   ])('leaves %s to the library', (_name, buf) => {
@@ -550,7 +670,15 @@ describe("fast PDU reader (pdu.ts) = the library's reader", () => {
 describe('receipt texts', () => {
   it('reads id / stat / err / done date in the SMSC time zone', () => {
     const done = new Date('2026-11-23T08:15:00Z');
-    const text = receiptText({ msgId: 'AB12', stat: 'UNDELIV', err: '013', submitAt: done, doneAt: done, text: '【测试】hello', tzMinutes: 480 });
+    const text = receiptText({
+      msgId: 'AB12',
+      stat: 'UNDELIV',
+      err: '013',
+      submitAt: done,
+      doneAt: done,
+      text: '【测试】hello',
+      tzMinutes: 480,
+    });
     expect(text).toContain('done date:2611231615');
     expect(parseReceiptText(text, 480)).toEqual({ id: 'AB12', stat: 'UNDELIV', err: '013', done });
     expect(parseReceiptText('id:1 stat:DELIVRD err:0 done date:9913991299', 0).done).toBeNull();
@@ -560,7 +688,9 @@ describe('receipt texts', () => {
 
 describe('SMPP_URL', () => {
   it('reads host, port, credentials, TLS and options', () => {
-    const c = parseSmppUrl('smpps://sys%40id:p%3Ass@smsc.example.com?window=50&connections=3&source=106900&tz=0&tls_insecure=1&ref_tlv=0x1500');
+    const c = parseSmppUrl(
+      'smpps://sys%40id:p%3Ass@smsc.example.com?window=50&connections=3&source=106900&tz=0&tls_insecure=1&ref_tlv=0x1500',
+    );
     expect(c).toMatchObject({
       tls: true,
       tlsVerify: false,
@@ -575,7 +705,15 @@ describe('SMPP_URL', () => {
       refTlv: 0x1500,
     });
     // a configured SMSC gets no vendor TLV unless asked (most refuse unknown TLVs); receipts matched automatically
-    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0, receiptIds: 'auto', receiptFlushes: 2 });
+    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({
+      tls: false,
+      port: 2776,
+      window: 200,
+      connections: 1,
+      refTlv: 0,
+      receiptIds: 'auto',
+      receiptFlushes: 2,
+    });
     expect(parseSmppUrl('smpp://a:b@h?receipt_id=DEC').receiptIds).toBe('dec');
   });
 
@@ -611,7 +749,15 @@ describe('SMPP_URL', () => {
 
   it('simulator settings from SMSC_SIM_*', () => {
     const settings = (env: Record<string, string>) => loadConfig(env).simulator.settings;
-    expect(settings({ SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '0.5', SMSC_SIM_LATENCY_MS: '10-20', SMSC_SIM_SEED: '7', SMSC_SIM_MAX_PER_SECOND: '100' })).toEqual({
+    expect(
+      settings({
+        SMSC_SIM_PORT: '0',
+        SMSC_SIM_DELIVERED: '0.5',
+        SMSC_SIM_LATENCY_MS: '10-20',
+        SMSC_SIM_SEED: '7',
+        SMSC_SIM_MAX_PER_SECOND: '100',
+      }),
+    ).toEqual({
       port: 0,
       delivered: 0.5,
       latencyMinMs: 10,
@@ -619,7 +765,9 @@ describe('SMPP_URL', () => {
       seed: 7,
       maxPerSecond: 100,
     });
-    expect(() => settings({ SMSC_SIM_DELIVERED: '2' })).toThrow(/SMSC_SIM_DELIVERED="2" is not accepted: expected a number from 0 to 1/);
+    expect(() => settings({ SMSC_SIM_DELIVERED: '2' })).toThrow(
+      /SMSC_SIM_DELIVERED="2" is not accepted: expected a number from 0 to 1/,
+    );
     expect(() => settings({ SMSC_SIM_LATENCY_MS: '5-1' })).toThrow(/SMSC_SIM_LATENCY_MS/);
   });
 });
@@ -655,7 +803,13 @@ describe('carrier habits (issue 25)', () => {
   });
 
   it('receipts naming the id in decimal (no receipted_message_id TLV) carry the hex reading of it', async () => {
-    const { sim, link } = await setup({ receiptIds: 'decimal', receiptTlv: false, delivered: 1, failed: 0, noReceipt: 0 });
+    const { sim, link } = await setup({
+      receiptIds: 'decimal',
+      receiptTlv: false,
+      delivered: 1,
+      failed: 0,
+      noReceipt: 0,
+    });
     const got: Receipt[] = [];
     link.onReceipts(async (r) => void got.push(...r));
     await link.waitReady(5000);

@@ -15,7 +15,15 @@ import { PUBLIC_TEST_ADDRESS, testResolver } from '../fixtures/resolver';
 import { as } from './send-helpers';
 import { backends, useServer, type Client } from './harness';
 
-const valid = { clientId: 'client1', smsType: 10, templateType: 1, business: 0, smstype: 4, sign: '好易购', content: '您的验证码是{code}，请在5分钟内完成验证。' };
+const valid = {
+  clientId: 'client1',
+  smsType: 10,
+  templateType: 1,
+  business: 0,
+  smstype: 4,
+  sign: '好易购',
+  content: '您的验证码是{code}，请在5分钟内完成验证。',
+};
 
 describe.each(backends)('template review push (%s)', (backend) => {
   const t = useServer(backend);
@@ -41,15 +49,30 @@ describe.each(backends)('template review push (%s)', (backend) => {
       db: t.server.handle.db,
       now: () => new Date(clock.t),
       resolveHost: testResolver,
-      dial: (target) => (target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target),
+      dial: (target) =>
+        target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target,
       timeoutMs: 1000,
       backoffMs: 1000,
     });
-  const outbox = () => t.server.handle.db.selectFrom('push_outbox').selectAll().where('kind', '=', PushKind.TemplateReview).orderBy('id').execute();
+  const outbox = () =>
+    t.server.handle.db
+      .selectFrom('push_outbox')
+      .selectAll()
+      .where('kind', '=', PushKind.TemplateReview)
+      .orderBy('id')
+      .execute();
   const setUrls = (agent: string, client: string) =>
     Promise.all([
-      t.server.handle.db.updateTable('accounts').set({ auto_template_callback_url: agent }).where('clientid', '=', 'agent1').execute(),
-      t.server.handle.db.updateTable('accounts').set({ auto_template_callback_url: client }).where('clientid', '=', 'client1').execute(),
+      t.server.handle.db
+        .updateTable('accounts')
+        .set({ auto_template_callback_url: agent })
+        .where('clientid', '=', 'agent1')
+        .execute(),
+      t.server.handle.db
+        .updateTable('accounts')
+        .set({ auto_template_callback_url: client })
+        .where('clientid', '=', 'client1')
+        .execute(),
     ]);
 
   beforeAll(async () => {
@@ -79,12 +102,16 @@ describe.each(backends)('template review push (%s)', (backend) => {
     });
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
     const a = (await agent1.post('/api/autoTemplate/add', valid)).body.data.templateId;
-    const b = (await client1.post('/api/autoTemplate/add', { ...valid, content: '您的取件码是{code}。' })).body.data.templateId;
+    const b = (await client1.post('/api/autoTemplate/add', { ...valid, content: '您的取件码是{code}。' })).body.data
+      .templateId;
     expect(await outbox()).toHaveLength(0); // nothing before a review
     await cli(['template-approve', String(a)]);
     await cli(['template-reject', String(b), '内容不规范']);
     const rows = await outbox();
-    expect(rows.map((r) => r.url)).toEqual([`http://hook.example.com:${port()}/tpl`, `http://hook.example.com:${port()}/tpl`]);
+    expect(rows.map((r) => r.url)).toEqual([
+      `http://hook.example.com:${port()}/tpl`,
+      `http://hook.example.com:${port()}/tpl`,
+    ]);
 
     status = 503; // the first attempt fails: retried after the backoff
     const p = pusher();
@@ -97,8 +124,22 @@ describe.each(backends)('template review push (%s)', (backend) => {
     await p.runOnce();
     expect(hits.map((h) => h.path)).toEqual(['/tpl', '/tpl']);
     const byId = Object.fromEntries(hits.map((h) => [h.body[0].templateId, h.body[0]]));
-    expect(byId[a]).toMatchObject({ clientId: 'client1', templateId: a, state: 1, stateStr: '审核通过', remark: '', sign: '好易购', content: valid.content });
-    expect(byId[b]).toMatchObject({ clientId: 'client1', templateId: b, state: 3, stateStr: '审核不通过', remark: '内容不规范' });
+    expect(byId[a]).toMatchObject({
+      clientId: 'client1',
+      templateId: a,
+      state: 1,
+      stateStr: '审核通过',
+      remark: '',
+      sign: '好易购',
+      content: valid.content,
+    });
+    expect(byId[b]).toMatchObject({
+      clientId: 'client1',
+      templateId: b,
+      state: 3,
+      stateStr: '审核不通过',
+      remark: '内容不规范',
+    });
     expect(byId[a].updateTimeStr).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect((await outbox()).every((r) => r.done_at !== null && r.last_error === '')).toBe(true);
   });

@@ -6,7 +6,9 @@ import { backends, DEMO_PASSWORD, useServer, type Client, type TestServer } from
 
 async function addAccount(server: TestServer, clientid: string, userType: '1' | '2', agent?: string, mode = '1') {
   const db = server.handle.db;
-  const agentId = agent ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id : null;
+  const agentId = agent
+    ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id
+    : null;
   await db
     .insertInto('accounts')
     .values({
@@ -21,7 +23,11 @@ async function addAccount(server: TestServer, clientid: string, userType: '1' | 
     })
     .execute();
   // a template's sign must be one the account has had approved (as every send requires)
-  const { id } = await db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  const { id } = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('clientid', '=', clientid)
+    .executeTakeFirstOrThrow();
   await db.insertInto('signs').values({ account_id: id, clientid, sign: '好易购', state: 1 }).execute();
 }
 
@@ -33,7 +39,15 @@ async function templateCount(server: TestServer) {
   return Number(r.n);
 }
 
-const valid = { clientId: 'client1', smsType: 10, templateType: 1, business: 0, smstype: 4, sign: '好易购', content: '您的验证码是{code}，请在5分钟内完成验证。' };
+const valid = {
+  clientId: 'client1',
+  smsType: 10,
+  templateType: 1,
+  business: 0,
+  smstype: 4,
+  sign: '好易购',
+  content: '您的验证码是{code}，请在5分钟内完成验证。',
+};
 
 describe.each(backends)('templates (%s)', (backend) => {
   const t = useServer(backend);
@@ -76,7 +90,9 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect(r.body.data.totalCount).toBe(6);
       const rows = r.body.data.entityList;
       expect(rows).toHaveLength(6);
-      expect(rows.map((x: any) => x.createTimeStr)).toEqual([...rows.map((x: any) => x.createTimeStr)].sort().reverse());
+      expect(rows.map((x: any) => x.createTimeStr)).toEqual(
+        [...rows.map((x: any) => x.createTimeStr)].sort().reverse(),
+      );
       const verification = rows.find((x: any) => x.content.startsWith('您的好易购登录验证码'));
       expect(verification).toMatchObject({
         clientId: 'client1',
@@ -126,12 +142,17 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect(byId.entityList.map((x: any) => x.templateId)).toEqual([first.templateId]);
       expect((await list(agent1, { templateId: 'abc' })).body.data.totalCount).toBe(0);
       // seeded 2026-03-02 .. 2026-03-07 (Asia/Shanghai)
-      expect((await list(agent1, { createStartTime: '2026-03-03', createEndTime: '2026-03-04' })).body.data.totalCount).toBe(2);
+      expect(
+        (await list(agent1, { createStartTime: '2026-03-03', createEndTime: '2026-03-04' })).body.data.totalCount,
+      ).toBe(2);
       expect((await list(agent1, { createEndTime: '2026-03-02' })).body.data.totalCount).toBe(1);
     });
 
     it('checks its filter by filters/template-smart: dates, enum values, the range order, lengths', async () => {
-      expect((await list(agent1, { createStartTime: '2026-03-05', createEndTime: '2026-03-03' })).body).toMatchObject({ code: 400, msg: '开始时间不能晚于结束时间' });
+      expect((await list(agent1, { createStartTime: '2026-03-05', createEndTime: '2026-03-03' })).body).toMatchObject({
+        code: 400,
+        msg: '开始时间不能晚于结束时间',
+      });
       expect((await list(agent1, { createStartTime: '2026-02-30' })).body.code).toBe(400);
       expect((await list(agent1, { state: 42 })).body.code).toBe(400);
       expect((await list(agent1, { templateId: '9'.repeat(41) })).body).toMatchObject({ code: 400, msg: '参数错误' });
@@ -152,7 +173,13 @@ describe.each(backends)('templates (%s)', (backend) => {
       const all = await client2.post('/api/autoTemplate/commonlist', {});
       expect(all.body.code).toBe(0);
       expect(all.body.data.totalCount).toBe(11);
-      expect(all.body.data.entityList[0]).toMatchObject({ orderNo: 1, state: 1, isCreateor: 0, clientId: '', smsType: 10 });
+      expect(all.body.data.entityList[0]).toMatchObject({
+        orderNo: 1,
+        state: 1,
+        isCreateor: 0,
+        clientId: '',
+        smsType: 10,
+      });
       expect((await agent0.post('/api/autoTemplate/commonlist', { smsType: 11 })).body.data.totalCount).toBe(3);
       expect((await agent0.post('/api/autoTemplate/commonlist', { templateType: 0 })).body.data.totalCount).toBe(3);
       expect((await agent0.post('/api/autoTemplate/commonlist', { content: '验证码' })).body.data.totalCount).toBe(3);
@@ -161,7 +188,9 @@ describe.each(backends)('templates (%s)', (backend) => {
 
     it('filters by 短信类型 (smstype): the send page offers only templates of the chosen type', async () => {
       for (const c of [agent0, client1]) {
-        const all = (await c.post('/api/autoTemplate/commonlist', { pageRowCount: 100 })).body.data.entityList as { smstype?: number }[];
+        const all = (await c.post('/api/autoTemplate/commonlist', { pageRowCount: 100 })).body.data.entityList as {
+          smstype?: number;
+        }[];
         const types = [...new Set(all.map((x) => x.smstype).filter((x) => x !== undefined && x !== null))];
         expect(types.length).toBeGreaterThan(0);
         for (const type of types) {
@@ -185,12 +214,20 @@ describe.each(backends)('templates (%s)', (backend) => {
         { clientid: 'client3', name: '宁波港航物流有限公司' }, // seeded; frozen client2 is not offered
         { clientid: 'tpl2', name: 'tpl2 公司' },
       ]);
-      expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts')).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'tpl0']);
+      expect(
+        (await agent0.get('/api/autoTemplate/autoTemplateAccounts')).body.data.map((c: any) => c.clientid),
+      ).toEqual(['client0', 'tpl0']);
     });
 
     it("refuses another agent's id and sub-accounts", async () => {
-      expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({ code: 403, msg: '无权访问' });
-      expect((await client1.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({ code: 403, msg: '无权访问' });
+      expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({
+        code: 403,
+        msg: '无权访问',
+      });
+      expect((await client1.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({
+        code: 403,
+        msg: '无权访问',
+      });
     });
   });
 
@@ -198,7 +235,14 @@ describe.each(backends)('templates (%s)', (backend) => {
     it("adds a template for the agent's sub-account, pending review", async () => {
       const r = await agent1.post('/api/autoTemplate/add', valid);
       expect(r.body).toMatchObject({ code: 0, msg: '新增成功，请等待审核' });
-      expect(r.body.data).toMatchObject({ clientId: 'client1', userName: 'agent1', state: 0, varibleCount: 1, isCreateor: 1, smstype: 4 });
+      expect(r.body.data).toMatchObject({
+        clientId: 'client1',
+        userName: 'agent1',
+        state: 0,
+        varibleCount: 1,
+        isCreateor: 1,
+        smstype: 4,
+      });
       const seen = (await list(client1, { templateId: r.body.data.templateId })).body.data.entityList[0];
       expect(seen).toMatchObject({ userName: 'agent1', isCreateor: 0, state: 0 });
     });
@@ -224,11 +268,23 @@ describe.each(backends)('templates (%s)', (backend) => {
         [agent1, { ...valid, content: '{c}好' }, '模板内容长度为5-500个字符'],
         [agent1, { ...valid, content: `{code}${'好'.repeat(495)}` }, '模板内容长度为5-500个字符'],
         [agent1, { ...valid, templateType: 0 }, '固定模板不能包含变量'],
-        [agent1, { ...valid, content: '您的验证码已发送，请查收。' }, '变量模板至少需要包含一个变量，变量格式为{变量名}'],
-        [agent1, { ...valid, content: Array.from({ length: 31 }, (_, i) => `{${i + 1}}`).join('') }, '变量个数不能超过30个'],
+        [
+          agent1,
+          { ...valid, content: '您的验证码已发送，请查收。' },
+          '变量模板至少需要包含一个变量，变量格式为{变量名}',
+        ],
+        [
+          agent1,
+          { ...valid, content: Array.from({ length: 31 }, (_, i) => `{${i + 1}}`).join('') },
+          '变量个数不能超过30个',
+        ],
         [agent1, { ...valid, smstype: 5 }, '行业模板的短信类型只能选择验证码或通知'],
         [agent1, { ...valid, smstype: undefined }, '行业模板的短信类型只能选择验证码或通知'],
-        [agent1, { ...valid, content: '{name}您好，欢迎参加赌博和六合彩活动' }, '模板内容包含敏感词：赌博、六合彩，请修改后再提交'],
+        [
+          agent1,
+          { ...valid, content: '{name}您好，欢迎参加赌博和六合彩活动' },
+          '模板内容包含敏感词：赌博、六合彩，请修改后再提交',
+        ],
         [client1, { ...valid, sign: '博彩' }, '模板内容包含敏感词：博彩，请修改后再提交'],
         // a sign the account never had approved (issue 41 item 6)
         [client1, { ...valid, sign: '未报备签名' }, '签名未报备或未审核通过'],
@@ -247,12 +303,21 @@ describe.each(backends)('templates (%s)', (backend) => {
     it("reaches only the agent's own sub-accounts", async () => {
       const before = await templateCount(t.server);
       expect((await agent0.post('/api/autoTemplate/add', valid)).body).toEqual({ code: 403, msg: '无权访问' });
-      expect((await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'nobody' })).body).toEqual({ code: 403, msg: '无权访问' });
+      expect((await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'nobody' })).body).toEqual({
+        code: 403,
+        msg: '无权访问',
+      });
       expect(await templateCount(t.server)).toBe(before);
     });
 
     it('forces 营销 on a marketing template; in direct-charge mode an industry template defaults to 通知', async () => {
-      const m = await agent1.post('/api/autoTemplate/add', { ...valid, smsType: 11, smstype: 4, templateType: 0, content: '年终大促全场五折，回T退订。' });
+      const m = await agent1.post('/api/autoTemplate/add', {
+        ...valid,
+        smsType: 11,
+        smstype: 4,
+        templateType: 0,
+        content: '年终大促全场五折，回T退订。',
+      });
       expect(m.body.data).toMatchObject({ smsType: 11, smstype: 5, varibleCount: 0 });
       const d = await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'tpl0', smstype: undefined });
       expect(d.body.code).toBe(0);
@@ -274,43 +339,99 @@ describe.each(backends)('templates (%s)', (backend) => {
   describe('POST /autoTemplate/edit and /autoTemplate/del', () => {
     it('the creator edits: the template goes back to review and the reason is cleared', async () => {
       const created = (await client1.post('/api/autoTemplate/add', valid)).body.data;
-      await runCommand({ db: t.server.handle.db, now: () => new Date() }, ['template-reject', String(created.templateId), '内容不规范']);
-      expect((await list(client1, { templateId: created.templateId })).body.data.entityList[0]).toMatchObject({ state: 3, remark: '内容不规范' });
-      const r = await client1.post('/api/autoTemplate/edit', { ...valid, templateId: created.templateId, content: '您的验证码{code}，10分钟内有效。' });
+      await runCommand({ db: t.server.handle.db, now: () => new Date() }, [
+        'template-reject',
+        String(created.templateId),
+        '内容不规范',
+      ]);
+      expect((await list(client1, { templateId: created.templateId })).body.data.entityList[0]).toMatchObject({
+        state: 3,
+        remark: '内容不规范',
+      });
+      const r = await client1.post('/api/autoTemplate/edit', {
+        ...valid,
+        templateId: created.templateId,
+        content: '您的验证码{code}，10分钟内有效。',
+      });
       expect(r.body).toMatchObject({ code: 0, msg: '修改成功，请等待审核' });
-      expect(r.body.data).toMatchObject({ templateId: created.templateId, state: 0, remark: '', content: '您的验证码{code}，10分钟内有效。' });
+      expect(r.body.data).toMatchObject({
+        templateId: created.templateId,
+        state: 0,
+        remark: '',
+        content: '您的验证码{code}，10分钟内有效。',
+      });
     });
 
     it('refuses anyone but the creator, and unknown ids', async () => {
       const byAgent = (await agent1.post('/api/autoTemplate/add', valid)).body.data;
       const edit = { ...valid, templateId: byAgent.templateId, content: '改过的内容{code}，请查收。' };
-      expect((await client1.post('/api/autoTemplate/edit', edit)).body).toEqual({ code: 403, msg: '只有模板创建者可以修改或删除该模板' });
-      expect((await client1.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({ code: 403, msg: '只有模板创建者可以修改或删除该模板' });
+      expect((await client1.post('/api/autoTemplate/edit', edit)).body).toEqual({
+        code: 403,
+        msg: '只有模板创建者可以修改或删除该模板',
+      });
+      expect((await client1.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({
+        code: 403,
+        msg: '只有模板创建者可以修改或删除该模板',
+      });
       expect((await agent0.post('/api/autoTemplate/edit', edit)).body).toEqual({ code: 404, msg: '模板不存在' });
-      expect((await agent0.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });
-      expect((await client2.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });
-      expect((await agent1.post('/api/autoTemplate/del', { templateId: 99999999999 })).body).toEqual({ code: 404, msg: '模板不存在' });
-      for (const bad of ['abc', '-1', '', ' 12x ', '1.5']) expect((await agent1.post('/api/autoTemplate/del', { templateId: bad })).body).toEqual({ code: 404, msg: '模板不存在' });
-      expect((await agent1.post('/api/autoTemplate/edit', { ...edit, templateId: 'abc' })).body).toEqual({ code: 404, msg: '模板不存在' });
+      expect((await agent0.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({
+        code: 404,
+        msg: '模板不存在',
+      });
+      expect((await client2.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({
+        code: 404,
+        msg: '模板不存在',
+      });
+      expect((await agent1.post('/api/autoTemplate/del', { templateId: 99999999999 })).body).toEqual({
+        code: 404,
+        msg: '模板不存在',
+      });
+      for (const bad of ['abc', '-1', '', ' 12x ', '1.5'])
+        expect((await agent1.post('/api/autoTemplate/del', { templateId: bad })).body).toEqual({
+          code: 404,
+          msg: '模板不存在',
+        });
+      expect((await agent1.post('/api/autoTemplate/edit', { ...edit, templateId: 'abc' })).body).toEqual({
+        code: 404,
+        msg: '模板不存在',
+      });
       expect((await agent1.post('/api/autoTemplate/del', {})).body).toEqual({ code: 404, msg: '模板不存在' });
       const general = (await agent1.post('/api/autoTemplate/commonlist', {})).body.data.entityList[0];
-      expect((await agent1.post('/api/autoTemplate/del', { templateId: general.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });
+      expect((await agent1.post('/api/autoTemplate/del', { templateId: general.templateId })).body).toEqual({
+        code: 404,
+        msg: '模板不存在',
+      });
       const still = (await list(agent1, { templateId: byAgent.templateId })).body.data.entityList[0];
       expect(still).toMatchObject({ content: valid.content, state: 0 });
     });
 
     it('an invalid edit changes nothing', async () => {
       const mine = (await agent1.post('/api/autoTemplate/add', valid)).body.data;
-      await runCommand({ db: t.server.handle.db, now: () => new Date() }, ['template-approve', String(mine.templateId)]);
-      const r = await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, content: '{x}参与赌博' });
+      await runCommand({ db: t.server.handle.db, now: () => new Date() }, [
+        'template-approve',
+        String(mine.templateId),
+      ]);
+      const r = await agent1.post('/api/autoTemplate/edit', {
+        ...valid,
+        templateId: mine.templateId,
+        content: '{x}参与赌博',
+      });
       expect(r.body.code).toBe(400);
-      expect((await list(agent1, { templateId: mine.templateId })).body.data.entityList[0]).toMatchObject({ state: 1, content: valid.content });
-      expect((await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, clientId: 'tpl0' })).body).toEqual({ code: 403, msg: '无权访问' });
+      expect((await list(agent1, { templateId: mine.templateId })).body.data.entityList[0]).toMatchObject({
+        state: 1,
+        content: valid.content,
+      });
+      expect(
+        (await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, clientId: 'tpl0' })).body,
+      ).toEqual({ code: 403, msg: '无权访问' });
     });
 
     it('the creator deletes', async () => {
       const mine = (await agent1.post('/api/autoTemplate/add', valid)).body.data;
-      expect((await agent1.post('/api/autoTemplate/del', { templateId: mine.templateId })).body).toEqual({ code: 0, msg: '删除成功' });
+      expect((await agent1.post('/api/autoTemplate/del', { templateId: mine.templateId })).body).toEqual({
+        code: 0,
+        msg: '删除成功',
+      });
       expect((await list(agent1, { templateId: mine.templateId })).body.data.totalCount).toBe(0);
       expect((await agent1.post('/api/autoTemplate/del', { templateId: mine.templateId })).body.code).toBe(404);
     });
@@ -323,8 +444,14 @@ describe.each(backends)('templates (%s)', (backend) => {
       const id = (await client1.post('/api/autoTemplate/add', valid)).body.data.templateId;
       expect(await cli(['template-approve', String(id)])).toEqual({ code: 0, lines: [`模板 ${id} 审核通过`] });
       expect((await list(client1, { templateId: id })).body.data.entityList[0].state).toBe(1);
-      expect(await cli(['template-reject', String(id), '签名未报备', '请先报备'])).toEqual({ code: 0, lines: [`模板 ${id} 审核不通过：签名未报备 请先报备`] });
-      expect((await list(client1, { templateId: id })).body.data.entityList[0]).toMatchObject({ state: 3, remark: '签名未报备 请先报备' });
+      expect(await cli(['template-reject', String(id), '签名未报备', '请先报备'])).toEqual({
+        code: 0,
+        lines: [`模板 ${id} 审核不通过：签名未报备 请先报备`],
+      });
+      expect((await list(client1, { templateId: id })).body.data.entityList[0]).toMatchObject({
+        state: 3,
+        remark: '签名未报备 请先报备',
+      });
       const out = await cli(['templates', 'client1']);
       expect(out.code).toBe(0);
       expect(out.lines.join('\n')).toContain('签名未报备');
@@ -335,7 +462,10 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await cli(['template-approve'])).code).toBe(2);
       expect((await cli(['template-approve', 'x1'])).code).toBe(2);
       expect((await cli(['template-reject', '100001'])).code).toBe(2);
-      expect(await cli(['template-approve', '999999'])).toEqual({ code: 1, lines: ['模板 999999 不存在（通用模板无需审核）'] });
+      expect(await cli(['template-approve', '999999'])).toEqual({
+        code: 1,
+        lines: ['模板 999999 不存在（通用模板无需审核）'],
+      });
       expect((await cli(['templates', 'nobody'])).code).toBe(1);
     });
   });
@@ -369,9 +499,19 @@ describe.each(backends)('template batch import (%s)', (backend) => {
   const upload = async (c: Client, file: Buffer, field = 'excel') => {
     const m = multipart(field, '模板.xlsx', file);
     // the harness client posts strings and forms; a file goes through inject with the client's cookies
-    const headers: Record<string, string> = { host: 'localhost:8080', ...m.headers, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const headers: Record<string, string> = {
+      host: 'localhost:8080',
+      ...m.headers,
+      cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    };
     if (c.jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = c.jar.get('XSRF-TOKEN')!;
-    const raw = await t.server.app.inject({ method: 'POST', url: '/api/autoTemplate/addBatch', headers, payload: m.body, remoteAddress: c.ip });
+    const raw = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/autoTemplate/addBatch',
+      headers,
+      payload: m.body,
+      remoteAddress: c.ip,
+    });
     return { body: raw.json() };
   };
 
@@ -406,20 +546,41 @@ describe.each(backends)('template batch import (%s)', (backend) => {
     });
     expect(await templateCount(t.server)).toBe(before + 2);
     const list = (await agent.post('/api/autoTemplate/list', { content: '年货节' })).body.data.entityList;
-    expect(list[0]).toMatchObject({ smsType: 11, smstype: 5, templateType: 0, state: 0, userName: 'agent1', clientId: 'client1' });
+    expect(list[0]).toMatchObject({
+      smsType: 11,
+      smstype: 5,
+      templateType: 0,
+      state: 0,
+      userName: 'agent1',
+      clientId: 'client1',
+    });
   });
 
   it('refuses a missing or broken file and changes nothing', async () => {
     const c = await t.server.client().init();
     await c.login('client1');
     const before = await templateCount(t.server);
-    expect((await upload(c, Buffer.from('not excel'))).body).toEqual({ code: 400, msg: '文件格式不正确，请使用模板文件（xlsx）' });
+    expect((await upload(c, Buffer.from('not excel'))).body).toEqual({
+      code: 400,
+      msg: '文件格式不正确，请使用模板文件（xlsx）',
+    });
     expect((await upload(c, await xlsx([header]))).body).toEqual({ code: 400, msg: '文件中没有数据' });
-    expect((await upload(c, await xlsx([header, ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]), 'other')).body).toEqual({
+    expect(
+      (
+        await upload(
+          c,
+          await xlsx([header, ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]),
+          'other',
+        )
+      ).body,
+    ).toEqual({
       code: 400,
       msg: '请选择要导入的Excel文件',
     });
-    expect((await c.post('/api/autoTemplate/addBatch', {})).body).toEqual({ code: 400, msg: '请选择要导入的Excel文件' });
+    expect((await c.post('/api/autoTemplate/addBatch', {})).body).toEqual({
+      code: 400,
+      msg: '请选择要导入的Excel文件',
+    });
     expect(await templateCount(t.server)).toBe(before);
     expect((await upload(await t.server.client().init(), await xlsx([header]))).body.code).toBe(401);
   });
@@ -427,7 +588,10 @@ describe.each(backends)('template batch import (%s)', (backend) => {
   it('a sub-account imports for itself; the Excel template downloads', async () => {
     const c = await t.server.client().init();
     await c.login('client1');
-    const r = await upload(c, await xlsx([header, ['agent1', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]));
+    const r = await upload(
+      c,
+      await xlsx([header, ['agent1', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]),
+    );
     expect(r.body.data).toMatchObject({ importSuccess: 1, importFall: 0 });
     const dl = await c.get('/api/autoTemplate/downloadExcelTemplate');
     expect(dl.status).toBe(200);

@@ -23,7 +23,13 @@ describe('formatDateTime', () => {
     const to = Date.UTC(2200, 0, 1);
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const edges = [Date.UTC(1991, 11, 31, 15, 59, 59), Date.UTC(1991, 11, 31, 16), Date.UTC(1991, 6, 1, 12), Date.UTC(2026, 11, 31, 16), Date.UTC(9999, 11, 31, 15, 59, 59)];
+    const edges = [
+      Date.UTC(1991, 11, 31, 15, 59, 59),
+      Date.UTC(1991, 11, 31, 16),
+      Date.UTC(1991, 6, 1, 12),
+      Date.UTC(2026, 11, 31, 16),
+      Date.UTC(9999, 11, 31, 15, 59, 59),
+    ];
     for (const t of [...edges, ...Array.from({ length: 20_000 }, () => from + Math.floor(rnd() * (to - from)))]) {
       const d = new Date(t);
       expect(formatDateTime(d), d.toISOString()).toBe(byTz(d));

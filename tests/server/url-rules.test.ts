@@ -7,7 +7,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { callbackUrlProblem, isPublicAddress, pinnedLookup, resolveForPush, systemResolver, type HostResolver } from '../../server/lib/safe-url';
+import {
+  callbackUrlProblem,
+  isPublicAddress,
+  pinnedLookup,
+  resolveForPush,
+  systemResolver,
+  type HostResolver,
+} from '../../server/lib/safe-url';
 import { PUBLIC_TEST_ADDRESS, testResolver } from '../fixtures/resolver';
 import { backends, useServer } from './harness';
 
@@ -48,7 +55,13 @@ const REFUSED = [
 
 describe('lib/safe-url', () => {
   it('accepts http(s) to public addresses, literal or resolved', async () => {
-    for (const u of ['https://cb.example.com/tpl', 'http://example.com:8080/r?x=1', `http://${PUBLIC_TEST_ADDRESS}/r`, 'https://[2606:4700::1111]/r', 'HTTPS://CB.EXAMPLE.COM/x']) {
+    for (const u of [
+      'https://cb.example.com/tpl',
+      'http://example.com:8080/r?x=1',
+      `http://${PUBLIC_TEST_ADDRESS}/r`,
+      'https://[2606:4700::1111]/r',
+      'HTTPS://CB.EXAMPLE.COM/x',
+    ]) {
       expect(await callbackUrlProblem(u, testResolver), u).toBeNull();
     }
     const t = await resolveForPush('https://cb.example.com/tpl', testResolver);
@@ -127,15 +140,23 @@ describe.each(backends)('callback URLs at save time (%s)', (backend) => {
     for (const [u, msg] of cases) {
       const body = (await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: u })).body;
       expect(body, u).toMatchObject({ code: 400, msg });
-      if (msg !== '请输入正确的回调地址') expect(body.data.errors, u).toEqual([{ field: 'auto_template_callback_url', message: msg }]);
+      if (msg !== '请输入正确的回调地址')
+        expect(body.data.errors, u).toEqual([{ field: 'auto_template_callback_url', message: msg }]);
     }
-    expect((await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: 'https://cb.example.com/tpl' })).body.code).toBe(0);
+    expect(
+      (await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: 'https://cb.example.com/tpl' }))
+        .body.code,
+    ).toBe(0);
   });
 
   it('a sub-account editing itself: deliveryurl and mourl', async () => {
     const c = await as('client1');
     const info = (await c.get('/api/account/clientinfo')).body.data;
-    await t.server.handle.db.updateTable('accounts').set({ needmo: 1, needreport: 1 }).where('clientid', '=', 'client1').execute();
+    await t.server.handle.db
+      .updateTable('accounts')
+      .set({ needmo: 1, needreport: 1 })
+      .where('clientid', '=', 'client1')
+      .execute();
     const base = {
       name: info.name,
       mobile: info.mobile,
@@ -150,18 +171,35 @@ describe.each(backends)('callback URLs at save time (%s)', (backend) => {
       msg: '状态报告回调地址不能使用内网地址',
       data: { errors: [{ field: 'deliveryurl', message: '状态报告回调地址不能使用内网地址' }] },
     });
-    expect(await post({ ...base, mourl: 'javascript:alert(1)' })).toMatchObject({ code: 400, msg: '上行回调地址须以 http:// 或 https:// 开头' });
+    expect(await post({ ...base, mourl: 'javascript:alert(1)' })).toMatchObject({
+      code: 400,
+      msg: '上行回调地址须以 http:// 或 https:// 开头',
+    });
     expect(await post(base)).toEqual({ code: 0, msg: '保存成功' });
   });
 
   it('an agent opening and editing a sub-account', async () => {
     const c = await as('agent1');
-    const open = (p: Record<string, unknown>) => c.post('/api/client/account/addUser', { name: '回调测试', agentOwned: 1, needreport: 0, needmo: 0, ...p });
-    expect((await open({ needreport: 1, deliveryurl: 'http://169.254.169.254/' })).body).toMatchObject({ code: 400, msg: '状态报告回调地址不能使用内网地址' });
-    expect((await open({ needmo: 1, mourl: 'http://[::1]/mo' })).body).toMatchObject({ code: 400, msg: '上行回调地址不能使用内网地址' });
-    const edit = (p: Record<string, unknown>) => c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', needreport: 0, needmo: 0, ...p });
-    expect((await edit({ needreport: 1, deliveryurl: 'http://192.168.0.1/' })).body).toMatchObject({ code: 400, msg: '状态报告回调地址不能使用内网地址' });
-    expect((await edit({ needmo: 1, mourl: 'gopher://x.example.com/' })).body).toMatchObject({ code: 400, msg: '上行回调地址须以 http:// 或 https:// 开头' });
+    const open = (p: Record<string, unknown>) =>
+      c.post('/api/client/account/addUser', { name: '回调测试', agentOwned: 1, needreport: 0, needmo: 0, ...p });
+    expect((await open({ needreport: 1, deliveryurl: 'http://169.254.169.254/' })).body).toMatchObject({
+      code: 400,
+      msg: '状态报告回调地址不能使用内网地址',
+    });
+    expect((await open({ needmo: 1, mourl: 'http://[::1]/mo' })).body).toMatchObject({
+      code: 400,
+      msg: '上行回调地址不能使用内网地址',
+    });
+    const edit = (p: Record<string, unknown>) =>
+      c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', needreport: 0, needmo: 0, ...p });
+    expect((await edit({ needreport: 1, deliveryurl: 'http://192.168.0.1/' })).body).toMatchObject({
+      code: 400,
+      msg: '状态报告回调地址不能使用内网地址',
+    });
+    expect((await edit({ needmo: 1, mourl: 'gopher://x.example.com/' })).body).toMatchObject({
+      code: 400,
+      msg: '上行回调地址须以 http:// 或 https:// 开头',
+    });
     // a URL that is not saved (push off) is not checked
     expect((await edit({ needreport: 0, deliveryurl: 'http://127.0.0.1/' })).body.code).toBe(0);
     expect((await edit({ needmo: 1, mourl: 'https://mo.example.com/' })).body.code).toBe(0);

@@ -6,7 +6,22 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
-import { accountId, approveSign, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
+import {
+  accountId,
+  approveSign,
+  as,
+  balance,
+  cli,
+  counts,
+  db,
+  ledgerViolations,
+  poolViolations,
+  remaining,
+  shanghai,
+  task,
+  templateId,
+  upload,
+} from './send-helpers';
 import { sql } from 'kysely';
 import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/billing';
 import { Money, money2 } from '../../server/lib/money';
@@ -17,7 +32,14 @@ import { screenList, screenRule } from '../../server/modules/variable-internatio
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/variable-international/variable';
+import {
+  FilledTemplate,
+  fillTemplate,
+  readSendRows,
+  rowProblem,
+  sendRowProblem,
+  templateParts,
+} from '../../server/modules/variable-international/variable';
 import { checkInternational, intlNumberOf } from '../../server/modules/variable-international/international';
 import { intlPriceSeed } from '../../server/modules/variable-international/prices-seed';
 import { SensitiveWords } from '../../server/modules/content/sensitive-words';
@@ -38,9 +60,26 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
 describe('international numbers (pure)', () => {
   it('counts repeats by the E.164 number, as a set of the strings would', () => {
     const prices = new Map(
-      intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]),
+      intlPriceSeed().map((r) => [
+        r.country_code,
+        { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort },
+      ]),
     );
-    const tokens = [GB1, `00${GB1}`, US1, US2, US1, '123', '8190123', JP1, `00${JP1}`, '4474001234560', '12012000001', '1201200000', '12012000010'];
+    const tokens = [
+      GB1,
+      `00${GB1}`,
+      US1,
+      US2,
+      US1,
+      '123',
+      '8190123',
+      JP1,
+      `00${JP1}`,
+      '4474001234560',
+      '12012000001',
+      '1201200000',
+      '12012000010',
+    ];
     const c = checkInternational(tokens, prices);
     const seen = new Set<string>();
     let repeat = 0;
@@ -65,7 +104,9 @@ describe('international numbers (pure)', () => {
 describe('variable rows (pure)', () => {
   const t = { literals: templateParts(APPOINT), sign: '好易购' };
   it('fills the template and names the first broken rule', () => {
-    expect(fillTemplate(t.literals, ['张三', '体检', '9点'])).toBe('尊敬的张三，您预约的体检将于9点开始，请提前15分钟到场。');
+    expect(fillTemplate(t.literals, ['张三', '体检', '9点'])).toBe(
+      '尊敬的张三，您预约的体检将于9点开始，请提前15分钟到场。',
+    );
     expect(rowProblem('13800138000', ['张三', '体检', '9点'], t)).toBeNull();
     expect(rowProblem('1380013800', ['张三', '体检', '9点'], t)).toBe('手机号码格式不正确');
     expect(rowProblem('13800138000', ['张三', '体检'], t)).toBe('变量个数与模板不一致');
@@ -80,14 +121,18 @@ describe('variable rows (pure)', () => {
       ),
     ).toBe('变量个数不能超过30个');
     const long = { literals: templateParts(`${'长'.repeat(470)}{a}{b}`), sign: '好易购' };
-    expect(rowProblem('13800138000', ['x'.repeat(19), 'y'.repeat(19)], long)).toBe('变量内容、模板和签名合计不能超过500个字符');
+    expect(rowProblem('13800138000', ['x'.repeat(19), 'y'.repeat(19)], long)).toBe(
+      '变量内容、模板和签名合计不能超过500个字符',
+    );
   });
 
   it('screens by carrier, province and removed city', () => {
     const phones = ['13800138000', '18600186000', '18900189000', '13912345678'];
     expect(screenList(phones, screenRule({ operators: '1' })).phones).toEqual(phones.filter((p) => carrierOf(p) === 1));
     const r = regionOf('13800138000')!;
-    expect(screenList(phones, screenRule({ provinces: String(r.province.provinceId) })).phones).toContain('13800138000');
+    expect(screenList(phones, screenRule({ provinces: String(r.province.provinceId) })).phones).toContain(
+      '13800138000',
+    );
     expect(screenList(phones, screenRule({ removeCitys: String(r.city.cityId) })).phones).not.toContain('13800138000');
     expect(screenList(phones, screenRule({})).submitTotal).toBe(4);
   });
@@ -103,7 +148,8 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
   // 1, 2, 3 and 4 UTF-8 bytes; Σ (its lower case depends on its neighbours), İ (lower case longer), the Kelvin sign
   const atoms = ['a', 'Z', '7', '-', ' ', 'é', 'Σ', 'σ', 'İ', 'K', '张', '刷', '单', '，', '😀', '𐐀'];
   const word = (n: number) => Array.from({ length: n }, () => atoms[rnd(atoms.length)]).join('');
-  const phone = (i: number) => `${['138', '186', '189', '150', '177'][i % 5]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`;
+  const phone = (i: number) =>
+    `${['138', '186', '189', '150', '177'][i % 5]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`;
   const file = (name: string, content: string | Buffer) => {
     const f = path.join(dir, name);
     fs.writeFileSync(f, content);
@@ -115,7 +161,14 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
   function reference(f: string, literals: string[], sign: string, words: SensitiveWords) {
     const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
     const seen = new Set<string>();
-    const out = { phones: [] as string[], carriers: [] as number[], pieces: [] as number[], texts: [] as string[], repeatNum: 0, hit: false };
+    const out = {
+      phones: [] as string[],
+      carriers: [] as number[],
+      pieces: [] as number[],
+      texts: [] as string[],
+      repeatNum: 0,
+      hit: false,
+    };
     for (let i = 0; i < lines.length; i++) {
       const cells = lines[i].split('\t');
       const r = { phone: cells[0], vars: cells.slice(1) };
@@ -142,7 +195,14 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
     const en = t.fixedAscii ? words.templateCheck([t.prefixEn + literals[0], ...literals.slice(1)]) : zh;
     try {
       const r = await readSendRows(f, t, { zh, en }, chunk);
-      return { phones: r.phones, carriers: [...r.carriers], pieces: [...r.pieces], texts: r.texts, repeatNum: r.repeatNum, hit: r.hit };
+      return {
+        phones: r.phones,
+        carriers: [...r.carriers],
+        pieces: [...r.pieces],
+        texts: r.texts,
+        repeatNum: r.repeatNum,
+        hit: r.hit,
+      };
     } catch (e) {
       return { error: (e as Error).message };
     }
@@ -156,7 +216,9 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
       const literals = Array.from({ length: 2 + rnd(3) }, lit);
       const sign = ['ACME', '好易购', ''][rnd(3)];
       // even rounds: words that soon hit; odd ones: words of the rows' characters that never do (禁 is in no row), so rows are checked and stay clean
-      const words = list(Array.from({ length: 1 + rnd(4) }, () => (round % 2 ? `${word(1)}禁` : word(1 + rnd(2)))).join('\n'));
+      const words = list(
+        Array.from({ length: 1 + rnd(4) }, () => (round % 2 ? `${word(1)}禁` : word(1 + rnd(2)))).join('\n'),
+      );
       const rows: string[] = [];
       const n = 50 + rnd(400);
       for (let i = 0; i < n; i++) {
@@ -193,7 +255,13 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
   it('reads invalid UTF-8 as the text reader does (U+FFFD, 3 bytes)', async () => {
     const literals = templateParts('尊敬的{name}，您好');
     const words = list('刷单');
-    const bytes = Buffer.concat([Buffer.from(`${phone(1)}\t张`), Buffer.from([0xff]), Buffer.from(`\n${phone(2)}\t`), Buffer.from([0xe5, 0x88]), Buffer.from(`\n`)]);
+    const bytes = Buffer.concat([
+      Buffer.from(`${phone(1)}\t张`),
+      Buffer.from([0xff]),
+      Buffer.from(`\n${phone(2)}\t`),
+      Buffer.from([0xe5, 0x88]),
+      Buffer.from(`\n`),
+    ]);
     const f = file('invalid.tsv', bytes);
     const want = reference(f, literals, '好易购', words);
     expect(want).toMatchObject({ texts: ['【好易购】尊敬的张\uFFFD，您好', '【好易购】尊敬的\uFFFD，您好'] });
@@ -217,8 +285,14 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
     const bracket = list('[acme]hi');
     const zhRow = file('zh-row.tsv', `${phone(1)}\t张三\n`);
     const enRow = file('en-row.tsv', `${phone(1)}\t张三\n${phone(2)}\tTom\n`);
-    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome'] });
-    expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'] });
+    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({
+      hit: true,
+      texts: ['【ACME】Hi 张三, welcome'],
+    });
+    expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({
+      hit: true,
+      texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'],
+    });
     const tom = list('hi tom');
     expect(await read(zhRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: false });
     expect(await read(enRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: true });
@@ -247,17 +321,29 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const list = r.body.data.list as any[];
     expect(list.length).toBeGreaterThan(200);
     const us = list.find((x) => x.intercode === 'US');
-    expect(us).toMatchObject({ intername: 'United States of America', areaname: '美国', prefix: '+1', countryCode: '1', countryName: '美国' });
-    expect(Object.keys(us).sort()).toEqual(['areaname', 'countryCode', 'countryName', 'fee', 'intercode', 'intername', 'prefix', 'rownum'].sort());
+    expect(us).toMatchObject({
+      intername: 'United States of America',
+      areaname: '美国',
+      prefix: '+1',
+      countryCode: '1',
+      countryName: '美国',
+    });
+    expect(Object.keys(us).sort()).toEqual(
+      ['areaname', 'countryCode', 'countryName', 'fee', 'intercode', 'intername', 'prefix', 'rownum'].sort(),
+    );
     expect(us.fee).toMatch(/^\d+\.\d{4}$/);
     expect(list.find((x) => x.intercode === 'CN')).toBeUndefined();
     const gb = (await client1.get('/api/sms/gj/prices?search=英国')).body.data.list;
     expect(gb.map((x: any) => x.intercode)).toEqual(['GB']);
-    expect((await client1.get('/api/sms/gj/prices?search=%2B81')).body.data.list.map((x: any) => x.intercode)).toEqual(['JP']);
+    expect((await client1.get('/api/sms/gj/prices?search=%2B81')).body.data.list.map((x: any) => x.intercode)).toEqual([
+      'JP',
+    ]);
   });
 
   it('finds the country of each number; Chinese, invalid and repeated numbers are counted', async () => {
-    const r = await client1.post('/api/send/checkMobileInternational', { mobiles: `${US1},${US2},${GB1},${JP1},${US1},8613800138000,12345,008613912345678,861012345678` });
+    const r = await client1.post('/api/send/checkMobileInternational', {
+      mobiles: `${US1},${US2},${GB1},${JP1},${US1},8613800138000,12345,008613912345678,861012345678`,
+    });
     expect(r.body.code).toBe(0);
     const d = r.body.data;
     expect(d.internationalPhoneNum).toBe(4);
@@ -279,22 +365,42 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     // agent0 (by amount) sends as itself, allowed international numbers
     await db(t.server).updateTable('accounts').set({ phone_inout_type: 2 }).where('clientid', '=', 'agent0').execute();
     const agent0 = await as(t.server, 'agent0');
-    const fees = Object.fromEntries((await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [r.country_code, String(r.fee)]));
+    const fees = Object.fromEntries(
+      (await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [
+        r.country_code,
+        String(r.fee),
+      ]),
+    );
     const before = await balance(t.server, 'agent0');
     const content = 'Your order has shipped. '.repeat(7).trim();
     const pc = countPieces({ content, sign: 'ACME' });
     expect(pc.pieces).toBe(2);
-    const preview = await agent0.post('/api/send/chargeInfoInternational', { clientId: 'agent0', content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    const preview = await agent0.post('/api/send/chargeInfoInternational', {
+      clientId: 'agent0',
+      content,
+      sign: 'ACME',
+      smstype: 0,
+      mobile: `${US1},${US2},${GB1},${JP1}`,
+    });
     expect(preview.body.data).toMatchObject({ chars: pc.chars, smsNum: 2, submitTotal: 4, chargeNum: 8 });
     await later();
-    const r = await agent0.post('/api/send/sendingInternational', { clientId: 'agent0', content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    const r = await agent0.post('/api/send/sendingInternational', {
+      clientId: 'agent0',
+      content,
+      sign: 'ACME',
+      smstype: 0,
+      mobile: `${US1},${US2},${GB1},${JP1}`,
+    });
     expect(r.body.code).toBe(0);
     const perCountry = [
       ['US', 2],
       ['GB', 1],
       ['JP', 1],
     ] as const;
-    const expected = perCountry.reduce((s, [c, n]) => s.plus(ceilCent(new Money(fees[c]).times(2).times(n))), new Money(0));
+    const expected = perCountry.reduce(
+      (s, [c, n]) => s.plus(ceilCent(new Money(fees[c]).times(2).times(n))),
+      new Money(0),
+    );
     expect(r.body.data.amount).toBe(money2(expected));
     expect(preview.body.data.amount).toBe(money2(expected));
     expect(new Money(before).minus(await balance(t.server, 'agent0')).toFixed(2)).toBe(money2(expected));
@@ -302,9 +408,21 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(tk.send_kind).toBe(2);
     expect(tk.charge_num_total).toBe(8);
     expect(tk.charge_mode).toBe(0);
-    const rows = await db(t.server).selectFrom('ledger').select(['amount', 'remark', 'kind']).where('remark', 'like', `%任务${tk.uid}`).orderBy('id').execute();
-    expect(rows.map((x) => [x.kind, money2(x.amount)])).toEqual(perCountry.map(([c, n]) => [15, money2(ceilCent(new Money(fees[c]).times(2).times(n)).neg())]));
-    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'carrier', 'price', 'pieces', 'content']).where('task_id', '=', tk.id).orderBy('id').execute();
+    const rows = await db(t.server)
+      .selectFrom('ledger')
+      .select(['amount', 'remark', 'kind'])
+      .where('remark', 'like', `%任务${tk.uid}`)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((x) => [x.kind, money2(x.amount)])).toEqual(
+      perCountry.map(([c, n]) => [15, money2(ceilCent(new Money(fees[c]).times(2).times(n)).neg())]),
+    );
+    const msgs = await db(t.server)
+      .selectFrom('sms_messages')
+      .select(['phone', 'carrier', 'price', 'pieces', 'content'])
+      .where('task_id', '=', tk.id)
+      .orderBy('id')
+      .execute();
     expect(msgs.map((m) => [m.phone, m.carrier, new Money(m.price).toFixed(4), m.pieces, m.content])).toEqual([
       [`+${US1}`, 4, new Money(fees.US).toFixed(4), 2, null],
       [`+${US2}`, 4, new Money(fees.US).toFixed(4), 2, null],
@@ -315,7 +433,12 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   });
 
   it('charges a package account’s international send to its international pools: yuan, per country cent-ceiled, no ledger row (operation_mode 1)', async () => {
-    const fees = Object.fromEntries((await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [r.country_code, String(r.fee)]));
+    const fees = Object.fromEntries(
+      (await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [
+        r.country_code,
+        String(r.fee),
+      ]),
+    );
     const money = await balance(t.server, 'client1');
     // the demo pool: 200.00 元, kept in 分
     const fen = await remaining(t.server, 'client1', 2);
@@ -323,24 +446,53 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const content = 'Your verification code is 482913.';
     const mobile = `${US1},${US2},${GB1}`;
     const expected = ceilCent(new Money(fees.US).times(2)).plus(ceilCent(new Money(fees.GB)));
-    const preview = await client1.post('/api/send/chargeInfoInternational', { content, sign: 'ACME', smstype: 0, mobile });
-    expect(preview.body.data).toMatchObject({ chargeMode: 1, chargeNum: 3, amount: money2(expected), remainAmount: '200.00' });
+    const preview = await client1.post('/api/send/chargeInfoInternational', {
+      content,
+      sign: 'ACME',
+      smstype: 0,
+      mobile,
+    });
+    expect(preview.body.data).toMatchObject({
+      chargeMode: 1,
+      chargeNum: 3,
+      amount: money2(expected),
+      remainAmount: '200.00',
+    });
     expect(preview.body.data.balance).toBeUndefined();
     await later();
     const r = await client1.post('/api/send/sendingInternational', { content, sign: 'ACME', smstype: 0, mobile });
     expect(r.body).toMatchObject({ code: 0, data: { amount: money2(expected), chargeNum: 3 } });
     const tk = await task(t.server, r.body.data.taskId);
-    expect(tk).toMatchObject({ charge_mode: 1, send_kind: 2, charge_state: 1, amount: money2(expected), charge_num_total: 3 });
+    expect(tk).toMatchObject({
+      charge_mode: 1,
+      send_kind: 2,
+      charge_state: 1,
+      amount: money2(expected),
+      charge_num_total: 3,
+    });
     expect(new Money(tk.cost).eq(new Money(fees.US).times(2).plus(fees.GB))).toBe(true);
     // the pool pays, the money balance does not move, no ledger row names the task
     expect(fen - (await remaining(t.server, 'client1', 2))).toBe(expected.times(100).toNumber());
     expect(await balance(t.server, 'client1')).toBe(money);
-    expect(await db(t.server).selectFrom('ledger').select('id').where('remark', 'like', `%任务${tk.uid}`).execute()).toEqual([]);
-    const moves = await db(t.server).selectFrom('pool_movements').select(['pieces', 'kind', 'carrier']).where('task_id', '=', tk.id).execute();
+    expect(
+      await db(t.server).selectFrom('ledger').select('id').where('remark', 'like', `%任务${tk.uid}`).execute(),
+    ).toEqual([]);
+    const moves = await db(t.server)
+      .selectFrom('pool_movements')
+      .select(['pieces', 'kind', 'carrier'])
+      .where('task_id', '=', tk.id)
+      .execute();
     expect(moves).toEqual([{ pieces: -expected.times(100).toNumber(), kind: 1, carrier: 4 }]);
     // each message its country's fee, so failures are returned by the money rule
-    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'price']).where('task_id', '=', tk.id).orderBy('id').execute();
-    expect(msgs.map((m) => new Money(m.price).toFixed(4))).toEqual([fees.US, fees.US, fees.GB].map((f) => new Money(f).toFixed(4)));
+    const msgs = await db(t.server)
+      .selectFrom('sms_messages')
+      .select(['phone', 'price'])
+      .where('task_id', '=', tk.id)
+      .orderBy('id')
+      .execute();
+    expect(msgs.map((m) => new Money(m.price).toFixed(4))).toEqual(
+      [fees.US, fees.US, fees.GB].map((f) => new Money(f).toFixed(4)),
+    );
     // the pools list and the header show yuan
     const pools = (await client1.get('/api/client/pools')).body.data.list.filter((x: any) => x.product_type === 2);
     expect(pools.map((x: any) => x.account_balance)).toEqual([`${new Money(200).minus(expected).toFixed(2)}元`]);
@@ -354,7 +506,12 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       await db(t.server)
         .transaction()
         .execute(async (trx) => {
-          const m = await trx.selectFrom('sms_messages').select(['id', 'price', 'pieces']).where('task_id', '=', tk.id).where('phone', '=', `+${phone}`).executeTakeFirstOrThrow();
+          const m = await trx
+            .selectFrom('sms_messages')
+            .select(['id', 'price', 'pieces'])
+            .where('task_id', '=', tk.id)
+            .where('phone', '=', `+${phone}`)
+            .executeTakeFirstOrThrow();
           await trx.updateTable('sms_messages').set({ state: 6 }).where('id', '=', m.id).execute();
           await trx
             .updateTable('sms_tasks')
@@ -381,7 +538,13 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     await fail(US2);
     expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(expected));
     expect(await remaining(t.server, 'client1', 2)).toBe(fen);
-    const back = await db(t.server).selectFrom('pool_movements').select(['pieces', 'kind', 'carrier']).where('task_id', '=', tk.id).where('kind', '=', 7).orderBy('id').execute();
+    const back = await db(t.server)
+      .selectFrom('pool_movements')
+      .select(['pieces', 'kind', 'carrier'])
+      .where('task_id', '=', tk.id)
+      .where('kind', '=', 7)
+      .orderBy('id')
+      .execute();
     expect(back.reduce((n, m) => n + m.pieces, 0)).toBe(expected.times(100).toNumber());
     expect(back.every((m) => m.carrier === 4)).toBe(true);
     expect(await poolViolations(t.server)).toEqual([]);
@@ -389,7 +552,12 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
 
   it('refuses a package account’s international send its international pools cannot pay, writing nothing', async () => {
     const c1 = await accountId(t.server, 'client1');
-    const intl = await db(t.server).selectFrom('product_pools').select(['id', 'due_time']).where('account_id', '=', c1).where('product_type', '=', 2).execute();
+    const intl = await db(t.server)
+      .selectFrom('product_pools')
+      .select(['id', 'due_time'])
+      .where('account_id', '=', c1)
+      .where('product_type', '=', 2)
+      .execute();
     const before = await counts(t.server);
     // the pool has expired
     await db(t.server)
@@ -402,30 +570,56 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       )
       .execute();
     await later();
-    const r = await client1.post('/api/send/sendingInternational', { content: 'Hello', sign: 'ACME', smstype: 0, mobile: US1 });
+    const r = await client1.post('/api/send/sendingInternational', {
+      content: 'Hello',
+      sign: 'ACME',
+      smstype: 0,
+      mobile: US1,
+    });
     expect(r.body.code).not.toBe(0);
     expect(r.body.msg).toMatch(/^短信余量不足，无法发送（本次需 \d+\.\d{2} 元，国际短信余额 0\.00 元）$/);
-    const preview = await client1.post('/api/send/chargeInfoInternational', { content: 'Hello', sign: 'ACME', smstype: 0, mobile: US1 });
+    const preview = await client1.post('/api/send/chargeInfoInternational', {
+      content: 'Hello',
+      sign: 'ACME',
+      smstype: 0,
+      mobile: US1,
+    });
     expect(preview.body.data).toMatchObject({ chargeMode: 1, remainAmount: '0.00' });
     // a timed one: code 403 with the message (the credit question)
     const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
-    const timed = await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Hello', smstype: 0, mobilelist: US1, sendtime: at }, { json: true });
+    const timed = await client1.post(
+      '/api/send/send_time_sms',
+      { sendKind: 2, content: 'Hello', smstype: 0, mobilelist: US1, sendtime: at },
+      { json: true },
+    );
     expect(timed.body.code).toBe(403);
     expect(timed.body.msg).toMatch(/^短信余量不足/);
     // checked again on the locked pools inside the transaction: refused there too, nothing written
     const direct = await db(t.server)
       .transaction()
-      .execute((trx) => chargeIntlPools(trx, { now: t.server.clock.now }, { taskId: 0, uid: 'T0', payerId: c1, amount: new Money('0.05'), cost: new Money('0.05'), chargeNum: 1 }));
+      .execute((trx) =>
+        chargeIntlPools(
+          trx,
+          { now: t.server.clock.now },
+          { taskId: 0, uid: 'T0', payerId: c1, amount: new Money('0.05'), cost: new Money('0.05'), chargeNum: 1 },
+        ),
+      );
     expect(direct).toEqual({ ok: false, kind: 'intlPools', remain: '0.00', needed: '0.05' });
     expect(await counts(t.server)).toEqual(before);
-    for (const p of intl) await db(t.server).updateTable('product_pools').set({ due_time: p.due_time }).where('id', '=', p.id).execute();
+    for (const p of intl)
+      await db(t.server).updateTable('product_pools').set({ due_time: p.due_time }).where('id', '=', p.id).execute();
   });
 
   it('a package account’s international send rejected in review returns its yuan to the pool (the same path as domestic sends)', async () => {
     await db(t.server).updateTable('accounts').set({ needaudit: 2 }).where('clientid', '=', 'client1').execute();
     const fen = await remaining(t.server, 'client1', 2);
     await later();
-    const r = await client1.post('/api/send/sendingInternational', { content: 'Your parcel is ready for pickup.', sign: 'ACME', smstype: 0, mobile: `${US1},${JP1}` });
+    const r = await client1.post('/api/send/sendingInternational', {
+      content: 'Your parcel is ready for pickup.',
+      sign: 'ACME',
+      smstype: 0,
+      mobile: `${US1},${JP1}`,
+    });
     expect(r.body).toMatchObject({ code: 0, msg: '提交成功，等待审核' });
     const tk = await task(t.server, r.body.data.taskId);
     expect(fen - (await remaining(t.server, 'client1', 2))).toBe(new Money(tk.amount).times(100).toNumber());
@@ -439,20 +633,34 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   it('refuses international sends with the spec’s messages', async () => {
     const base = { content: 'Hello', smstype: 0, mobile: US1 };
     await later();
-    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: 'A' })).body.msg).toBe('签名长度为2-12之间');
+    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: 'A' })).body.msg).toBe(
+      '签名长度为2-12之间',
+    );
     // a sign given is one of the account's approved ones (苏州好易购 still awaits review)
-    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: '苏州好易购' })).body.msg).toBe('签名未报备或未审核通过');
+    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: '苏州好易购' })).body.msg).toBe(
+      '签名未报备或未审核通过',
+    );
     expect(
       (
         await client1.post(
           '/api/send/send_time_sms',
-          { sendKind: 2, ...base, sign: '苏州好易购', mobilelist: US1, sendtime: shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000)) },
+          {
+            sendKind: 2,
+            ...base,
+            sign: '苏州好易购',
+            mobilelist: US1,
+            sendtime: shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000)),
+          },
           { json: true },
         )
       ).body.msg,
     ).toBe('签名未报备或未审核通过');
-    expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '1415a555' })).body.msg).toBe('号码只能包含数字和逗号');
-    expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '8613800138000,123' })).body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
+    expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '1415a555' })).body.msg).toBe(
+      '号码只能包含数字和逗号',
+    );
+    expect(
+      (await client1.post('/api/send/sendingInternational', { ...base, mobile: '8613800138000,123' })).body.msg,
+    ).toBe('已筛选号码数量不能为0，请重新筛选。');
     // client0 is domestic only
     expect((await client0.post('/api/send/sendingInternational', base)).body.msg).toBe('该账户未开通国际短信发送');
     // no sign is fine
@@ -463,26 +671,55 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   it('takes an international file (txt, csv, xlsx) and refuses other types and long names', async () => {
     const bad = await upload(t.server, client1, '/api/send/uploadInternationalFile', 'numbers.doc', Buffer.from(US1));
     expect(bad.msg).toBe('请上传txt,csv,xlxs格式文件');
-    const longName = await upload(t.server, client1, '/api/send/uploadInternationalFile', `${'n'.repeat(28)}.txt`, Buffer.from(US1));
+    const longName = await upload(
+      t.server,
+      client1,
+      '/api/send/uploadInternationalFile',
+      `${'n'.repeat(28)}.txt`,
+      Buffer.from(US1),
+    );
     expect(longName.msg).toBe('文件名称不能超过30个字符');
-    const up = await upload(t.server, client1, '/api/send/uploadInternationalFile', 'intl.txt', Buffer.from(`${US1}\r\n${GB1}\r\n${JP1}\r\nabc\r\n`));
+    const up = await upload(
+      t.server,
+      client1,
+      '/api/send/uploadInternationalFile',
+      'intl.txt',
+      Buffer.from(`${US1}\r\n${GB1}\r\n${JP1}\r\nabc\r\n`),
+    );
     expect(up.code).toBe(0);
-    const parsed = await client1.post('/api/send/parsefileInternational', { importFilePath: up.data.importFilePath, fileName: 'intl.txt' });
+    const parsed = await client1.post('/api/send/parsefileInternational', {
+      importFilePath: up.data.importFilePath,
+      fileName: 'intl.txt',
+    });
     expect(parsed.body.data).toMatchObject({ internationalPhoneNum: 3 });
     await later();
-    const r = await client1.post('/api/send/sendingInternational', { content: 'Hi', smstype: 0, fileType: 1, importFilePath: up.data.importFilePath, fileName: 'intl.txt' });
+    const r = await client1.post('/api/send/sendingInternational', {
+      content: 'Hi',
+      smstype: 0,
+      fileType: 1,
+      importFilePath: up.data.importFilePath,
+      fileName: 'intl.txt',
+    });
     expect(r.body.code).toBe(0);
     expect(r.body.data.submitTotal).toBe(3);
     // another account cannot use the file
-    expect((await client0.post('/api/send/parsefileInternational', { importFilePath: up.data.importFilePath })).body.code).not.toBe(0);
-    expect((await client1.post('/api/send/parsefileInternational', { importFilePath: '../../etc/passwd' })).body.code).not.toBe(0);
+    expect(
+      (await client0.post('/api/send/parsefileInternational', { importFilePath: up.data.importFilePath })).body.code,
+    ).not.toBe(0);
+    expect(
+      (await client1.post('/api/send/parsefileInternational', { importFilePath: '../../etc/passwd' })).body.code,
+    ).not.toBe(0);
   });
 
   it('a scheduled international send is charged at once and cannot be cancelled', async () => {
     const before = await remaining(t.server, 'client1', 2);
     await later();
     const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
-    const r = await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Meeting at 3pm', smstype: 0, mobilelist: `${US1},${GB1}`, sendtime: at }, { json: true });
+    const r = await client1.post(
+      '/api/send/send_time_sms',
+      { sendKind: 2, content: 'Meeting at 3pm', smstype: 0, mobilelist: `${US1},${GB1}`, sendtime: at },
+      { json: true },
+    );
     expect(r.body.code).toBe(0);
     const tk = await task(t.server, r.body.data.taskId);
     expect([tk.status, tk.send_type, tk.charge_state]).toEqual([1, 1, 1]);
@@ -490,13 +727,21 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const undo = await client1.post('/api/send/undoSend', { uid: tk.uid });
     expect(undo.body.msg).toBe('国际短信定时任务提交后不可取消');
     // the timed-task list does not offer 取消 / 重新编辑 on it
-    const listed = (await client1.post('/api/send/smsTimerSend/list', { page: 1, rows: 50 })).body.data.list.find((x: any) => x.taskId === tk.uid);
+    const listed = (await client1.post('/api/send/smsTimerSend/list', { page: 1, rows: 50 })).body.data.list.find(
+      (x: any) => x.taskId === tk.uid,
+    );
     expect(listed).toMatchObject({ status: 1, cancelFlag: 0 });
     const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));
     await later();
-    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe(
-      '定时发送时间须在24小时之内',
-    );
+    expect(
+      (
+        await client1.post(
+          '/api/send/send_time_sms',
+          { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate },
+          { json: true },
+        )
+      ).body.msg,
+    ).toBe('定时发送时间须在24小时之内');
   });
 
   it('send_time_sms takes a body with only the spec’s fields: the kind inferred from templateId (issue 41 item 12)', async () => {
@@ -522,7 +767,11 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect([tk.status, tk.send_kind]).toEqual([1, 2]);
     // with a template: a variable send (here refused by the variable form's own rule, not as an international one)
     await later();
-    const v = await client1.post('/api/send/send_time_sms', { ...spec, templateId: 999999, sign: tplSign }, { json: true });
+    const v = await client1.post(
+      '/api/send/send_time_sms',
+      { ...spec, templateId: 999999, sign: tplSign },
+      { json: true },
+    );
     expect(v.body.msg).toBe('变量模板不存在或未审核通过');
   });
 
@@ -531,22 +780,54 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const money = await balance(t.server, 'client1');
     const check = async (r: { status: number; body: any }, n: number) => {
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ code: 0, msg: '短信内容包含敏感词，已拦截', data: { chargeNum: 0, amount: '0.00', submitTotal: n } });
+      expect(r.body).toMatchObject({
+        code: 0,
+        msg: '短信内容包含敏感词，已拦截',
+        data: { chargeNum: 0, amount: '0.00', submitTotal: n },
+      });
       const tk = await task(t.server, r.body.data.taskId);
-      expect(tk).toMatchObject({ status: 3, send_kind: 2, intercept_num: n, charge_num_total: 0, charge_state: 1, amount: '0.00' });
-      const msgs = await db(t.server).selectFrom('sms_messages').select(['carrier', 'price', 'state', 'done_at']).where('task_id', '=', tk.id).execute();
+      expect(tk).toMatchObject({
+        status: 3,
+        send_kind: 2,
+        intercept_num: n,
+        charge_num_total: 0,
+        charge_state: 1,
+        amount: '0.00',
+      });
+      const msgs = await db(t.server)
+        .selectFrom('sms_messages')
+        .select(['carrier', 'price', 'state', 'done_at'])
+        .where('task_id', '=', tk.id)
+        .execute();
       expect(msgs).toHaveLength(n);
-      expect(msgs.every((m) => m.carrier === 4 && new Money(m.price).isZero() && m.state === 11 && m.done_at !== null)).toBe(true);
+      expect(
+        msgs.every((m) => m.carrier === 4 && new Money(m.price).isZero() && m.state === 11 && m.done_at !== null),
+      ).toBe(true);
     };
     await later();
     // plain, then disguised (a zero-width space, traditional characters, full width)
-    await check(await client1.post('/api/send/sendingInternational', { content: '网络赌博 bonus', sign: 'ACME', smstype: 0, mobile: `${US1},${GB1}` }), 2);
+    await check(
+      await client1.post('/api/send/sendingInternational', {
+        content: '网络赌博 bonus',
+        sign: 'ACME',
+        smstype: 0,
+        mobile: `${US1},${GB1}`,
+      }),
+      2,
+    );
     await later();
-    await check(await client1.post('/api/send/sendingInternational', { content: '網絡賭\u200b博', smstype: 0, mobile: JP1 }), 1);
+    await check(
+      await client1.post('/api/send/sendingInternational', { content: '網絡賭\u200b博', smstype: 0, mobile: JP1 }),
+      1,
+    );
     await later();
     const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
     await check(
-      await client1.post('/api/send/send_time_sms', { sendKind: 2, content: '六合彩 tonight', smstype: 0, mobilelist: `${US1},${US2},${GB1}`, sendtime: at }, { json: true }),
+      await client1.post(
+        '/api/send/send_time_sms',
+        { sendKind: 2, content: '六合彩 tonight', smstype: 0, mobilelist: `${US1},${US2},${GB1}`, sendtime: at },
+        { json: true },
+      ),
       3,
     );
     expect(await remaining(t.server, 'client1', 2)).toBe(fen);
@@ -555,7 +836,15 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const agent0 = await as(t.server, 'agent0');
     const before = await balance(t.server, 'agent0');
     await later();
-    await check(await agent0.post('/api/send/sendingInternational', { clientId: 'agent0', content: '赌博', smstype: 0, mobile: US1 }), 1);
+    await check(
+      await agent0.post('/api/send/sendingInternational', {
+        clientId: 'agent0',
+        content: '赌博',
+        smstype: 0,
+        mobile: US1,
+      }),
+      1,
+    );
     expect(await balance(t.server, 'agent0')).toBe(before);
     expect(await poolViolations(t.server)).toEqual([]);
     expect(await ledgerViolations(t.server)).toEqual([]);
@@ -581,9 +870,23 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(bad.msg).toBe('请上传xlsx格式文件');
     const up = await upload(t.server, client1, '/api/send/uploadVariateFile', '变量.xlsx', file);
     expect(up.code).toBe(0);
-    const r = await client1.post('/api/send/parsefileVariate', { importFilePath: up.data.importFilePath, templateId: tpl, sign: tplSign, fileName: '变量.xlsx' });
+    const r = await client1.post('/api/send/parsefileVariate', {
+      importFilePath: up.data.importFilePath,
+      templateId: tpl,
+      sign: tplSign,
+      fileName: '变量.xlsx',
+    });
     expect(r.body.code).toBe(0);
-    expect(r.body.data).toMatchObject({ totalNum: 7, submitTotal: 3, errNum: 3, repeatNum: 1, variateNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 });
+    expect(r.body.data).toMatchObject({
+      totalNum: 7,
+      submitTotal: 3,
+      errNum: 3,
+      repeatNum: 1,
+      variateNum: 3,
+      mobileNum: 1,
+      unicomNum: 1,
+      telecomNum: 1,
+    });
     sendFile = r.body.data.sendFilePath;
     errorFile = r.body.data.errorFilePath;
     const dl = await client1.get(`/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(errorFile)}`);
@@ -600,31 +903,63 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       ['13700137000', '变量长度不能超过20字节'],
     ]);
     // nobody else reads it
-    expect((await client0.get(`/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(errorFile)}`)).body.code).not.toBe(0);
+    expect(
+      (await client0.get(`/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(errorFile)}`)).body.code,
+    ).not.toBe(0);
     // no template: 请先选择变量模板 (the form's message)
-    expect((await client1.post('/api/send/sendingVariable', { sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe('请先选择变量模板');
+    expect(
+      (
+        await client1.post('/api/send/sendingVariable', {
+          sign: tplSign,
+          smstype: 0,
+          fileType: 1,
+          importFilePath: sendFile,
+        })
+      ).body.msg,
+    ).toBe('请先选择变量模板');
   });
 
   it('sends the variable rows: each its own text and pieces, the pools charged the sum', async () => {
     const tpl = await templateId(t.server, '尊敬的{name}');
     const before = await remaining(t.server, 'client1');
-    const preview = await client1.post('/api/send/chargeInfoVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile });
+    const preview = await client1.post('/api/send/chargeInfoVariable', {
+      templateId: tpl,
+      sign: tplSign,
+      smstype: 0,
+      fileType: 1,
+      importFilePath: sendFile,
+    });
     const texts = [
       ['13800138000', ['张三', '体检', '9点']],
       ['18600186000', ['Alexander-Maximilia', 'Comprehensive-check', '2026-12-01 09:30']],
       ['18900189000', ['李四', '洗牙', '10点']],
-    ].map(([p, v]) => [p, countPieces({ content: fillTemplate(templateParts(APPOINT), v as string[]), sign: tplSign })] as const);
+    ].map(
+      ([p, v]) =>
+        [p, countPieces({ content: fillTemplate(templateParts(APPOINT), v as string[]), sign: tplSign })] as const,
+    );
     const pieces = texts.reduce((n, [, pc]) => n + pc.pieces, 0);
     expect(texts.map(([, pc]) => pc.pieces)).toEqual([1, 2, 1]);
     expect(preview.body.data).toMatchObject({ submitTotal: 3, chargeNum: pieces, chargeMode: 1 });
     await later();
-    const r = await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, fileName: '变量.xlsx' });
+    const r = await client1.post('/api/send/sendingVariable', {
+      templateId: tpl,
+      sign: tplSign,
+      smstype: 0,
+      fileType: 1,
+      importFilePath: sendFile,
+      fileName: '变量.xlsx',
+    });
     expect(r.body.code).toBe(0);
     expect(r.body.data.chargeNum).toBe(pieces);
     expect(before - (await remaining(t.server, 'client1'))).toBe(pieces);
     const tk = await task(t.server, r.body.data.taskId);
     expect([tk.send_kind, tk.template_type, tk.charge_num_total]).toEqual([1, 1, pieces]);
-    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'content', 'pieces']).where('task_id', '=', tk.id).orderBy('id').execute();
+    const msgs = await db(t.server)
+      .selectFrom('sms_messages')
+      .select(['phone', 'content', 'pieces'])
+      .where('task_id', '=', tk.id)
+      .orderBy('id')
+      .execute();
     expect(msgs.map((m) => [m.phone, m.content, m.pieces])).toEqual(texts.map(([p, pc]) => [p, pc.text, pc.pieces]));
     // the dispatcher sends each row's own text
     const now = new Date(t.server.clock.now().getTime() + 1000);
@@ -638,12 +973,25 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   });
 
   it('screens the variable rows of a file by carrier; the submit total follows', async () => {
-    const r = await client1.post('/api/send/screenPhones', { type: 2, importFilePath: sendFile, operators: '1,3', variateNum: 3 });
+    const r = await client1.post('/api/send/screenPhones', {
+      type: 2,
+      importFilePath: sendFile,
+      operators: '1,3',
+      variateNum: 3,
+    });
     expect(r.body.code).toBe(0);
     expect(r.body.data).toMatchObject({ submitTotal: 2, mobileNum: 1, unicomNum: 0, telecomNum: 1 });
-    const none = await client1.post('/api/send/screenPhones', { type: 2, importFilePath: r.body.data.sendFilePath, operators: '2' });
+    const none = await client1.post('/api/send/screenPhones', {
+      type: 2,
+      importFilePath: r.body.data.sendFilePath,
+      operators: '2',
+    });
     expect(none.body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
-    const manual = await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000,18600186000,18900189000', operators: '2' });
+    const manual = await client1.post('/api/send/screenPhones', {
+      type: 1,
+      phones: '13800138000,18600186000,18900189000',
+      operators: '2',
+    });
     expect(manual.body.data).toMatchObject({ submitTotal: 1, phones: '18600186000' });
   });
 
@@ -654,14 +1002,28 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       ['13800138002', 'Alexander-Maximilia', '100', 'https://s.cn/abcdef'],
     ]);
     const up = await upload(t.server, client0, '/api/send/uploadVariateFile', 'c0.xlsx', file);
-    const parsed = await client0.post('/api/send/parsefileVariate', { importFilePath: up.data.importFilePath, templateId: tpl, sign: '瓯越鞋业' });
+    const parsed = await client0.post('/api/send/parsefileVariate', {
+      importFilePath: up.data.importFilePath,
+      templateId: tpl,
+      sign: '瓯越鞋业',
+    });
     expect(parsed.body.data.submitTotal).toBe(2);
     const before = await balance(t.server, 'client0');
     await later();
-    const r = await client0.post('/api/send/sendingVariable', { templateId: tpl, sign: '瓯越鞋业', smstype: 5, fileType: 1, importFilePath: parsed.body.data.sendFilePath });
+    const r = await client0.post('/api/send/sendingVariable', {
+      templateId: tpl,
+      sign: '瓯越鞋业',
+      smstype: 5,
+      fileType: 1,
+      importFilePath: parsed.body.data.sendFilePath,
+    });
     expect(r.body.code).toBe(0);
     const tk = await task(t.server, r.body.data.taskId);
-    const msgs = await db(t.server).selectFrom('sms_messages').select(['price', 'pieces']).where('task_id', '=', tk.id).execute();
+    const msgs = await db(t.server)
+      .selectFrom('sms_messages')
+      .select(['price', 'pieces'])
+      .where('task_id', '=', tk.id)
+      .execute();
     const cost = msgs.reduce((s, m) => s.plus(new Money(m.price).times(m.pieces)), new Money(0));
     expect(msgs.map((m) => m.pieces).sort()).toEqual([1, 2]);
     expect(tk.amount).toBe(money2(ceilCent(cost)));
@@ -683,13 +1045,32 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     });
     expect(ok.body.code).toBe(0);
     expect(ok.body.data.submitTotal).toBe(2);
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, fileType: 0, content: 'x', mobile: '13800138000' })).body.msg).toBe(
-      '短信类型不能为空',
-    );
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1 })).body.msg).toBe('请先上传号码');
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: 'A', smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe(
-      '签名长度为2-12之间',
-    );
+    expect(
+      (
+        await client1.post('/api/send/sendingVariable', {
+          templateId: tpl,
+          sign: tplSign,
+          fileType: 0,
+          content: 'x',
+          mobile: '13800138000',
+        })
+      ).body.msg,
+    ).toBe('短信类型不能为空');
+    expect(
+      (await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1 }))
+        .body.msg,
+    ).toBe('请先上传号码');
+    expect(
+      (
+        await client1.post('/api/send/sendingVariable', {
+          templateId: tpl,
+          sign: 'A',
+          smstype: 0,
+          fileType: 1,
+          importFilePath: sendFile,
+        })
+      ).body.msg,
+    ).toBe('签名长度为2-12之间');
     // only the account's approved signs (易购优选 was rejected)
     expect(
       (
@@ -703,10 +1084,22 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
         })
       ).body.msg,
     ).toBe('签名未报备或未审核通过');
-    const empty = await upload(t.server, client1, '/api/send/uploadVariateFile', 'empty.xlsx', await xlsx([['手机号码'], ['123']]));
-    const parsed = await client1.post('/api/send/parsefileVariate', { importFilePath: empty.data.importFilePath, templateId: tpl, sign: tplSign });
+    const empty = await upload(
+      t.server,
+      client1,
+      '/api/send/uploadVariateFile',
+      'empty.xlsx',
+      await xlsx([['手机号码'], ['123']]),
+    );
+    const parsed = await client1.post('/api/send/parsefileVariate', {
+      importFilePath: empty.data.importFilePath,
+      templateId: tpl,
+      sign: tplSign,
+    });
     expect(parsed.body.msg).toBe('导入文件的有效号码个数为0');
-    expect((await client1.post('/api/send/parsefileVariate', { templateId: tpl, sign: tplSign })).body.msg).toBe('请上传变量文件');
+    expect((await client1.post('/api/send/parsefileVariate', { templateId: tpl, sign: tplSign })).body.msg).toBe(
+      '请上传变量文件',
+    );
   });
 
   it('a timed variable send waits; without the credit check it is charged when it fires', async () => {
@@ -715,7 +1108,16 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const at = shanghai(new Date(t.server.clock.now().getTime() + 10 * 60_000));
     const r = await client1.post(
       '/api/send/send_time_sms',
-      { sendKind: 1, templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, sendtime: at, isCheckAvailableCredit: 0 },
+      {
+        sendKind: 1,
+        templateId: tpl,
+        sign: tplSign,
+        smstype: 0,
+        fileType: 1,
+        importFilePath: sendFile,
+        sendtime: at,
+        isCheckAvailableCredit: 0,
+      },
       { json: true },
     );
     expect(r.body.code).toBe(0);
@@ -732,19 +1134,48 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   });
   it('is a plugin module with typed routes: bad parameters answer 400 参数错误 before the service, its service is published', async () => {
     expect(t.server.app.services.variableInternational).toBeDefined();
-    expect((await client1.get(`/api/sms/gj/prices?search=${'x'.repeat(61)}`)).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/screenPhones', { type: 3, phones: '13800138000' })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000', variateNum: 'abc' })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/screenPhones', { type: '1', phones: '13800138000', operators: [1, '2', 3] }, { json: true })).body).toMatchObject({
+    expect((await client1.get(`/api/sms/gj/prices?search=${'x'.repeat(61)}`)).body).toMatchObject({
+      code: 400,
+      msg: '参数错误',
+    });
+    expect((await client1.post('/api/send/screenPhones', { type: 3, phones: '13800138000' })).body).toMatchObject({
+      code: 400,
+      msg: '参数错误',
+    });
+    expect(
+      (await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000', variateNum: 'abc' })).body,
+    ).toMatchObject({ code: 400, msg: '参数错误' });
+    expect(
+      (
+        await client1.post(
+          '/api/send/screenPhones',
+          { type: '1', phones: '13800138000', operators: [1, '2', 3] },
+          { json: true },
+        )
+      ).body,
+    ).toMatchObject({
       code: 0,
       data: { submitTotal: 1 },
     });
-    expect((await client1.post('/api/send/parsefileVariate', { templateId: '2147483648', importFilePath: 'x' })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/send_time_sms', { sendKind: 3, content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    // no sendKind: inferred (an international send here, without its time)
-    expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '发送时间格式不正确' });
     expect(
-      (await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 }, { json: true })).body,
+      (await client1.post('/api/send/parsefileVariate', { templateId: '2147483648', importFilePath: 'x' })).body,
+    ).toMatchObject({ code: 400, msg: '参数错误' });
+    expect(
+      (await client1.post('/api/send/send_time_sms', { sendKind: 3, content: 'x' }, { json: true })).body,
+    ).toMatchObject({ code: 400, msg: '参数错误' });
+    // no sendKind: inferred (an international send here, without its time)
+    expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({
+      code: 400,
+      msg: '发送时间格式不正确',
+    });
+    expect(
+      (
+        await client1.post(
+          '/api/send/send_time_sms',
+          { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 },
+          { json: true },
+        )
+      ).body,
     ).toMatchObject({ code: 400, msg: '参数错误' });
     const tpl = await client1.get('/api/send/downloadtemplateVariate');
     expect(tpl.raw.headers['content-disposition']).toContain(encodeURIComponent('变量短信模板.xlsx'));

@@ -7,7 +7,13 @@ import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readSheetBatches, readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
+import {
+  readSheetBatches,
+  readSheetRows,
+  SpreadsheetError,
+  IMPORT_SHEET_LIMITS,
+  type SheetRow,
+} from '../../server/lib/spreadsheet';
 import { XmlError, XmlScanner } from '../../server/lib/xml-scan';
 import { bombXlsx, SHEET_HEAD, SHEET_TAIL, writeZip, xlsxWith } from '../fixtures/zip';
 import { backends, useServer, type Client } from './harness';
@@ -34,7 +40,11 @@ describe('readSheetRows on real files', () => {
     ws.addRow(['子账户', '签名', '备注']);
     ws.addRow(['client1', ' 批量 ', null, 13800138000, 1.5, true]);
     ws.addRow([]);
-    ws.addRow(['a&b<c>', { richText: [{ text: 'x' }, { font: { bold: true }, text: 'y' }] }, { formula: '1+1', result: 2 }]);
+    ws.addRow([
+      'a&b<c>',
+      { richText: [{ text: 'x' }, { font: { bold: true }, text: 'y' }] },
+      { formula: '1+1', result: 2 },
+    ]);
     wb.addWorksheet('second').addRow(['not read']);
     const buf = Buffer.from(await wb.xlsx.writeBuffer());
     expect(await rows(buf)).toEqual([
@@ -86,14 +96,39 @@ describe('readSheetRows on real files', () => {
   });
 
   it('prints numbers as JavaScript does, reads prefixed and out-of-order cells, and hands out the same rows in batches', async () => {
-    const nums = ['13800138000', '1.5', '1.10', '0.000001', '0.0000001', '-0', '007', '12345678901234567', '1E3', ' 42', '-12.25', '0.30000000000000004'];
+    const nums = [
+      '13800138000',
+      '1.5',
+      '1.10',
+      '0.000001',
+      '0.0000001',
+      '-0',
+      '007',
+      '12345678901234567',
+      '1E3',
+      ' 42',
+      '-12.25',
+      '0.30000000000000004',
+    ];
     const cells = nums.map((v, i) => `<c r="${String.fromCharCode(65 + i)}1"><v>${v}</v></c>`).join('');
     const data = `${SHEET_HEAD}<row r="1">${cells}</row><x:row r="3"><x:c r="C3" t="s"><x:v>0</x:v></x:c><x:c r="A3" t="str"><x:v>a&amp;b</x:v></x:c></x:row>${SHEET_TAIL}`;
-    const book = xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: '<sst xmlns="x"><si><r><t>富</t></r><r><t>文本</t></r><rPh><t>フ</t></rPh></si></sst>' }]);
+    const book = xlsxWith({ data }, [
+      {
+        name: 'xl/sharedStrings.xml',
+        data: '<sst xmlns="x"><si><r><t>富</t></r><r><t>文本</t></r><rPh><t>フ</t></rPh></si></sst>',
+      },
+    ]);
     const got = await rows(book);
     expect(got[0]).toEqual({ row: 1, cells: nums.map((v) => String(Number(v))) });
     expect(got[1]).toEqual({ row: 3, cells: ['a&b', '', '富文本'] });
-    const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>', times: 30_000, tail: SHEET_TAIL } });
+    const many = xlsxWith({
+      bomb: {
+        head: SHEET_HEAD,
+        unit: '<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>',
+        times: 30_000,
+        tail: SHEET_TAIL,
+      },
+    });
     const batches: SheetRow[][] = [];
     for await (const b of readSheetBatches(many)) batches.push(b);
     expect(batches.length).toBeGreaterThan(1);
@@ -104,9 +139,15 @@ describe('readSheetRows on real files', () => {
   it('refuses a part read to its end that inflates to less than it declares, and one that inflates to more', async () => {
     const data = `${SHEET_HEAD}<row r="1"><c t="s"><v>0</v></c></row>${SHEET_TAIL}`;
     const sst = '<sst xmlns="x"><si><t>x</t></si></sst>';
-    expect(await rows(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst }]))).toEqual([{ row: 1, cells: ['x'] }]);
-    expect(await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length + 100 }]))).toBe('parseFailed');
-    expect(await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length - 10 }]))).toBe('tooLarge');
+    expect(await rows(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst }]))).toEqual([
+      { row: 1, cells: ['x'] },
+    ]);
+    expect(
+      await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length + 100 }])),
+    ).toBe('parseFailed');
+    expect(
+      await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length - 10 }])),
+    ).toBe('tooLarge');
     expect(await refusal(xlsxWith({ data, declaredSize: data.length - 10 }))).toBe('tooLarge');
   });
 
@@ -131,7 +172,11 @@ describe('readSheetRows on real files', () => {
     expect(await rows(xlsxWith({ data: deep }), { maxXmlDepth: 400 })).toEqual([{ row: 1, cells: ['x'] }]);
     // a GB of open tags (a MB zipped, let past the compression ratio): refused at the 257th, not stacked up
     const t = performance.now();
-    expect(await tooDeep(xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row>', times: 200_000_000, tail: SHEET_TAIL } }), { maxRatio: 1e6 })).toBe(true);
+    expect(
+      await tooDeep(xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row>', times: 200_000_000, tail: SHEET_TAIL } }), {
+        maxRatio: 1e6,
+      }),
+    ).toBe(true);
     expect(performance.now() - t).toBeLessThan(2000);
   });
 });
@@ -161,7 +206,9 @@ describe('readSheetRows: workbook.xml and its rels', () => {
   it('finds the first sheet by its relationship id, whatever its prefix, and the shared strings by their relationship type', async () => {
     expect(await rows(book(WORKBOOK, RELS, PARTS))).toEqual([{ row: 1, cells: ['first sheet'] }]);
     // without a relationship id: the first worksheet part's usual name
-    expect(await rows(book('<workbook><sheets><sheet name="s"/></sheets></workbook>', RELS, PARTS))).toEqual([{ row: 1, cells: ['second sheet'] }]);
+    expect(await rows(book('<workbook><sheets><sheet name="s"/></sheets></workbook>', RELS, PARTS))).toEqual([
+      { row: 1, cells: ['second sheet'] },
+    ]);
   });
 
   it('refuses a DTD, an unknown entity, malformed XML and an oversized node in the small parts', async () => {
@@ -183,7 +230,14 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
    * (`-` when absent; `?` for an element outside the vocabulary), `=text` (pieces joined), `</el`,
    * and `!kind` when it refuses the document with an XmlError.
    */
-  const scan = (doc: string, size: number, vocabulary: readonly string[] = VOCABULARY, watch: Record<string, string[]> = WATCH, maxNodeChars = 64, maxDepth = 16) => {
+  const scan = (
+    doc: string,
+    size: number,
+    vocabulary: readonly string[] = VOCABULARY,
+    watch: Record<string, string[]> = WATCH,
+    maxNodeChars = 64,
+    maxDepth = 16,
+  ) => {
     const ev: string[] = [];
     let inText = false;
     const name = (e: number) => (e < 0 ? '?' : vocabulary[e]);
@@ -220,7 +274,9 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
   it('gives the same events whatever the chunking, attributes decoded, prefixed names as written', () => {
     const doc = `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;'><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw>]]><c:d e:f="g">h</c:d></a>\n`;
     for (const size of [doc.length, ...SIZES])
-      expect(scan(doc, size, ['a', 'b', 'd'], { a: ['x', 'y'], d: ['e:f', 'f'] }, 1e6)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw>|<d e:f=g f=-|=h|</d|</a');
+      expect(scan(doc, size, ['a', 'b', 'd'], { a: ['x', 'y'], d: ['e:f', 'f'] }, 1e6)).toBe(
+        '<a x=1 y=<2>|<b |</b|=t&u中文<raw>|<d e:f=g f=-|=h|</d|</a',
+      );
   });
 
   it('reads valid documents: declarations, comments, CDATA, references, prefixes, spaces in tags', () => {
@@ -233,7 +289,10 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
         `<w:a xmlns:w="u"><w:row r="7" spans="1:2"><w:c r="B7" t="s" r="C7"><w:v>3</w:v></w:c><c t='inlineStr'><is><t xml:space="preserve"> x </t></is></c></w:row></w:a>`,
         '<a x=- y=-|<row |<c r=C7 t=s|<v |=3|</v|</c|<c r=- t=inlineStr|<? |<t |= x |</t|</?|</c|</row|</a',
       ],
-      [`<a  x = "1 > 2" ><row  ><c\tr="A1"\n/><c/></row ></a >`, '<a x=1 > 2 y=-|<row |<c r=A1 t=-|</c|<c r=- t=-|</c|</row|</a'],
+      [
+        `<a  x = "1 > 2" ><row  ><c\tr="A1"\n/><c/></row ></a >`,
+        '<a x=1 > 2 y=-|<row |<c r=A1 t=-|</c|<c r=- t=-|</c|</row|</a',
+      ],
       [`<a x="&#x1F600;"><v>&#128512;</v><v>a&gt;b</v></a>`, '<a x=😀 y=-|<v |=😀|</v|<v |=a>b|</v|</a'],
       [`<a><ab/><abc>t</abc><rows/><v2/></a>`, '<a x=- y=-|<? |</?|<? |=t|</?|<? |</?|<? |</?|</a'],
     ];
@@ -304,7 +363,8 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
       `<sheet r:idx="a" idr="b" :id="c"/><sheet a:b:id="z" name="n"/><sheet/></w>`;
     const expected =
       '<? |<sheet *:id=rId2 id=plain name=S|</sheet|<sheet *:id=&1 id= name=-|</sheet|<sheet *:id=c id=- name=-|</sheet|<sheet *:id=- id=- name=n|</sheet|<sheet *:id=- id=- name=-|</sheet|</?';
-    for (const size of [doc.length, ...SIZES]) expect([size, scan(doc, size, ['sheet'], watch)]).toEqual([size, expected]);
+    for (const size of [doc.length, ...SIZES])
+      expect([size, scan(doc, size, ['sheet'], watch)]).toEqual([size, expected]);
   });
 });
 
@@ -312,7 +372,10 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
 function multipart(content: Buffer) {
   const boundary = `----smsp${randomBytes(8).toString('hex')}`;
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="excel"; filename="bomb.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
@@ -323,7 +386,12 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     const raw = await t.server.app.inject({
       method: 'POST',
       url,
-      headers: { host: 'localhost:8080', 'content-type': m.contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+      headers: {
+        host: 'localhost:8080',
+        'content-type': m.contentType,
+        cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
+      },
       payload: m.body,
       remoteAddress: c.ip,
     });
@@ -364,7 +432,9 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     const agent = await t.server.client().init();
     await agent.login('agent1');
     const bomb = bombXlsx(400);
-    const { result, slowestMs, rssGrowthMb } = await underLoad(() => Promise.all([post(agent, '/api/sign/addsignBatch', bomb), post(agent, '/api/autoTemplate/addBatch', bomb)]));
+    const { result, slowestMs, rssGrowthMb } = await underLoad(() =>
+      Promise.all([post(agent, '/api/sign/addsignBatch', bomb), post(agent, '/api/autoTemplate/addBatch', bomb)]),
+    );
     expect(result).toEqual([
       { code: 400, msg: '文件内容过大' },
       { code: 400, msg: '文件内容过大' },
@@ -379,7 +449,11 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     const liar = bombXlsx(200, { declaredSize: 4096 });
     const within = bombXlsx(150, { declaredSize: 20 * 1024 * 1024 });
     const { result, slowestMs, rssGrowthMb } = await underLoad(() =>
-      Promise.all([post(client, '/api/sign/addsignBatch', liar), post(client, '/api/autoTemplate/addBatch', within), post(client, '/api/sign/addsignBatch', within)]),
+      Promise.all([
+        post(client, '/api/sign/addsignBatch', liar),
+        post(client, '/api/autoTemplate/addBatch', within),
+        post(client, '/api/sign/addsignBatch', within),
+      ]),
     );
     expect(result.map((r) => r.msg)).toEqual(['文件内容过大', '文件内容过大', '文件内容过大']);
     expect(rssGrowthMb).toBeLessThan(300);
@@ -392,12 +466,28 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     const cell = (t: string) => `<c t="inlineStr"><is><t>${t}</t></is></c>`;
     const rowsBomb = (h1: string, h2: string) =>
       xlsxWith({
-        bomb: { head: `${SHEET_HEAD}<row r="1">${cell(h1)}${cell(h2)}</row>`, unit: `<row>${cell('client1')}${cell('好易购签名')}</row>`, times: 20_000, tail: SHEET_TAIL },
+        bomb: {
+          head: `${SHEET_HEAD}<row r="1">${cell(h1)}${cell(h2)}</row>`,
+          unit: `<row>${cell('client1')}${cell('好易购签名')}</row>`,
+          times: 20_000,
+          tail: SHEET_TAIL,
+        },
       });
-    expect(await post(agent, '/api/sign/addsignBatch', rowsBomb('子账户', '签名'))).toEqual({ code: 400, msg: '单次导入不能超过5000行' });
-    expect(await post(agent, '/api/autoTemplate/addBatch', rowsBomb('签名', '模板内容'))).toEqual({ code: 400, msg: '单次最多导入1000条模板' });
-    const xxe = xlsxWith({ data: `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><worksheet><sheetData/></worksheet>` });
+    expect(await post(agent, '/api/sign/addsignBatch', rowsBomb('子账户', '签名'))).toEqual({
+      code: 400,
+      msg: '单次导入不能超过5000行',
+    });
+    expect(await post(agent, '/api/autoTemplate/addBatch', rowsBomb('签名', '模板内容'))).toEqual({
+      code: 400,
+      msg: '单次最多导入1000条模板',
+    });
+    const xxe = xlsxWith({
+      data: `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><worksheet><sheetData/></worksheet>`,
+    });
     expect((await post(agent, '/api/sign/addsignBatch', xxe)).code).toBe(400);
-    expect(await post(agent, '/api/autoTemplate/addBatch', xxe)).toEqual({ code: 400, msg: '文件格式不正确，请使用模板文件（xlsx）' });
+    expect(await post(agent, '/api/autoTemplate/addBatch', xxe)).toEqual({
+      code: 400,
+      msg: '文件格式不正确，请使用模板文件（xlsx）',
+    });
   });
 });

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createAccessControlProvider, refusalOf, rules, type AccessUser } from '@/providers/access';
 import { opsScreens } from '@/ops/screens';
 import { enumLabel } from '@/schema';
-import { menuFor, quickLinksFor, refineResources, rulesOf, screenAt, screenEntries, type MenuNode, type ScreenTable } from '@/layout/screens';
+import {
+  menuFor,
+  quickLinksFor,
+  refineResources,
+  rulesOf,
+  screenAt,
+  screenEntries,
+  type MenuNode,
+  type ScreenTable,
+} from '@/layout/screens';
 import { consoleScreens } from '@/screens';
 import { oauthStatusOf } from '@/domain/certification';
 
@@ -20,11 +29,48 @@ const grown: ScreenTable = {
   ],
   screens: [
     { name: 'index', path: '/', label: '首页', page: Page, menu: true },
-    { name: 'service_manager', path: '/customer/selfsevicelayout/manager', label: '子账户管理', page: Page, access: 'agent', menu: 'customer' },
-    { name: 'service_open', path: '/customer/selfsevicelayout/manager/open', label: '自助开户', page: Page, access: 'selfServiceOpening', menu: 'customer' },
-    { name: 'customer_finance', path: '/customer/finance', label: '客户财务', page: Page, access: 'agent', menu: 'customer', home: true },
-    { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信', page: Page, access: 'domesticSending', menu: 'send', home: true },
-    { name: 'internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信', page: Page, access: 'internationalSending', menu: 'send' },
+    {
+      name: 'service_manager',
+      path: '/customer/selfsevicelayout/manager',
+      label: '子账户管理',
+      page: Page,
+      access: 'agent',
+      menu: 'customer',
+    },
+    {
+      name: 'service_open',
+      path: '/customer/selfsevicelayout/manager/open',
+      label: '自助开户',
+      page: Page,
+      access: 'selfServiceOpening',
+      menu: 'customer',
+    },
+    {
+      name: 'customer_finance',
+      path: '/customer/finance',
+      label: '客户财务',
+      page: Page,
+      access: 'agent',
+      menu: 'customer',
+      home: true,
+    },
+    {
+      name: 'sms_deliver',
+      path: '/customer/deliverlayout/deliver',
+      label: '普通短信',
+      page: Page,
+      access: 'domesticSending',
+      menu: 'send',
+      home: true,
+    },
+    {
+      name: 'internaldeliver',
+      path: '/customer/deliverlayout/internaldeliver',
+      label: '国际短信',
+      page: Page,
+      access: 'internationalSending',
+      menu: 'send',
+    },
     { name: 'finance_own', path: '/finance/own', label: '我的账单', page: Page, access: 'subAccount', menu: true },
   ],
 };
@@ -53,7 +99,8 @@ describe('access rules', () => {
   it('re-certification only after a refused certification, in either encoding', () => {
     expect(rules.reCertification({ ...agentMode0, oauth_status: 4 })).toBe(true);
     expect(rules.reCertification({ ...agentMode0, oauth_status: '认证不通过' })).toBe(true);
-    for (const s of [1, 2, 3, '未认证', '待认证', undefined]) expect(rules.reCertification({ ...agentMode0, oauth_status: s })).toBe(false);
+    for (const s of [1, 2, 3, '未认证', '待认证', undefined])
+      expect(rules.reCertification({ ...agentMode0, oauth_status: s })).toBe(false);
   });
 });
 
@@ -64,9 +111,14 @@ describe('the screen table', () => {
     // the certification tab is spec 01's named route customer_manager_auth (issue 41 item 12)
     expect(screenAt(consoleScreens, '/customer/manager/b1/auth/re')?.screen.name).toBe('customer_manager_auth');
     expect(screenAt(consoleScreens, '/customer/manager/b1/info')?.screen.name).toBe('customer_manager');
-    expect(screenAt(consoleScreens, '/account/info/base/auth/re')?.chain.map((s) => s.name)).toEqual(['account_info', 'account_info_auth_re']);
+    expect(screenAt(consoleScreens, '/account/info/base/auth/re')?.chain.map((s) => s.name)).toEqual([
+      'account_info',
+      'account_info_auth_re',
+    ]);
     expect(screenAt(consoleScreens, '/account/info')?.screen.name).toBe('account_info');
-    expect(screenAt(consoleScreens, '/template/TestReportLayout/intelligent/general')?.screen.name).toBe('template_General');
+    expect(screenAt(consoleScreens, '/template/TestReportLayout/intelligent/general')?.screen.name).toBe(
+      'template_General',
+    );
     expect(screenAt(consoleScreens, '/no/such/page')).toBeUndefined();
   });
 
@@ -82,7 +134,16 @@ describe('the screen table', () => {
   it('a child must pass its parent rule too', () => {
     const t: ScreenTable = {
       groups: [],
-      screens: [{ name: 'p', path: '/p', label: 'P', page: Page, access: 'agent', children: [{ name: 'c', path: 'c', label: 'C', page: Page, access: 'reCertification' }] }],
+      screens: [
+        {
+          name: 'p',
+          path: '/p',
+          label: 'P',
+          page: Page,
+          access: 'agent',
+          children: [{ name: 'c', path: 'c', label: 'C', page: Page, access: 'reCertification' }],
+        },
+      ],
     };
     expect(rulesOf(t, 'c')).toEqual(['agent', 'reCertification']);
     expect(allowed(t, '/p/c', { ...subAccount, oauth_status: 4 })).toBe(false);
@@ -91,10 +152,32 @@ describe('the screen table', () => {
   });
 
   it('menu for an agent in mode 1, in mode 0 (no self-service opening), for a sub-account (no customer group)', () => {
-    expect(keys(menuFor(grown, agentMode1))).toEqual(['index', 'customer', 'service_manager', 'service_open', 'customer_finance', 'send', 'sms_deliver', 'internaldeliver']);
-    expect(keys(menuFor(grown, agentMode0))).toEqual(['index', 'customer', 'service_manager', 'customer_finance', 'send', 'sms_deliver', 'internaldeliver']);
+    expect(keys(menuFor(grown, agentMode1))).toEqual([
+      'index',
+      'customer',
+      'service_manager',
+      'service_open',
+      'customer_finance',
+      'send',
+      'sms_deliver',
+      'internaldeliver',
+    ]);
+    expect(keys(menuFor(grown, agentMode0))).toEqual([
+      'index',
+      'customer',
+      'service_manager',
+      'customer_finance',
+      'send',
+      'sms_deliver',
+      'internaldeliver',
+    ]);
     expect(keys(menuFor(grown, subAccount))).toEqual(['index', 'send', 'sms_deliver', 'finance_own']);
-    expect(keys(menuFor(grown, { ...subAccount, phone_inout_type: 1 }))).toEqual(['index', 'send', 'internaldeliver', 'finance_own']);
+    expect(keys(menuFor(grown, { ...subAccount, phone_inout_type: 1 }))).toEqual([
+      'index',
+      'send',
+      'internaldeliver',
+      'finance_own',
+    ]);
     expect(menuFor(grown, null)).toEqual([]);
   });
 
@@ -107,10 +190,23 @@ describe('the screen table', () => {
     const flat = (es: MenuNode[]): MenuNode[] => es.flatMap((e) => [e, ...(e.children ? flat(e.children) : [])]);
     for (const u of [agentMode0, agentMode1, subAccount]) {
       const shown = menuFor(consoleScreens, u);
-      expect(keys(shown)).toEqual(expect.arrayContaining(['index', 'account', 'template', 'template_TestReportLayout', 'template_SignReport', 'notice', 'help']));
-      for (const e of flat(shown)) if (e.link) expect(allowed(consoleScreens, e.link, u), `${e.key} for ${JSON.stringify(u)}`).toBe(true);
+      expect(keys(shown)).toEqual(
+        expect.arrayContaining([
+          'index',
+          'account',
+          'template',
+          'template_TestReportLayout',
+          'template_SignReport',
+          'notice',
+          'help',
+        ]),
+      );
+      for (const e of flat(shown))
+        if (e.link) expect(allowed(consoleScreens, e.link, u), `${e.key} for ${JSON.stringify(u)}`).toBe(true);
     }
-    expect(keys(menuFor(consoleScreens, agentMode1))).toEqual(expect.arrayContaining(['customer', 'service_manager', 'service_open', 'customer_finance']));
+    expect(keys(menuFor(consoleScreens, agentMode1))).toEqual(
+      expect.arrayContaining(['customer', 'service_manager', 'service_open', 'customer_finance']),
+    );
     expect(keys(menuFor(consoleScreens, agentMode0))).not.toContain('service_open');
     expect(keys(menuFor(consoleScreens, subAccount))).not.toContain('customer');
     expect(keys(menuFor(consoleScreens, subAccount))).toContain('own_balance');
@@ -120,8 +216,14 @@ describe('the screen table', () => {
 
   it("feeds Refine's resources: every screen and group, list path, label, parent", () => {
     const res = refineResources(consoleScreens, () => null);
-    expect(res.find((r) => r.name === 'service_open')).toMatchObject({ list: '/customer/selfsevicelayout/manager/open', meta: { label: '自助开户', parent: 'customer' } });
-    expect(res.find((r) => r.name === 'account_info_auth_re')).toMatchObject({ list: '/account/info/base/auth/re', meta: { parent: 'account_info' } });
+    expect(res.find((r) => r.name === 'service_open')).toMatchObject({
+      list: '/customer/selfsevicelayout/manager/open',
+      meta: { label: '自助开户', parent: 'customer' },
+    });
+    expect(res.find((r) => r.name === 'account_info_auth_re')).toMatchObject({
+      list: '/account/info/base/auth/re',
+      meta: { parent: 'account_info' },
+    });
     expect(res.find((r) => r.name === 'customer_manager')).toMatchObject({ list: '/customer/manager/:id/:tab' });
     expect(res.find((r) => r.name === 'customer')).toMatchObject({ meta: { label: '客户管理' } });
     expect(res).toHaveLength(screenEntries(consoleScreens).length + consoleScreens.groups.length);
@@ -139,7 +241,10 @@ describe('accessControlProvider', () => {
     });
 
   it('answers by the screen rules; resources that are no screen are not restricted here', async () => {
-    expect(await provider(subAccount).can({ resource: 'customer_finance', action: 'list' })).toEqual({ can: false, reason: '无权访问' });
+    expect(await provider(subAccount).can({ resource: 'customer_finance', action: 'list' })).toEqual({
+      can: false,
+      reason: '无权访问',
+    });
     expect(await provider(agentMode0).can({ resource: 'customer_finance', action: 'list' })).toEqual({ can: true });
     expect(await provider(agentMode0).can({ resource: 'service_open', action: 'list' })).toMatchObject({ can: false });
     expect(await provider(null).can({ resource: 'service_manager', action: 'list' })).toMatchObject({ can: false });
@@ -149,7 +254,12 @@ describe('accessControlProvider', () => {
   it('asks for the certification status only for a rule that reads it', async () => {
     const seen: boolean[] = [];
     await provider({ ...agentMode0, oauth_status: 3 }, seen).can({ resource: 'customer_finance', action: 'list' });
-    expect(await provider({ ...agentMode0, oauth_status: 3 }, seen).can({ resource: 'account_info_auth_re', action: 'list' })).toMatchObject({ can: false });
+    expect(
+      await provider({ ...agentMode0, oauth_status: 3 }, seen).can({
+        resource: 'account_info_auth_re',
+        action: 'list',
+      }),
+    ).toMatchObject({ can: false });
     expect(seen).toEqual([false, true]);
     // a screen for every account: answered without loading the user (the session is checked first)
     expect(await provider(null, seen).can({ resource: 'notice', action: 'list' })).toEqual({ can: true });
@@ -164,11 +274,19 @@ describe('the operator console (src/ops/screens.tsx): rules by role', () => {
     expect([1, 2, 3].map((r) => rules.operator(op(r)))).toEqual([true, true, true]);
     expect([1, 2, 3].map((r) => rules.operatorAudit(op(r)))).toEqual([false, true, true]);
     expect([1, 2, 3].map((r) => rules.operatorAdmin(op(r)))).toEqual([false, false, true]);
-    for (const u of [agentMode0, agentMode1, subAccount]) expect([rules.operator(u), rules.operatorAudit(u), rules.operatorAdmin(u)]).toEqual([false, false, false]);
+    for (const u of [agentMode0, agentMode1, subAccount])
+      expect([rules.operator(u), rules.operatorAudit(u), rules.operatorAdmin(u)]).toEqual([false, false, false]);
   });
 
   it('the menu by role, the refusals name the roles', () => {
-    expect(keys(menuFor(opsScreens, op(1)))).toEqual(['ops_home', 'review', 'ops_review_certifications', 'ops_review_signs', 'ops_review_templates', 'ops_review_invoices']);
+    expect(keys(menuFor(opsScreens, op(1)))).toEqual([
+      'ops_home',
+      'review',
+      'ops_review_certifications',
+      'ops_review_signs',
+      'ops_review_templates',
+      'ops_review_invoices',
+    ]);
     expect(keys(menuFor(opsScreens, op(2)))).toEqual([
       ...keys(menuFor(opsScreens, op(1))),
       'ops_customers',

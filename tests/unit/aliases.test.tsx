@@ -36,7 +36,9 @@ describe('the named route customer_manager_auth (spec 01; issue 41 item 12)', ()
     expect(screenAt(consoleScreens, '/customer/manager/b20001/auth')?.screen.name).toBe('customer_manager_auth');
     expect(screenAt(consoleScreens, '/customer/manager/b20001/auth/re')?.screen.name).toBe('customer_manager_auth');
     expect(screenAt(consoleScreens, '/customer/manager/b20001/info')?.screen.name).toBe('customer_manager');
-    expect(managerAuthPath('b20001', { status: OauthStatus.Uncertified, type: CertType.Enterprise })).toBe('/customer/manager/b20001/auth?status=1&type=2');
+    expect(managerAuthPath('b20001', { status: OauthStatus.Uncertified, type: CertType.Enterprise })).toBe(
+      '/customer/manager/b20001/auth?status=1&type=2',
+    );
     expect(managerAuthPath('a b')).toBe('/customer/manager/a%20b/auth');
     expect(rulesOf(consoleScreens, 'customer_manager_auth')).toEqual(['agent']);
   });

@@ -20,7 +20,11 @@ describe('audit values before and after', () => {
   });
 
   it('marks what the action wrote and changed', () => {
-    const rows = diffRows({ target: 'certifications', before: { state: 0, oauth_status: 2 }, after: { state: 1, remark: '' } });
+    const rows = diffRows({
+      target: 'certifications',
+      before: { state: 0, oauth_status: 2 },
+      after: { state: 1, remark: '' },
+    });
     expect(rows.map((r) => [r.key, r.changed])).toEqual([
       ['state', true],
       // not written by the action: shown, not changed
@@ -28,7 +32,11 @@ describe('audit values before and after', () => {
       // nothing before, '' after: the same
       ['remark', false],
     ]);
-    expect(diffRows({ target: 'signs', before: { state: 0, cause: '' }, after: { state: 2, cause: '不符' } }).every((r) => r.changed)).toBe(true);
+    expect(
+      diffRows({ target: 'signs', before: { state: 0, cause: '' }, after: { state: 2, cause: '不符' } }).every(
+        (r) => r.changed,
+      ),
+    ).toBe(true);
   });
 
   it('a row without values has nothing to open', () => {

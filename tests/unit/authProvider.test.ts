@@ -8,7 +8,11 @@ useMswServer();
 
 // the sessions here are accounts' (providers/sessionKind.ts asks once: sessionKind.test.ts)
 beforeEach(() => {
-  server.use(mock.get('/api/operator/me', () => HttpResponse.json(TIMEOUT_BODY, { status: 401, headers: { 'x-session-timeout': '1' } })));
+  server.use(
+    mock.get('/api/operator/me', () =>
+      HttpResponse.json(TIMEOUT_BODY, { status: 401, headers: { 'x-session-timeout': '1' } }),
+    ),
+  );
 });
 
 afterEach(() => {
@@ -33,7 +37,10 @@ describe('auth provider', () => {
   it('check: without a target uses the browser location; no answer on a page that never saw a session goes to the login page', async () => {
     window.history.replaceState(null, '', '/remain?type=0');
     server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
-    await expect(authProvider.check()).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain%3Ftype%3D0' });
+    await expect(authProvider.check()).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/login?redirect=%2Fremain%3Ftype%3D0',
+    });
   });
 
   it('check: no answer (network down, a 502 page) is not a logout once a session was seen; an answer that says so is', async () => {
@@ -41,20 +48,33 @@ describe('auth provider', () => {
     await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: true });
     server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
     await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: true });
-    server.use(mock.get('/api/login/timeout', () => new HttpResponse('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    server.use(
+      mock.get(
+        '/api/login/timeout',
+        () => new HttpResponse('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
     await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: true });
     // the server answers: the session is over
     server.use(mock.get('/api/login/timeout', () => HttpResponse.json({ code: 0, data: false })));
-    await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Ffinance%2Fown' });
+    await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/login?redirect=%2Ffinance%2Fown',
+    });
     // and from then on no answer is not a session either
     server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
-    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain' });
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/login?redirect=%2Fremain',
+    });
   });
 
   it('getIdentity: the user last answered stays through a blip (the menu and header stay), not after a logout', async () => {
     server.use(
       mock.get('/api/login/timeout', () => HttpResponse.json({ code: 0, data: true })),
-      mock.get('/api/admin/info', () => HttpResponse.json({ code: 0, data: { userType: 2, clientid: 'client1', operation_mode: 1 } })),
+      mock.get('/api/admin/info', () =>
+        HttpResponse.json({ code: 0, data: { userType: 2, clientid: 'client1', operation_mode: 1 } }),
+      ),
     );
     await authProvider.check({ target: '/remain' });
     await expect(authProvider.getIdentity!()).resolves.toMatchObject({ clientid: 'client1', userType: '2' });
@@ -74,7 +94,10 @@ describe('auth provider', () => {
     await authProvider.login({ username: 'a1', password: 'ab'.repeat(32), server: 's1', token: 't1' });
     await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: true });
     await authProvider.logout({});
-    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain' });
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/login?redirect=%2Fremain',
+    });
   });
 
   it('login posts the form and goes to the redirect query', async () => {
@@ -86,24 +109,46 @@ describe('auth provider', () => {
       }),
     );
     window.history.replaceState(null, '', '/login?redirect=%2Ffinance%2Fown');
-    const res = await authProvider.login({ username: 'a1', password: 'ab'.repeat(32), server: 's1', token: 't1', remember: true });
+    const res = await authProvider.login({
+      username: 'a1',
+      password: 'ab'.repeat(32),
+      server: 's1',
+      token: 't1',
+      remember: true,
+    });
     expect(res).toEqual({ success: true, redirectTo: '/finance/own' });
-    expect(Object.fromEntries(form!)).toEqual({ username: 'a1', password: 'ab'.repeat(32), server: 's1', token: 't1', remember: '1' });
+    expect(Object.fromEntries(form!)).toEqual({
+      username: 'a1',
+      password: 'ab'.repeat(32),
+      server: 's1',
+      token: 't1',
+      remember: '1',
+    });
   });
 
   it('login without a redirect query goes to /; an explicit redirect wins; no foreign sites', async () => {
     server.use(mock.post('/api/login', () => HttpResponse.json({ code: 0 })));
-    await expect(authProvider.login({ username: 'a', password: 'p', server: 's', token: 't' })).resolves.toEqual({ success: true, redirectTo: '/' });
-    await expect(authProvider.login({ username: 'a', password: 'p', server: 's', token: 't', redirect: '/help/faq' })).resolves.toMatchObject({
+    await expect(authProvider.login({ username: 'a', password: 'p', server: 's', token: 't' })).resolves.toEqual({
+      success: true,
+      redirectTo: '/',
+    });
+    await expect(
+      authProvider.login({ username: 'a', password: 'p', server: 's', token: 't', redirect: '/help/faq' }),
+    ).resolves.toMatchObject({
       redirectTo: '/help/faq',
     });
     window.history.replaceState(null, '', '/login?redirect=%2F%2Fevil.example');
-    await expect(authProvider.login({ username: 'a', password: 'p', server: 's', token: 't' })).resolves.toMatchObject({ redirectTo: '/' });
+    await expect(authProvider.login({ username: 'a', password: 'p', server: 's', token: 't' })).resolves.toMatchObject({
+      redirectTo: '/',
+    });
   });
 
   it('login already posted by the page: only the redirect', async () => {
     window.history.replaceState(null, '', '/login?redirect=%2Fcontent%2Ftest');
-    await expect(authProvider.login({ posted: true } as any)).resolves.toEqual({ success: true, redirectTo: '/content/test' });
+    await expect(authProvider.login({ posted: true } as any)).resolves.toEqual({
+      success: true,
+      redirectTo: '/content/test',
+    });
   });
 
   it('login failure: success false with the server msg', async () => {
@@ -123,8 +168,17 @@ describe('auth provider', () => {
   });
 
   it('getIdentity reads /admin/info with userType and operation_mode as strings', async () => {
-    server.use(mock.get('/api/admin/info', () => HttpResponse.json({ code: 0, data: { userType: 2, operation_mode: 0, clientid: 'b1', name: '优品' } })));
-    await expect(authProvider.getIdentity!()).resolves.toEqual({ userType: '2', operation_mode: '0', clientid: 'b1', name: '优品' });
+    server.use(
+      mock.get('/api/admin/info', () =>
+        HttpResponse.json({ code: 0, data: { userType: 2, operation_mode: 0, clientid: 'b1', name: '优品' } }),
+      ),
+    );
+    await expect(authProvider.getIdentity!()).resolves.toEqual({
+      userType: '2',
+      operation_mode: '0',
+      clientid: 'b1',
+      name: '优品',
+    });
   });
 
   it('onError: 401 logs out to the login page; a header timeout leaves it to the overlay; others pass', async () => {

@@ -20,7 +20,11 @@ import { validateTemplate } from '@/resources/templates/validation';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const filesUnder = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    );
 const notShipped = /\.(stories|test)\.tsx?$|(\.mock|[Mm]ocks?|fixtures|storyRouter)\.ts$|[\\/]src[\\/]stories[\\/]/;
 
 describe('no run-time schema compiling in the console', () => {
@@ -29,14 +33,17 @@ describe('no run-time schema compiling in the console', () => {
     for (const f of filesUnder(path.join(root, 'src'))) {
       if (notShipped.test(f) || /generated/.test(f)) continue;
       const rel = path.relative(root, f);
-      if (rel === 'src/components/SchemaForm/validation.ts' || rel === 'src/components/SchemaForm/SchemaForm.tsx') continue;
+      if (rel === 'src/components/SchemaForm/validation.ts' || rel === 'src/components/SchemaForm/SchemaForm.tsx')
+        continue;
       const code = fs.readFileSync(f, 'utf8');
       const specs = [...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       const inSchemaForm = rel.startsWith('src/components/SchemaForm/');
       if (
         specs.some(
           (s) =>
-            (/^ajv(-|\/|$)/.test(s) && !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats/.test(s)) || /SchemaForm\/validation$/.test(s) || (inSchemaForm && s === './validation'),
+            (/^ajv(-|\/|$)/.test(s) && !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats/.test(s)) ||
+            /SchemaForm\/validation$/.test(s) ||
+            (inSchemaForm && s === './validation'),
         ) ||
         /customizeValidator/.test(code)
       )
@@ -57,18 +64,29 @@ describe('no run-time schema compiling in the console', () => {
     expect(contentError('')).toBeTruthy();
     expect(contentError('你好')).toBeUndefined();
     expect(quantityError('abc')).toBeTruthy();
-    expect(validateTemplate({ smsType: 1, content: '' }, { agent: false, operationMode: '1' }).length).toBeGreaterThan(0);
+    expect(validateTemplate({ smsType: 1, content: '' }, { agent: false, operationMode: '1' }).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it("/forget's form: the reset form's compiled rules with the code request's captcha field shown, unchecked", () => {
     const forget = withShownFields(passwordResetForm, { captcha: passwordCodeForm.schema.properties!.captcha });
     expect(Object.keys(forget.schema.properties!)).toContain('captcha');
     const v = compiledValidator(forget);
-    const values = { sendType: 1, email: 'a@b.cn', validateCode: '123456', password: '12345678', confirmPassword: '12345678', captcha: 'ab' };
+    const values = {
+      sendType: 1,
+      email: 'a@b.cn',
+      validateCode: '123456',
+      password: '12345678',
+      confirmPassword: '12345678',
+      captcha: 'ab',
+    };
     const messages = v.validateFormData(values, forget.schema as any).errors.map((e) => e.message);
     const reset = validateForm('forms/password-reset', values).errors.map((e) => e.message);
     expect(messages.length).toBe(reset.length);
     expect(reset).toContain('密码不能全为数字');
-    expect(v.validateFormData({ ...values, password: 'abc12345', confirmPassword: 'abc12345' }, forget.schema as any).errors).toEqual([]);
+    expect(
+      v.validateFormData({ ...values, password: 'abc12345', confirmPassword: 'abc12345' }, forget.schema as any).errors,
+    ).toEqual([]);
   });
 });

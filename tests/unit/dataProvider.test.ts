@@ -34,7 +34,20 @@ describe('normaliseList', () => {
 
 describe('figuresBesideRows', () => {
   it("keeps what a list answer's data holds beside its rows and paging", () => {
-    expect(figuresBesideRows({ code: 0, data: { list: rows, totalCount: 42, currentPage: 1, pageRowCount: 15, totalPage: 3, fileCount: 1203, totals: { send_num: 9 } } })).toEqual({
+    expect(
+      figuresBesideRows({
+        code: 0,
+        data: {
+          list: rows,
+          totalCount: 42,
+          currentPage: 1,
+          pageRowCount: 15,
+          totalPage: 3,
+          fileCount: 1203,
+          totals: { send_num: 9 },
+        },
+      }),
+    ).toEqual({
       fileCount: 1203,
       totals: { send_num: 9 },
     });
@@ -43,7 +56,9 @@ describe('figuresBesideRows', () => {
     expect(figuresBesideRows({ code: 0, data: rows })).toEqual({});
     expect(figuresBesideRows({ code: 0, data: null })).toEqual({});
     expect(figuresBesideRows('x')).toEqual({});
-    expect(figuresBesideRows({ code: 0, data: { data: rows, totalRecord: 42, page: 1, rows: 15, note: null } })).toEqual({});
+    expect(
+      figuresBesideRows({ code: 0, data: { data: rows, totalRecord: 42, page: 1, rows: 15, note: null } }),
+    ).toEqual({});
   });
 });
 
@@ -129,7 +144,10 @@ describe('data provider', () => {
         return HttpResponse.json({ code: 0, data: shapes['data/totalRecord'] });
       }),
     );
-    const res = await dp.getList({ resource: 'notices', filters: [{ field: 'noticeName', operator: 'contains', value: '维护' }] });
+    const res = await dp.getList({
+      resource: 'notices',
+      filters: [{ field: 'noticeName', operator: 'contains', value: '维护' }],
+    });
     expect(body).toEqual({ noticeName: '维护', currentPage: 1, pageRowCount: 15 });
     expect(res.total).toBe(42);
     // nothing but the rows and their count when the answer holds nothing else
@@ -171,11 +189,19 @@ describe('data provider', () => {
 
   it('custom calls: GET query, POST form', async () => {
     server.use(
-      mock.get('/api/client/stat', ({ request }) => HttpResponse.json({ code: 0, data: { q: new URL(request.url).searchParams.get('x') } })),
-      mock.post('/api/content/content/test', async ({ request }) => HttpResponse.json({ code: 0, data: await request.text() })),
+      mock.get('/api/client/stat', ({ request }) =>
+        HttpResponse.json({ code: 0, data: { q: new URL(request.url).searchParams.get('x') } }),
+      ),
+      mock.post('/api/content/content/test', async ({ request }) =>
+        HttpResponse.json({ code: 0, data: await request.text() }),
+      ),
     );
-    await expect(dp.custom!({ url: '/client/stat', method: 'get', query: { x: '1' } })).resolves.toMatchObject({ data: { q: '1' } });
-    await expect(dp.custom!({ url: '/content/content/test', method: 'post', payload: { content: '测试' } })).resolves.toMatchObject({
+    await expect(dp.custom!({ url: '/client/stat', method: 'get', query: { x: '1' } })).resolves.toMatchObject({
+      data: { q: '1' },
+    });
+    await expect(
+      dp.custom!({ url: '/content/content/test', method: 'post', payload: { content: '测试' } }),
+    ).resolves.toMatchObject({
       data: 'content=%E6%B5%8B%E8%AF%95',
     });
   });

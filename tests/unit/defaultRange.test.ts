@@ -27,6 +27,7 @@ describe('a list’s default date range (x-default-days)', () => {
   });
 
   it('lists without the annotation have none (the send records keep their own, the sub-accounts none)', () => {
-    for (const key of ['filters/send-record', 'filters/sub-account', 'filters/notice', 'filters/invoice']) expect(defaultRange(schemas.get(key), NOW)).toEqual({});
+    for (const key of ['filters/send-record', 'filters/sub-account', 'filters/notice', 'filters/invoice'])
+      expect(defaultRange(schemas.get(key), NOW)).toEqual({});
   });
 });

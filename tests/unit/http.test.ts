@@ -53,7 +53,11 @@ describe('http client', () => {
   it('a timeout header shows the overlay and rejects with 401 登录超时', async () => {
     const overlay = vi.fn();
     const off = httpEvents.onTimeout(overlay);
-    server.use(mock.get('/api/admin/info', () => HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } })));
+    server.use(
+      mock.get('/api/admin/info', () =>
+        HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } }),
+      ),
+    );
     const err = await get('/admin/info').catch((e) => e);
     off();
     expect(overlay).toHaveBeenCalledTimes(1);
@@ -86,7 +90,13 @@ describe('http client', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const toast = vi.fn();
     const off = httpEvents.onError(toast);
-    server.use(mock.get('/api/gateway', () => new HttpResponse('<html>502 Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    server.use(
+      mock.get(
+        '/api/gateway',
+        () =>
+          new HttpResponse('<html>502 Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
     const err = await get('/gateway').catch((e) => e);
     const quiet = await get('/gateway', undefined, { silent: true }).catch((e) => e);
     off();

@@ -25,7 +25,11 @@ const OPS_FOLDERS = fs
 const notAPage = /\.(stories|test)\.tsx?$|(\.mock|[Mm]ocks?|fixtures)\.ts$/;
 
 const filesUnder = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    );
 
 /** Static import / re-export specifiers of a file: `all` (type-only ones included) and `loaded` (those that load the module). */
 function importsOf(code: string): { all: string[]; loaded: string[] } {
@@ -41,11 +45,21 @@ function importsOf(code: string): { all: string[]; loaded: string[] } {
   return { all, loaded };
 }
 
-const candidates = (base: string) => [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
+const candidates = (base: string) => [
+  base,
+  `${base}.ts`,
+  `${base}.tsx`,
+  path.join(base, 'index.ts'),
+  path.join(base, 'index.tsx'),
+];
 
 /** A specifier -> the source file it loads (undefined: a package, or not a TypeScript file). */
 function resolve(from: string, spec: string): string | undefined {
-  const base = spec.startsWith('@/') ? path.join(src, spec.slice(2)) : spec.startsWith('.') ? path.resolve(path.dirname(from), spec) : undefined;
+  const base = spec.startsWith('@/')
+    ? path.join(src, spec.slice(2))
+    : spec.startsWith('.')
+      ? path.resolve(path.dirname(from), spec)
+      : undefined;
   if (!base) return undefined;
   return candidates(base).find((f) => /\.tsx?$/.test(f) && fs.existsSync(f) && fs.statSync(f).isFile());
 }
@@ -67,7 +81,9 @@ function pathToTable(file: string): string[] | undefined {
   return walk(file, [path.relative(root, file)]);
 }
 
-const pages = [...FOLDERS, ...OPS_FOLDERS].flatMap((d) => filesUnder(path.join(root, d))).filter((f) => !notAPage.test(f));
+const pages = [...FOLDERS, ...OPS_FOLDERS]
+  .flatMap((d) => filesUnder(path.join(root, d)))
+  .filter((f) => !notAPage.test(f));
 
 describe('import boundaries: pages read their own folder, not src/screens.tsx', () => {
   it('finds the screen folders and their index files', () => {
@@ -77,7 +93,9 @@ describe('import boundaries: pages read their own folder, not src/screens.tsx', 
   });
 
   it('no page file imports a screen table (not even its types)', () => {
-    const direct = pages.filter((f) => importsOf(fs.readFileSync(f, 'utf8')).all.some((s) => TABLES.has(resolve(f, s) ?? '')));
+    const direct = pages.filter((f) =>
+      importsOf(fs.readFileSync(f, 'utf8')).all.some((s) => TABLES.has(resolve(f, s) ?? '')),
+    );
     expect(direct.map((f) => path.relative(root, f))).toEqual([]);
   });
 
@@ -87,11 +105,18 @@ describe('import boundaries: pages read their own folder, not src/screens.tsx', 
   });
 
   it('the check sees a way in: the routes module that holds the table does reach it', () => {
-    expect(pathToTable(path.join(src, 'layout/ConsoleRoutes.tsx'))).toEqual(['src/layout/ConsoleRoutes.tsx', 'src/screens.tsx']);
+    expect(pathToTable(path.join(src, 'layout/ConsoleRoutes.tsx'))).toEqual([
+      'src/layout/ConsoleRoutes.tsx',
+      'src/screens.tsx',
+    ]);
     expect(pathToTable(path.join(src, 'ops/OpsRoutes.tsx'))).toEqual(['src/ops/OpsRoutes.tsx', 'src/ops/screens.tsx']);
     // the shared layout machinery holds neither table: each console's chunk carries its own
     expect(pathToTable(path.join(src, 'layout/screens.tsx'))).toBeUndefined();
-    expect(importsOf("import { a } from '@/screens';\nimport type { B } from './x';\nexport { c } from '../y';\nexport const s = 'z';")).toEqual({
+    expect(
+      importsOf(
+        "import { a } from '@/screens';\nimport type { B } from './x';\nexport { c } from '../y';\nexport const s = 'z';",
+      ),
+    ).toEqual({
       all: ['@/screens', './x', '../y'],
       loaded: ['@/screens', '../y'],
     });

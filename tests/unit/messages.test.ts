@@ -11,7 +11,8 @@ import openAccountForm from '../../schemas/forms/open-account.json';
 import registerForm from '../../schemas/forms/register.json';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SKIP = /(\.stories\.tsx?|\/src\/stories\/|[Mm]ocks\.ts|[.-]mocks?\.ts|mockTemplates\.ts|fixtures\.ts|\/generated\/|\/seed\.ts|\/cli\/)/;
+const SKIP =
+  /(\.stories\.tsx?|\/src\/stories\/|[Mm]ocks\.ts|[.-]mocks?\.ts|mockTemplates\.ts|fixtures\.ts|\/generated\/|\/seed\.ts|\/cli\/)/;
 
 function sources(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -27,7 +28,8 @@ describe('messages live once (schemas/messages/messages.json)', () => {
     for (const file of [...sources('src'), ...sources('server')]) {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       for (const [key, msg] of Object.entries(MESSAGES)) {
-        if (new RegExp(`['"\`]${msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`).test(text)) found.push(`${file}: ${key} (${msg})`);
+        if (new RegExp(`['"\`]${msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`).test(text))
+          found.push(`${file}: ${key} (${msg})`);
       }
     }
     expect(found).toEqual([]);
@@ -37,7 +39,11 @@ describe('messages live once (schemas/messages/messages.json)', () => {
 /** each form's own messages (`x-messages` of schemas/forms/*.json: the send page's refusals, prompts) */
 const formMessages = fs
   .readdirSync(path.join(ROOT, 'schemas/forms'))
-  .flatMap((f) => Object.entries<string>(JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/forms', f), 'utf8'))['x-messages'] ?? {}).map(([k, m]) => [`${f}:${k}`, m] as const));
+  .flatMap((f) =>
+    Object.entries<string>(
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/forms', f), 'utf8'))['x-messages'] ?? {},
+    ).map(([k, m]) => [`${f}:${k}`, m] as const),
+  );
 
 /** the screens that say forms' messages (the sending screens read forms/send.json through src/domain/send.ts) */
 const FORM_MESSAGE_SCREENS = [
@@ -55,7 +61,8 @@ describe("forms' messages live once (schemas/forms/*.json x-messages)", () => {
     for (const file of FORM_MESSAGE_SCREENS.flatMap(sources)) {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       for (const [key, msg] of formMessages) {
-        if (new RegExp(`['"\`]${msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`).test(text)) found.push(`${file}: ${key} (${msg})`);
+        if (new RegExp(`['"\`]${msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`).test(text))
+          found.push(`${file}: ${key} (${msg})`);
       }
     }
     expect(formMessages.length).toBeGreaterThan(0);

@@ -53,7 +53,9 @@ afterEach(() => {
 const SLOW = { timeout: 30_000 };
 
 /** every other call answered with an empty success */
-const anythingElse = http.all('*/api/*', () => HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } }));
+const anythingElse = http.all('*/api/*', () =>
+  HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } }),
+);
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -153,7 +155,9 @@ describe('no session, or an account’s', { timeout: 90_000 }, () => {
   it('no session at /ops/review/signs: the login page, back there afterwards', async () => {
     server.use(...opsApi({ operator: null }), anythingElse);
     open('/ops/review/signs');
-    await expect.poll(() => screen.getByTestId('where').textContent, SLOW).toBe('/login?redirect=%2Fops%2Freview%2Fsigns');
+    await expect
+      .poll(() => screen.getByTestId('where').textContent, SLOW)
+      .toBe('/login?redirect=%2Fops%2Freview%2Fsigns');
   });
 
   it('an account’s session at /ops goes to "/"', async () => {

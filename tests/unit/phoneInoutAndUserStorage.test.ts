@@ -22,12 +22,30 @@ describe('phone_inout_type', () => {
   });
 
   it('domestic sending needs 0 or 2, international 1 or 2 (stored values, numbers or strings)', () => {
-    expect([0, 1, 2, '0', '1', '2', undefined].map(allowsDomestic)).toEqual([true, false, true, true, false, true, true]);
-    expect([0, 1, 2, '0', '1', '2', undefined].map(allowsInternational)).toEqual([false, true, true, false, true, true, false]);
+    expect([0, 1, 2, '0', '1', '2', undefined].map(allowsDomestic)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect([0, 1, 2, '0', '1', '2', undefined].map(allowsInternational)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('a value other than 0 / 1 / 2 is read as a raw bit mask wherever the range is read (issue 41 item 12)', () => {
-    expect([0, 1, 2, '2', 8, 9, 3, 12, 15, '8', undefined, '', -1, 'x'].map(phoneInoutTypeOf)).toEqual([0, 1, 2, 2, 1, 2, 0, 2, 2, 1, 0, 0, 0, 0]);
+    expect([0, 1, 2, '2', 8, 9, 3, 12, 15, '8', undefined, '', -1, 'x'].map(phoneInoutTypeOf)).toEqual([
+      0, 1, 2, 2, 1, 2, 0, 2, 2, 1, 0, 0, 0, 0,
+    ]);
     // an imported account with the raw mask 8 sends international only, 9 both, 4 domestic only
     expect([8, 9, 4].map(allowsInternational)).toEqual([true, true, false]);
     expect([8, 9, 4].map(allowsDomestic)).toEqual([false, true, true]);
@@ -52,7 +70,16 @@ describe('browser storage of the signed-in user', () => {
   it('keeps the mobile number and agent id when the user is read, never the password, and forgets them at logout', async () => {
     server.use(
       mock.get('/api/admin/info', () =>
-        HttpResponse.json({ code: 0, data: { userType: 2, clientid: 'client1', mobile: '13800000001', agent_id: 'agent1', password: 'secret-should-not-be-kept' } }),
+        HttpResponse.json({
+          code: 0,
+          data: {
+            userType: 2,
+            clientid: 'client1',
+            mobile: '13800000001',
+            agent_id: 'agent1',
+            password: 'secret-should-not-be-kept',
+          },
+        }),
       ),
       mock.post('/api/logout', () => HttpResponse.json({ code: 0, msg: 'ok' })),
     );

@@ -21,7 +21,10 @@ describe('checkPlain', () => {
       [templateForm, { smsType: 1, content: '' }],
       [templateForm, {}],
     ] as const;
-    for (const [form, values] of cases) expect(checkPlain(form, { ...values }), `${form.key} ${JSON.stringify(values)}`).toEqual(checkCompiled(form, { ...values }));
+    for (const [form, values] of cases)
+      expect(checkPlain(form, { ...values }), `${form.key} ${JSON.stringify(values)}`).toEqual(
+        checkCompiled(form, { ...values }),
+      );
     expect(checkPlain(loginForm, {})).toEqual([
       { field: 'username', message: '请输入帐户名' },
       { field: 'password', message: '请输入密码' },

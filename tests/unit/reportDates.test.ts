@@ -1,7 +1,12 @@
 /** The report date rules of the console (src/custom-pages/reports/reportDates.ts), as the server checks them. */
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { defaultReportRange, reportDayDisabled, reportPickerProps, reportRangeProblem } from '@/custom-pages/reports/reportDates';
+import {
+  defaultReportRange,
+  reportDayDisabled,
+  reportPickerProps,
+  reportRangeProblem,
+} from '@/custom-pages/reports/reportDates';
 import { reportTabs, tabQuery } from '@/custom-pages/reports/tabs';
 
 const now = dayjs('2026-11-25T10:00:00');

@@ -19,7 +19,13 @@ import { AppProviders } from '@/providers/AppProviders';
 import { get } from '@/providers/http';
 import { consoleScreens } from '@/screens';
 import type { ScreenTable } from '@/layout/screens';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, subAccount, type ConsoleApiOptions } from '@/stories/mockApi';
+import {
+  agentDirectChargeMode,
+  agentPackageMode,
+  consoleApi,
+  subAccount,
+  type ConsoleApiOptions,
+} from '@/stories/mockApi';
 import { server, useMswServer } from './msw';
 
 useMswServer();
@@ -66,7 +72,9 @@ afterEach(() => {
 });
 
 /** Every call not answered by the shell's handlers: recorded, answered with an empty success. */
-const anythingElse = http.all('*/api/*', () => HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } }));
+const anythingElse = http.all('*/api/*', () =>
+  HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } }),
+);
 
 function open(path: string, api: ConsoleApiOptions, screens?: ScreenTable) {
   server.use(...consoleApi(api), anythingElse);
@@ -158,7 +166,10 @@ describe('route guard: allowed routes get their page', { timeout: 90_000 }, () =
   });
 
   it('an agent whose certification was refused opens the re-certification form', async () => {
-    open('/account/info/base/auth/re', { user: agentPackageMode, baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } });
+    open('/account/info/base/auth/re', {
+      user: agentPackageMode,
+      baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' },
+    });
     await withCalls('/api/admin/cer/info');
     expect(screen.queryByTestId('forbidden')).not.toBeInTheDocument();
   });
@@ -178,7 +189,14 @@ describe('route guard: sending rules by phone_inout_type', { timeout: 90_000 }, 
     groups: consoleScreens.groups,
     screens: [
       ...consoleScreens.screens.filter((s) => s.name !== 'sms_deliver' && s.name !== 'sms_internaldeliver'),
-      { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信', page: probe('deliver'), access: 'domesticSending', menu: 'send' },
+      {
+        name: 'sms_deliver',
+        path: '/customer/deliverlayout/deliver',
+        label: '普通短信',
+        page: probe('deliver'),
+        access: 'domesticSending',
+        menu: 'send',
+      },
       {
         name: 'sms_internaldeliver',
         path: '/customer/deliverlayout/internaldeliver',
@@ -189,7 +207,10 @@ describe('route guard: sending rules by phone_inout_type', { timeout: 90_000 }, 
       },
     ],
   };
-  const client = (phone_inout_type: CurrentUser['phone_inout_type']): CurrentUser => ({ ...subAccount, phone_inout_type });
+  const client = (phone_inout_type: CurrentUser['phone_inout_type']): CurrentUser => ({
+    ...subAccount,
+    phone_inout_type,
+  });
 
   it('domesticSending: an international-only sub-account (1) opening the domestic send page', async () => {
     open('/customer/deliverlayout/deliver', { user: client(1) }, table);

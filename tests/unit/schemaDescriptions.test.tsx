@@ -48,11 +48,14 @@ const detail = {
   remarks: '',
 };
 
-const labels = (root: HTMLElement) => [...root.querySelectorAll('.ant-descriptions-item-label')].map((e) => e.textContent);
+const labels = (root: HTMLElement) =>
+  [...root.querySelectorAll('.ant-descriptions-item-label')].map((e) => e.textContent);
 
 describe('SchemaDescriptions', () => {
   it('labels, order and spans from the schema; enums as their labels; money with <Money>; empty as -', () => {
-    const { container } = render(<SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={editedRegistry()} />);
+    const { container } = render(
+      <SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={editedRegistry()} />,
+    );
     expect(labels(container)).toEqual([
       '账户',
       '账户名称',
@@ -75,7 +78,9 @@ describe('SchemaDescriptions', () => {
     // a plain enum (x-ui "ui:plain") is text, not a tag
     expect(container.querySelector('[data-enum="need-report"]')?.closest('.ant-tag')).toBeNull();
     // 备注 spans the row (x-ui "ui:span": 2 of "ui:column": 2)
-    const remarks = [...container.querySelectorAll('.ant-descriptions-item-label')].find((e) => e.textContent === '备注')!;
+    const remarks = [...container.querySelectorAll('.ant-descriptions-item-label')].find(
+      (e) => e.textContent === '备注',
+    )!;
     expect(remarks.nextElementSibling?.getAttribute('colspan')).toBe('3');
   });
 
@@ -91,7 +96,9 @@ describe('SchemaDescriptions', () => {
         frozen['x-color'] = 'purple';
       },
     });
-    const { container } = render(<SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={registry} />);
+    const { container } = render(
+      <SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={registry} />,
+    );
     expect(labels(container)).toEqual(['客户名称', '账户', '账户状态']);
     const tag = within(container).getByText('已停用');
     expect(tag.closest('.ant-tag')?.className).toMatch(/purple/);
@@ -99,8 +106,19 @@ describe('SchemaDescriptions', () => {
 
   it('ui:showIf, ui:hideEmpty, ui:titleIf and ui:fallback follow the record', () => {
     const registry = editedRegistry();
-    const cert = { oauth_status: 3, cert_type: 1, id_typeNum: null, id_type: '护照', company: '张三', id_nbr: '123', img_url: '', oauth_date: '' };
-    const { container } = render(<SchemaDescriptions entity="entities/certification-info" record={cert} registry={registry} />);
+    const cert = {
+      oauth_status: 3,
+      cert_type: 1,
+      id_typeNum: null,
+      id_type: '护照',
+      company: '张三',
+      id_nbr: '123',
+      img_url: '',
+      oauth_date: '',
+    };
+    const { container } = render(
+      <SchemaDescriptions entity="entities/certification-info" record={cert} registry={registry} />,
+    );
     // oauth_date / submitted_at are empty (hidden), company is labelled 姓名 for a personal certification
     expect(labels(container)).toEqual(['认证状态', '认证类型', '证件类型', '姓名', '证件号码', '证件图片']);
     expect(screen.getByText('护照')).toBeInTheDocument();
@@ -118,13 +136,29 @@ describe('SchemaDescriptions', () => {
       ['证件类型', 'id-type'],
       ['证件号码', undefined],
     ]);
-    render(<SchemaDescriptions entity="entities/sub-account-detail" record={detail} fields={['clientid']} render={{ clientid: (v) => <b>#{v}</b> }} />);
+    render(
+      <SchemaDescriptions
+        entity="entities/sub-account-detail"
+        record={detail}
+        fields={['clientid']}
+        render={{ clientid: (v) => <b>#{v}</b> }}
+      />,
+    );
     expect(screen.getByText('#b20001')).toBeInTheDocument();
   });
 
   it('date-time values are shown as YYYY-MM-DD HH:mm:ss', () => {
-    const registry = editedRegistry({ 'entities/sub-account-detail.json': (s) => (s.properties.create_time.format = 'date-time') });
-    render(<SchemaDescriptions entity="entities/sub-account-detail" record={{ ...detail, create_time: '2026-01-02T03:04:05' }} fields={['create_time']} registry={registry} />);
+    const registry = editedRegistry({
+      'entities/sub-account-detail.json': (s) => (s.properties.create_time.format = 'date-time'),
+    });
+    render(
+      <SchemaDescriptions
+        entity="entities/sub-account-detail"
+        record={{ ...detail, create_time: '2026-01-02T03:04:05' }}
+        fields={['create_time']}
+        registry={registry}
+      />,
+    );
     expect(screen.getByText('2026-01-02 03:04:05')).toBeInTheDocument();
   });
 });

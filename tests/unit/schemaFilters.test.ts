@@ -14,7 +14,11 @@ const filter = {
     raw: { type: 'string' },
     keyword: { type: 'string', 'x-trim': true, 'x-param': 'customerInfo' },
     state: { $ref: '../enums/sign-state.json' },
-    created: { type: 'array', items: { type: 'string', format: 'date' }, 'x-param': ['start_time_day', 'end_time_day'] },
+    created: {
+      type: 'array',
+      items: { type: 'string', format: 'date' },
+      'x-param': ['start_time_day', 'end_time_day'],
+    },
     sent: { type: 'array', items: { type: 'string', format: 'date-time' }, 'x-param': ['from', 'to'] },
   },
 };
@@ -30,7 +34,9 @@ describe('schemaFilters: filter values -> request parameters, as the filter sche
 
   it('format: date-time sends YYYY-MM-DD HH:mm:ss', () => {
     expect(schemaFilters(filter, { at: dayjs('2026-11-01T08:05:09') })).toEqual({ at: '2026-11-01 08:05:09' });
-    expect(schemaFilters(filter, { at: new Date(Date.UTC(2026, 10, 1, 0, 5, 9)) })).toEqual({ at: '2026-11-01 08:05:09' });
+    expect(schemaFilters(filter, { at: new Date(Date.UTC(2026, 10, 1, 0, 5, 9)) })).toEqual({
+      at: '2026-11-01 08:05:09',
+    });
   });
 
   it('x-trim trims; other strings are sent as typed', () => {
@@ -42,13 +48,40 @@ describe('schemaFilters: filter values -> request parameters, as the filter sche
   });
 
   it('a date range sends its two ends under the names of x-param', () => {
-    expect(schemaFilters(filter, { created: [dayjs('2026-01-01'), dayjs('2026-01-31')] })).toEqual({ start_time_day: '2026-01-01', end_time_day: '2026-01-31' });
-    expect(schemaFilters(filter, { sent: [dayjs('2026-01-01T00:00:00'), null] })).toEqual({ from: '2026-01-01 00:00:00' });
-    expect(filterParamNames(filter)).toEqual(['day', 'at', 'name', 'raw', 'customerInfo', 'state', 'start_time_day', 'end_time_day', 'from', 'to']);
+    expect(schemaFilters(filter, { created: [dayjs('2026-01-01'), dayjs('2026-01-31')] })).toEqual({
+      start_time_day: '2026-01-01',
+      end_time_day: '2026-01-31',
+    });
+    expect(schemaFilters(filter, { sent: [dayjs('2026-01-01T00:00:00'), null] })).toEqual({
+      from: '2026-01-01 00:00:00',
+    });
+    expect(filterParamNames(filter)).toEqual([
+      'day',
+      'at',
+      'name',
+      'raw',
+      'customerInfo',
+      'state',
+      'start_time_day',
+      'end_time_day',
+      'from',
+      'to',
+    ]);
   });
 
   it('empty values are left out (undefined, null, empty, blank after trimming, empty range); 0 is a value', () => {
-    expect(schemaFilters(filter, { day: null, at: undefined, name: '   ', raw: '', keyword: '', state: 0, created: [], sent: null })).toEqual({ state: 0 });
+    expect(
+      schemaFilters(filter, {
+        day: null,
+        at: undefined,
+        name: '   ',
+        raw: '',
+        keyword: '',
+        state: 0,
+        created: [],
+        sent: null,
+      }),
+    ).toEqual({ state: 0 });
     expect(schemaFilters(filter, undefined)).toEqual({});
   });
 
@@ -59,16 +92,35 @@ describe('schemaFilters: filter values -> request parameters, as the filter sche
   it('a filter bar search clears the parameters it leaves empty (Refine merges filters)', () => {
     const { params, filters } = searchFilters('filters/sign', { sign: ' 云 ', start_time: dayjs('2026-11-01') });
     expect(params).toEqual({ sign: '云', start_time: '2026-11-01' });
-    expect(filters).toEqual(['clientid', 'state', 'sign', 'start_time', 'end_time'].map((field) => ({ field, operator: 'eq', value: params[field as keyof typeof params] })));
+    expect(filters).toEqual(
+      ['clientid', 'state', 'sign', 'start_time', 'end_time'].map((field) => ({
+        field,
+        operator: 'eq',
+        value: params[field as keyof typeof params],
+      })),
+    );
   });
 
   it("every list's filter schema converts: dates by format, x-trim on its text inputs", () => {
-    expect(schemaFilters(schemas.get('filters/sub-account'), { customerInfo: ' 138 ', status: 5, start_time_day: dayjs('2026-01-02'), end_time_day: '' })).toEqual({
+    expect(
+      schemaFilters(schemas.get('filters/sub-account'), {
+        customerInfo: ' 138 ',
+        status: 5,
+        start_time_day: dayjs('2026-01-02'),
+        end_time_day: '',
+      }),
+    ).toEqual({
       customerInfo: '138',
       status: 5,
       start_time_day: '2026-01-02',
     });
-    expect(schemaFilters(schemas.get('filters/template-smart'), { content: ' 验证码 ', createStartTime: dayjs('2026-03-04'), smsType: 10 })).toEqual({
+    expect(
+      schemaFilters(schemas.get('filters/template-smart'), {
+        content: ' 验证码 ',
+        createStartTime: dayjs('2026-03-04'),
+        smsType: 10,
+      }),
+    ).toEqual({
       content: '验证码',
       createStartTime: '2026-03-04',
       smsType: 10,

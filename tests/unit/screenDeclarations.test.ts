@@ -44,7 +44,16 @@ describe('resourceRegistry', () => {
     const c = { name: 'c', list: { url: '/c' } };
     const table: ScreenTable = {
       groups: [],
-      screens: [{ name: 'p', path: '/p', label: 'P', page: Page, data: [a], children: [{ name: 'q', path: 'q', label: 'Q', page: Page, data: [b, a] }] }],
+      screens: [
+        {
+          name: 'p',
+          path: '/p',
+          label: 'P',
+          page: Page,
+          data: [a],
+          children: [{ name: 'q', path: 'q', label: 'Q', page: Page, data: [b, a] }],
+        },
+      ],
       data: [c],
     };
     expect(resourceRegistry(table)).toEqual({ a, b, c });
@@ -102,11 +111,17 @@ describe('the data provider reads the endpoints from the declarations', () => {
   it('lists the signs at the endpoint the signs folder declares, deletes with its fixed state', async () => {
     const calls: { url: string; body: Record<string, string> }[] = [];
     const record = async ({ request }: { request: Request }) => {
-      calls.push({ url: new URL(request.url).pathname, body: Object.fromEntries(new URLSearchParams(await request.text())) });
+      calls.push({
+        url: new URL(request.url).pathname,
+        body: Object.fromEntries(new URLSearchParams(await request.text())),
+      });
       return HttpResponse.json({ code: 0, data: { list: [{ id: 7 }], totalCount: 1 } });
     };
     server.use(mock.post('/api/sign/list', record), mock.post('/api/sign/update', record));
-    expect(await dp.getList({ resource: signFolder.signs.name, pagination: { currentPage: 1 } })).toEqual({ data: [{ id: 7 }], total: 1 });
+    expect(await dp.getList({ resource: signFolder.signs.name, pagination: { currentPage: 1 } })).toEqual({
+      data: [{ id: 7 }],
+      total: 1,
+    });
     await dp.deleteOne({ resource: signFolder.signs.name, id: 7 });
     expect(calls).toEqual([
       { url: '/api/sign/list', body: { currentPage: '1', pageRowCount: '15' } },
@@ -152,28 +167,46 @@ describe('tab strips read the declarations', () => {
 describe('no retyped screen labels', () => {
   const root = path.resolve(import.meta.dirname, '../..');
   const filesUnder = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
   const pages = ['src/resources', 'src/custom-pages', 'src/pages', 'src/ops']
     .flatMap((d) => filesUnder(path.join(root, d)))
-    .filter((f) => !/\.(stories|test)\.tsx?$|mock|Mocks|fixtures/.test(f) && !f.endsWith('index.ts') && !f.endsWith('screens.ts'));
+    .filter(
+      (f) =>
+        !/\.(stories|test)\.tsx?$|mock|Mocks|fixtures/.test(f) && !f.endsWith('index.ts') && !f.endsWith('screens.ts'),
+    );
   const entries = [...screenEntries(consoleScreens), ...screenEntries(opsScreens)];
   const labels = new Set(entries.map((e) => e.screen.label));
   const names = new Set(entries.map((e) => e.screen.name));
 
   /** card titles written as literals: title="x", title={'x'}, title={`x ...`} on a <Card */
-  const cardTitles = (code: string) => [...code.matchAll(/<Card\b[^>]*?\btitle=(?:"([^"]*)"|\{'([^']*)'\}|\{`([^`$]*))/gs)].map((m) => (m[1] ?? m[2] ?? m[3]).trim());
+  const cardTitles = (code: string) =>
+    [...code.matchAll(/<Card\b[^>]*?\btitle=(?:"([^"]*)"|\{'([^']*)'\}|\{`([^`$]*))/gs)].map((m) =>
+      (m[1] ?? m[2] ?? m[3]).trim(),
+    );
   /** tab entries keyed by a screen name with a literal label: { key: 'statistics_reply', label: '回复记录' } */
-  const tabLabels = (code: string) => [...code.matchAll(/key:\s*'([^']+)'\s*,\s*label:\s*'([^']*)'/g)].filter((m) => names.has(m[1])).map((m) => m[2]);
+  const tabLabels = (code: string) =>
+    [...code.matchAll(/key:\s*'([^']+)'\s*,\s*label:\s*'([^']*)'/g)].filter((m) => names.has(m[1])).map((m) => m[2]);
 
   it('finds the literals it looks for', () => {
-    expect(cardTitles('<Card title="签名报备">\n<Card\n  title={`日报表 ${id}`}\n<Card title={x.label}>')).toEqual(['签名报备', '日报表']);
-    expect(tabLabels("{ key: 'statistics_reply', label: '回复记录', path: '/x' }, { key: 'info', label: '基本信息' }")).toEqual(['回复记录']);
+    expect(cardTitles('<Card title="签名报备">\n<Card\n  title={`日报表 ${id}`}\n<Card title={x.label}>')).toEqual([
+      '签名报备',
+      '日报表',
+    ]);
+    expect(
+      tabLabels("{ key: 'statistics_reply', label: '回复记录', path: '/x' }, { key: 'info', label: '基本信息' }"),
+    ).toEqual(['回复记录']);
   });
 
   it('card titles and tab strips of the pages read their labels from the declarations', () => {
     const retyped = pages.flatMap((f) => {
       const code = fs.readFileSync(f, 'utf8');
-      return [...cardTitles(code), ...tabLabels(code)].filter((t) => labels.has(t) || names.has(t)).map((t) => `${path.relative(root, f)}: ${t}`);
+      return [...cardTitles(code), ...tabLabels(code)]
+        .filter((t) => labels.has(t) || names.has(t))
+        .map((t) => `${path.relative(root, f)}: ${t}`);
     });
     expect(retyped).toEqual([]);
   });

@@ -9,7 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { authProvider, resetSessionSeen } from '@/providers/authProvider';
 import { ApiError, httpEvents, TIMEOUT_BODY } from '@/providers/http';
-import { kindOfUserType, isOpsPath, OPERATOR_USER_TYPE, resolveSessionKind, sessionKind } from '@/providers/sessionKind';
+import {
+  kindOfUserType,
+  isOpsPath,
+  OPERATOR_USER_TYPE,
+  resolveSessionKind,
+  sessionKind,
+} from '@/providers/sessionKind';
 import { UserType } from '@/generated/schemas';
 import { opsAuthProvider, resetOpsSession } from '@/ops/authProvider';
 import { redirectAfterLogin } from '@/custom-pages/login/redirect';
@@ -64,7 +70,13 @@ describe('the kind of the session', () => {
     expect(kindOfUserType(3)).toBe('operator');
     expect(kindOfUserType('1')).toBe('account');
     expect(kindOfUserType(undefined)).toBe('account');
-    expect([isOpsPath('/ops'), isOpsPath('/ops/audit'), isOpsPath('/ops?x=1'), isOpsPath('/opsx'), isOpsPath('/')]).toEqual([true, true, true, false, false]);
+    expect([
+      isOpsPath('/ops'),
+      isOpsPath('/ops/audit'),
+      isOpsPath('/ops?x=1'),
+      isOpsPath('/opsx'),
+      isOpsPath('/'),
+    ]).toEqual([true, true, true, false, false]);
     const origin = 'http://127.0.0.1';
     expect(redirectAfterLogin('operator', null, origin)).toBe('/ops');
     expect(redirectAfterLogin('operator', '/ops/audit?operator=x', origin)).toBe('/ops/audit?operator=x');
@@ -80,7 +92,10 @@ describe("the accounts' console", () => {
   it('sends an operator’s session to /ops (asked, then from the note without asking again)', async () => {
     const me = counting('/api/operator/me', () => HttpResponse.json({ code: 0, data: operator }));
     server.use(alive, me.handler);
-    await expect(authProvider.check({ target: '/customer/finance' })).resolves.toEqual({ authenticated: false, redirectTo: '/ops' });
+    await expect(authProvider.check({ target: '/customer/finance' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/ops',
+    });
     await expect(authProvider.check({ target: '/' })).resolves.toEqual({ authenticated: false, redirectTo: '/ops' });
     expect(me.seen.n).toBe(1);
   });
@@ -90,7 +105,10 @@ describe("the accounts' console", () => {
     await expect(authProvider.check({ target: '/' })).resolves.toEqual({ authenticated: true });
     expect(sessionKind.get()).toBe('account');
     server.use(none);
-    await expect(authProvider.check({ target: '/' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2F' });
+    await expect(authProvider.check({ target: '/' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/login?redirect=%2F',
+    });
     expect(sessionKind.get()).toBeNull();
   });
 });
@@ -108,7 +126,10 @@ describe("the operator console's auth provider", () => {
 
   it('sends an account’s session to "/", and no session to the login page with the /ops target', async () => {
     server.use(alive, mock.get('/api/operator/me', timedOut));
-    await expect(opsAuthProvider.check({ target: '/ops/review/signs' })).resolves.toEqual({ authenticated: false, redirectTo: '/' });
+    await expect(opsAuthProvider.check({ target: '/ops/review/signs' })).resolves.toEqual({
+      authenticated: false,
+      redirectTo: '/',
+    });
     server.use(none);
     await expect(opsAuthProvider.check({ target: '/ops/review/signs?pending=false' })).resolves.toEqual({
       authenticated: false,
@@ -130,7 +151,9 @@ describe("the operator console's auth provider", () => {
 
   it('a 401 once the note says account (以该账户登录 opened one): to "/", never a logout of the account', async () => {
     sessionKind.set('operator');
-    await expect(opsAuthProvider.onError(new ApiError({ code: 401, msg: '未登录' }))).resolves.toMatchObject({ logout: true });
+    await expect(opsAuthProvider.onError(new ApiError({ code: 401, msg: '未登录' }))).resolves.toMatchObject({
+      logout: true,
+    });
     sessionKind.set('account');
     const refused = await opsAuthProvider.onError(new ApiError(TIMEOUT_BODY, true));
     expect(refused).toMatchObject({ redirectTo: '/' });

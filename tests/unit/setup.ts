@@ -8,7 +8,16 @@ configure({ asyncUtilTimeout: 5000 });
 // antd reads matchMedia, which jsdom lacks
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
-    ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false }) as any;
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+      dispatchEvent: () => false,
+    }) as any;
 }
 
 // the unit project runs its files in one environment per worker (isolate: false): what one test

@@ -8,7 +8,15 @@ import { schemaFilters } from '../../common/schema/filters';
 describe('sign screens: pure helpers', () => {
   it('filter values -> list parameters (dates as YYYY-MM-DD, empties dropped, sign trimmed)', () => {
     const signFilter = schemas.get('filters/sign');
-    expect(schemaFilters(signFilter, { clientid: '', state: 0, sign: '  好易购 ', start_time: dayjs('2026-11-01'), end_time: null })).toEqual({
+    expect(
+      schemaFilters(signFilter, {
+        clientid: '',
+        state: 0,
+        sign: '  好易购 ',
+        start_time: dayjs('2026-11-01'),
+        end_time: null,
+      }),
+    ).toEqual({
       state: 0,
       sign: '好易购',
       start_time: '2026-11-01',
@@ -17,7 +25,9 @@ describe('sign screens: pure helpers', () => {
   });
 
   it('reads the file name of a download (filename* first)', () => {
-    expect(fileNameOf(`attachment; filename="x.xlsx"; filename*=UTF-8''${encodeURIComponent('签名报备.xlsx')}`, 'f.xlsx')).toBe('签名报备.xlsx');
+    expect(
+      fileNameOf(`attachment; filename="x.xlsx"; filename*=UTF-8''${encodeURIComponent('签名报备.xlsx')}`, 'f.xlsx'),
+    ).toBe('签名报备.xlsx');
     expect(fileNameOf('attachment; filename="a.xlsx"', 'f.xlsx')).toBe('a.xlsx');
     expect(fileNameOf(undefined, 'f.xlsx')).toBe('f.xlsx');
   });

@@ -14,12 +14,27 @@ describe("template form checks in the console (the server's schema and rules)", 
 
   it('applies the variable and SMS-type rules', () => {
     const ok = { ...base, clientId: 'b1', sign: '优品商城' };
-    expect(validateTemplate({ ...ok, content: '您好{name}，欢迎光临' }, { agent: true, operationMode: '1' })).toEqual([{ field: 'content', message: '固定模板不能包含变量' }]);
-    expect(validateTemplate({ ...ok, templateType: 1, content: '您好，欢迎光临本店' }, { agent: true, operationMode: '1' })[0].message).toBe(
-      '变量模板至少需要包含一个变量，变量格式为{变量名}',
-    );
-    expect(validateTemplate({ ...ok, smstype: 5, content: '您好，欢迎光临本店' }, { agent: true, operationMode: '1' })[0].message).toBe('行业模板的短信类型只能选择验证码或通知');
-    expect(validateTemplate({ ...ok, smstype: undefined, content: '您好，欢迎光临本店' }, { agent: false, operationMode: '0' })).toEqual([]);
-    expect(validateTemplate({ ...ok, sign: '  优品  ', content: '您好，欢迎光临本店' }, { agent: true, operationMode: '1' })).toEqual([]);
+    expect(validateTemplate({ ...ok, content: '您好{name}，欢迎光临' }, { agent: true, operationMode: '1' })).toEqual([
+      { field: 'content', message: '固定模板不能包含变量' },
+    ]);
+    expect(
+      validateTemplate(
+        { ...ok, templateType: 1, content: '您好，欢迎光临本店' },
+        { agent: true, operationMode: '1' },
+      )[0].message,
+    ).toBe('变量模板至少需要包含一个变量，变量格式为{变量名}');
+    expect(
+      validateTemplate({ ...ok, smstype: 5, content: '您好，欢迎光临本店' }, { agent: true, operationMode: '1' })[0]
+        .message,
+    ).toBe('行业模板的短信类型只能选择验证码或通知');
+    expect(
+      validateTemplate(
+        { ...ok, smstype: undefined, content: '您好，欢迎光临本店' },
+        { agent: false, operationMode: '0' },
+      ),
+    ).toEqual([]);
+    expect(
+      validateTemplate({ ...ok, sign: '  优品  ', content: '您好，欢迎光临本店' }, { agent: true, operationMode: '1' }),
+    ).toEqual([]);
   });
 });

@@ -96,7 +96,10 @@ describe('md5OfBlob (the worker)', () => {
   });
 
   it('fails when the stream ends short of the size', async () => {
-    const blob = { size: 10, stream: () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new Uint8Array(4)), c.close()) }) } as unknown as Blob;
+    const blob = {
+      size: 10,
+      stream: () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new Uint8Array(4)), c.close()) }),
+    } as unknown as Blob;
     await expect(md5OfBlob(blob)).rejects.toThrow('read 4 of 10 bytes');
   });
 });

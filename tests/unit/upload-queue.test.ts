@@ -4,7 +4,15 @@
  * the spec's messages.
  */
 import { describe, expect, it } from 'vitest';
-import { CHUNK_SIZE, fileLimitError, UploadCallError, UploadTask, type CheckAnswer, type UploadApi, type UploadKey } from '@/components/ChunkedUpload/queue';
+import {
+  CHUNK_SIZE,
+  fileLimitError,
+  UploadCallError,
+  UploadTask,
+  type CheckAnswer,
+  type UploadApi,
+  type UploadKey,
+} from '@/components/ChunkedUpload/queue';
 import type { QueueItemView, UploadedFile } from '@/components/ChunkedUpload/types';
 
 const MB = CHUNK_SIZE;
@@ -27,7 +35,14 @@ class FakeServer implements UploadApi {
     this.calls.push('check');
     if (this.failNetworkAt === 'check') throw new UploadCallError(true, -1, 'Network Error');
     const chunks = Math.ceil(key.fileSize / MB);
-    return { uploaded: !!this.done, importFilePath: this.done, fileName: _name, chunks, chunkSize: MB, uploadedChunks: [...this.stored].sort((a, b) => a - b) };
+    return {
+      uploaded: !!this.done,
+      importFilePath: this.done,
+      fileName: _name,
+      chunks,
+      chunkSize: MB,
+      uploadedChunks: [...this.stored].sort((a, b) => a - b),
+    };
   }
   async chunk(_key: UploadKey, i: number, bytes: Blob, signal: AbortSignal) {
     this.calls.push(`chunk ${i}`);
@@ -94,7 +109,15 @@ describe('UploadTask', () => {
     expect(views.some((v) => v.state === 'pending' && v.hashing && v.percent === 50)).toBe(true);
     expect(views.some((v) => v.state === 'uploading')).toBe(true);
     expect(last()).toMatchObject({ state: 'done', percent: 100, reused: false });
-    expect(done).toEqual([{ importFilePath: 'abcdefghijklmnopqrstuvwx.txt', fileName: 'n.txt', fileMd5: '0123456789abcdef0123456789abcdef', size: 10 * MB + 5, reused: false }]);
+    expect(done).toEqual([
+      {
+        importFilePath: 'abcdefghijklmnopqrstuvwx.txt',
+        fileName: 'n.txt',
+        fileMd5: '0123456789abcdef0123456789abcdef',
+        size: 10 * MB + 5,
+        reused: false,
+      },
+    ]);
   });
 
   it('reuses a complete file at once: no chunk, no merge', async () => {
@@ -145,7 +168,10 @@ describe('UploadTask', () => {
     s2.refuseMerge = true;
     const b = task(s2, MB);
     await b.t.start();
-    expect(b.last()).toMatchObject({ state: 'paused', error: '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传' });
+    expect(b.last()).toMatchObject({
+      state: 'paused',
+      error: '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传',
+    });
   });
 
   it('pauses (chunks in flight are dropped, stored ones stay) and resumes with only the missing chunks', async () => {
@@ -192,7 +218,11 @@ describe('UploadTask', () => {
       accept: ['.txt', '.csv', '.xlsx'],
       maxSize: 250 * MB,
       maxNameLength: 30,
-      messages: { badType: '请上传txt,csv,xlxs格式文件', tooLarge: '单个文件大小不能超过250M', nameTooLong: '文件名称不能超过30个字符' },
+      messages: {
+        badType: '请上传txt,csv,xlxs格式文件',
+        tooLarge: '单个文件大小不能超过250M',
+        nameTooLong: '文件名称不能超过30个字符',
+      },
     };
     expect(fileLimitError({ name: 'a.doc', size: 1 }, p)).toBe('请上传txt,csv,xlxs格式文件');
     expect(fileLimitError({ name: 'a.TXT', size: 251 * MB }, p)).toBe('单个文件大小不能超过250M');

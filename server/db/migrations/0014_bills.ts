@@ -67,6 +67,11 @@ export const bills0014: Migration = {
     ]);
   },
   async down(db) {
-    await run(db, ['drop trigger accounts_credit_alarm on accounts', 'drop function credit_alarm_on_balance()', 'drop table credit_alarm_events', 'drop table credit_alarms']);
+    await run(db, [
+      'drop trigger accounts_credit_alarm on accounts',
+      'drop function credit_alarm_on_balance()',
+      'drop table credit_alarm_events',
+      'drop table credit_alarms',
+    ]);
   },
 };

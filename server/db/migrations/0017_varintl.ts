@@ -38,6 +38,10 @@ export const varintl0017: Migration = {
     await db.insertInto('intl_prices').values(rows).execute();
   },
   async down(db) {
-    await run(db, ['alter table sms_tasks drop column send_kind', 'alter table sms_messages drop column content', 'drop table intl_prices']);
+    await run(db, [
+      'alter table sms_tasks drop column send_kind',
+      'alter table sms_messages drop column content',
+      'drop table intl_prices',
+    ]);
   },
 };

@@ -14,7 +14,10 @@ async function run(db: Kysely<unknown>, statements: string[]) {
 
 export const uploadChunksOnDisk0020: Migration = {
   async up(db) {
-    await run(db, [`drop table file_upload_chunks`, `create index file_uploads_unfinished on file_uploads (updated_at) where state <> 2`]);
+    await run(db, [
+      `drop table file_upload_chunks`,
+      `create index file_uploads_unfinished on file_uploads (updated_at) where state <> 2`,
+    ]);
   },
   async down(db) {
     await run(db, [

@@ -11,7 +11,9 @@ import type { Migration } from 'kysely/migration';
 const INTL = 2;
 
 async function scale(db: Kysely<unknown>, op: '* 100' | '/ 100') {
-  await sql.raw(`update product_pools set total = total ${op}, remaining = remaining ${op} where product_type = ${INTL}`).execute(db);
+  await sql
+    .raw(`update product_pools set total = total ${op}, remaining = remaining ${op} where product_type = ${INTL}`)
+    .execute(db);
   await sql
     .raw(
       `update pool_movements set pieces = pieces ${op}, remaining_after = remaining_after ${op}

@@ -16,9 +16,15 @@ async function run(db: Kysely<unknown>, statements: string[]) {
 
 export const phoneHash0022: Migration = {
   async up(db) {
-    await run(db, ['drop index sms_messages_phone', 'create index sms_messages_phone on sms_messages using hash (phone)']);
+    await run(db, [
+      'drop index sms_messages_phone',
+      'create index sms_messages_phone on sms_messages using hash (phone)',
+    ]);
   },
   async down(db) {
-    await run(db, ['drop index sms_messages_phone', 'create index sms_messages_phone on sms_messages (phone, created_at desc, id desc)']);
+    await run(db, [
+      'drop index sms_messages_phone',
+      'create index sms_messages_phone on sms_messages (phone, created_at desc, id desc)',
+    ]);
   },
 };

@@ -21,7 +21,9 @@ export const blacklist0036: Migration = {
       created_at timestamptz not null default now()
     )`.execute(db);
     // the owner's numbers (the console's list) and the acceptance's look-up by (owner, number)
-    await sql`create unique index blacklist_owner_phone on blacklist (account_id, phone) nulls not distinct`.execute(db);
+    await sql`create unique index blacklist_owner_phone on blacklist (account_id, phone) nulls not distinct`.execute(
+      db,
+    );
     await sql`create index blacklist_owner_created on blacklist (account_id, created_at desc, id desc)`.execute(db);
     await sql`alter table sms_tasks add column blacklist_num integer not null default 0`.execute(db);
   },

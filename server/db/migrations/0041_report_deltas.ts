@@ -26,7 +26,8 @@ async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
 }
 
-const COLS = 'account_id, day, smstype, paytype, inter, agent_id, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num';
+const COLS =
+  'account_id, day, smstype, paytype, inter, agent_id, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num';
 
 /** the per-message columns of the aggregate (as 0019), `m` a message row, `sgn` +1 / -1 */
 const CONTRIB = (sgn: string) => `

@@ -15,7 +15,9 @@ import type { Migration } from 'kysely/migration';
 
 export const chargeCarry0042: Migration = {
   async up(db: Kysely<unknown>) {
-    await sql`alter table accounts add column charge_carry numeric(12,4) not null default 0 check (charge_carry >= 0)`.execute(db);
+    await sql`alter table accounts add column charge_carry numeric(12,4) not null default 0 check (charge_carry >= 0)`.execute(
+      db,
+    );
     await sql`alter table sms_tasks add column carry_settled numeric(16,4)`.execute(db);
   },
   async down(db: Kysely<unknown>) {

@@ -70,7 +70,9 @@ export const operators0046: Migration = {
     // the 审核 lists: what waits, oldest first (bench/review-lists.ts: 100,000 waiting of each kind)
     await sql`create index certifications_review on certifications (submitted_at, id) where state = 2`.execute(db);
     await sql`create index signs_review on signs (create_time, id) where state = 0`.execute(db);
-    await sql`create index templates_review on templates (create_time, id) where state = 0 and owner_id is not null`.execute(db);
+    await sql`create index templates_review on templates (create_time, id) where state = 0 and owner_id is not null`.execute(
+      db,
+    );
     await sql`create index invoices_review on invoices (create_time, id) where status in (0, 3)`.execute(db);
     // who took a review (shown in the 审核 lists): the operator's name, '' for the CLI / AUTO_REVIEW
     for (const t of ['certifications', 'signs', 'templates', 'invoices']) {

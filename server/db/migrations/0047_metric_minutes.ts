@@ -27,7 +27,8 @@ async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
 }
 
-const COLS = 'account_id, day, smstype, paytype, inter, agent_id, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num';
+const COLS =
+  'account_id, day, smstype, paytype, inter, agent_id, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num';
 
 /** 0041's report_fold(), with `extra` (more CTEs over the deleted deltas `d`) */
 const FOLD = (extra: string) => `create or replace function report_fold() returns integer language plpgsql as $f$

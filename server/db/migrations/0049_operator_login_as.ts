@@ -13,8 +13,12 @@ import type { Migration } from 'kysely/migration';
 export const operatorLoginAs0049: Migration = {
   async up(db) {
     await sql`alter table login_as_tokens alter column agent_id drop not null`.execute(db);
-    await sql`alter table login_as_tokens add column operator_id integer references operators(id) on delete cascade`.execute(db);
-    await sql`alter table login_as_tokens add constraint login_as_tokens_issuer check ((agent_id is null) <> (operator_id is null))`.execute(db);
+    await sql`alter table login_as_tokens add column operator_id integer references operators(id) on delete cascade`.execute(
+      db,
+    );
+    await sql`alter table login_as_tokens add constraint login_as_tokens_issuer check ((agent_id is null) <> (operator_id is null))`.execute(
+      db,
+    );
   },
   async down(db) {
     await sql`delete from login_as_tokens where operator_id is not null`.execute(db);

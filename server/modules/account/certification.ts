@@ -23,7 +23,9 @@ export const CERT_MESSAGES = {
   agentOwned: '代理商自有账户，无需上传资质',
 } as const;
 
-export const ID_TYPE_LABELS: Record<number, string> = Object.fromEntries(idTypeEnum.oneOf.map((o) => [o.const, o.title]));
+export const ID_TYPE_LABELS: Record<number, string> = Object.fromEntries(
+  idTypeEnum.oneOf.map((o) => [o.const, o.title]),
+);
 
 /** The answer of GET /admin/cer/info and /client/cer/info. */
 export interface CertificationInfo {
@@ -50,10 +52,20 @@ export const certTypeOf = (idType: number) => (idType === IdType.IdCard ? CertTy
 type Db = Kysely<Database> | Transaction<Database>;
 
 export async function certificationInfo(db: Db, account: Account): Promise<CertificationInfo> {
-  const row = await db.selectFrom('certifications').selectAll().where('account_id', '=', account.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('certifications')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   let agentClientid = account.user_type === UserType.Agent ? account.clientid : '';
   if (account.agent_id !== null) {
-    const agent = await db.selectFrom('accounts').select('clientid').where('id', '=', account.agent_id).executeTakeFirst();
+    const agent = await db
+      .selectFrom('accounts')
+      .select('clientid')
+      .where('id', '=', account.agent_id)
+      .executeTakeFirst();
     agentClientid = agent?.clientid ?? '';
   }
   const idType = row?.id_type ?? account.id_type ?? null;
@@ -80,9 +92,19 @@ export async function certificationInfo(db: Db, account: Account): Promise<Certi
  * `mode` add: from 未认证 (or 认证不通过); edit (re-certification): from 认证不通过 (or 未认证).
  * Refused with a clear message when pending or certified; nothing changes then.
  */
-export async function submitCertification(db: Kysely<Database>, accountId: number, form: CertificationForm, opts: { now: Date; autoReview: boolean }): Promise<number> {
+export async function submitCertification(
+  db: Kysely<Database>,
+  accountId: number,
+  form: CertificationForm,
+  opts: { now: Date; autoReview: boolean },
+): Promise<number> {
   return db.transaction().execute(async (tx) => {
-    const a = await tx.selectFrom('accounts').select(['id', 'oauth_status']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const a = await tx
+      .selectFrom('accounts')
+      .select(['id', 'oauth_status'])
+      .where('id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!a) throw errors.notFound('账户');
     if (a.oauth_status === OauthStatus.Pending) throw new ApiError(500, CERT_MESSAGES.pending);
     if (a.oauth_status === OauthStatus.Certified) throw new ApiError(500, CERT_MESSAGES.certified);
@@ -129,16 +151,35 @@ export async function reviewCertification(
   by = '',
 ) {
   // in the caller's transaction when given one (the operator console writes its audit row there)
-  const inTx = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => (db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn));
+  const inTx = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
+    db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
   return inTx(async (tx) => {
-    const a = await tx.selectFrom('accounts').select(['id', 'oauth_status', 'name']).where('clientid', '=', clientid).forUpdate().executeTakeFirst();
+    const a = await tx
+      .selectFrom('accounts')
+      .select(['id', 'oauth_status', 'name'])
+      .where('clientid', '=', clientid)
+      .forUpdate()
+      .executeTakeFirst();
     if (!a) throw new ReviewError(`账户 ${clientid} 不存在`);
     if (a.oauth_status !== OauthStatus.Pending)
-      throw new ReviewError(`账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`);
-    const cert = await tx.selectFrom('certifications').select('id').where('account_id', '=', a.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      throw new ReviewError(
+        `账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`,
+      );
+    const cert = await tx
+      .selectFrom('certifications')
+      .select('id')
+      .where('account_id', '=', a.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     const state = decision.approve ? 3 : 4;
     const remark = decision.approve ? '' : decision.reason;
-    if (cert) await tx.updateTable('certifications').set({ state, remark, reviewed_at: now, reviewed_by: by }).where('id', '=', cert.id).execute();
+    if (cert)
+      await tx
+        .updateTable('certifications')
+        .set({ state, remark, reviewed_at: now, reviewed_by: by })
+        .where('id', '=', cert.id)
+        .execute();
     await tx
       .updateTable('accounts')
       .set({ oauth_status: state, oauth_remark: remark, oauth_date: decision.approve ? now : null, update_time: now })

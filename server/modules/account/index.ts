@@ -10,7 +10,15 @@ import { accountRoutes } from './routes';
 import { AccountService } from './service';
 
 export { AccountService, ACCOUNT_MESSAGES, type EnterpriseBaseInfo } from './service';
-export { CERT_MESSAGES, ID_TYPE_LABELS, certificationInfo, certTypeOf, reviewCertification, ReviewError, type CertificationInfo } from './certification';
+export {
+  CERT_MESSAGES,
+  ID_TYPE_LABELS,
+  certificationInfo,
+  certTypeOf,
+  reviewCertification,
+  ReviewError,
+  type CertificationInfo,
+} from './certification';
 export { seedCertifications } from './seed';
 
 declare module '../../context' {

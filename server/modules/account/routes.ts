@@ -16,27 +16,54 @@ const TAG = '账户';
 
 export function accountRoutes(ctx: AppContext, account: AccountService): FastifyPluginAsync {
   const certification = request(ctx, 'forms/certification');
-  const certState = okOf(ctx, { type: 'object', required: ['oauth_status'], properties: { oauth_status: { type: 'integer', title: '认证状态（2 待认证，3 已认证）' } } });
+  const certState = okOf(ctx, {
+    type: 'object',
+    required: ['oauth_status'],
+    properties: { oauth_status: { type: 'integer', title: '认证状态（2 待认证，3 已认证）' } },
+  });
   return async (plugin) => {
     const app = api(plugin);
 
     app.post(
       '/admin/baseinfo/edit',
-      route({ tag: TAG, summary: '修改代理商基本信息', access: 'agent', body: request(ctx, 'forms/agent-base-info'), response: okEmpty }),
+      route({
+        tag: TAG,
+        summary: '修改代理商基本信息',
+        access: 'agent',
+        body: request(ctx, 'forms/agent-base-info'),
+        response: okEmpty,
+      }),
       async (req) => {
         await account.editAgentBaseInfo(sessionOf(req).account, req.body);
         return ok(undefined, ACCOUNT_MESSAGES.saved);
       },
     );
 
-    app.get('/account/clientinfo', route({ tag: TAG, summary: '子账户的企业信息', access: 'subAccount', response: okOf(ctx, 'entities/enterprise-base-info') }), async (req) =>
-      ok(await account.clientInfo(sessionOf(req).account)),
+    app.get(
+      '/account/clientinfo',
+      route({
+        tag: TAG,
+        summary: '子账户的企业信息',
+        access: 'subAccount',
+        response: okOf(ctx, 'entities/enterprise-base-info'),
+      }),
+      async (req) => ok(await account.clientInfo(sessionOf(req).account)),
     );
 
-    app.post('/admin/info/save', route({ tag: TAG, summary: '修改个人信息', access: 'session', body: request(ctx, 'forms/user-info'), response: okEmpty }), async (req) => {
-      await account.saveUserInfo(sessionOf(req).account, req.body);
-      return ok(undefined, ACCOUNT_MESSAGES.saved);
-    });
+    app.post(
+      '/admin/info/save',
+      route({
+        tag: TAG,
+        summary: '修改个人信息',
+        access: 'session',
+        body: request(ctx, 'forms/user-info'),
+        response: okEmpty,
+      }),
+      async (req) => {
+        await account.saveUserInfo(sessionOf(req).account, req.body);
+        return ok(undefined, ACCOUNT_MESSAGES.saved);
+      },
+    );
 
     app.post(
       '/password/save',
@@ -55,18 +82,29 @@ export function accountRoutes(ctx: AppContext, account: AccountService): Fastify
       },
     );
 
-    app.get('/admin/cer/info', route({ tag: TAG, summary: '本账户的认证资料', access: 'session', response: okOf(ctx, 'entities/certification-info') }), async (req) =>
-      ok(await account.certificationInfo(sessionOf(req).account)),
+    app.get(
+      '/admin/cer/info',
+      route({
+        tag: TAG,
+        summary: '本账户的认证资料',
+        access: 'session',
+        response: okOf(ctx, 'entities/certification-info'),
+      }),
+      async (req) => ok(await account.certificationInfo(sessionOf(req).account)),
     );
 
     for (const [path, summary] of [
       ['/admin/cer/add', '提交认证资料'],
       ['/admin/cer/edit', '修改认证资料（重新提交）'],
     ] as const) {
-      app.post(path, route({ tag: TAG, summary, access: 'session', body: certification, response: certState }), async (req) => {
-        const state = await account.submitCertification(sessionOf(req).account, req.body);
-        return ok({ oauth_status: state }, state === OauthStatus.Certified ? '认证已通过' : CERT_MESSAGES.submitted);
-      });
+      app.post(
+        path,
+        route({ tag: TAG, summary, access: 'session', body: certification, response: certState }),
+        async (req) => {
+          const state = await account.submitCertification(sessionOf(req).account, req.body);
+          return ok({ oauth_status: state }, state === OauthStatus.Certified ? '认证已通过' : CERT_MESSAGES.submitted);
+        },
+      );
     }
 
     app.post(
@@ -80,7 +118,11 @@ export function accountRoutes(ctx: AppContext, account: AccountService): Fastify
         response: certState,
       }),
       async (req) => {
-        const state = await account.submitClientCertification(sessionOf(req).account, req.query.clientId ?? req.query.clientid, req.body);
+        const state = await account.submitClientCertification(
+          sessionOf(req).account,
+          req.query.clientId ?? req.query.clientid,
+          req.body,
+        );
         return ok({ oauth_status: state }, state === OauthStatus.Certified ? '认证已通过' : CERT_MESSAGES.submitted);
       },
     );
@@ -94,7 +136,8 @@ export function accountRoutes(ctx: AppContext, account: AccountService): Fastify
         querystring: request(ctx, 'params/client-cer-info'),
         response: okOf(ctx, 'entities/certification-info'),
       }),
-      async (req) => ok(await account.clientCertificationInfo(sessionOf(req).account, req.query.clientId ?? req.query.clientid)),
+      async (req) =>
+        ok(await account.clientCertificationInfo(sessionOf(req).account, req.query.clientId ?? req.query.clientid)),
     );
   };
 }

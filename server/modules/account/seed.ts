@@ -6,7 +6,15 @@
 import type { Db } from '../../db';
 import { OauthStatus } from '../../../common/generated/schemas';
 
-const DEMO_CERTS: { clientid: string; id_type: number; company: string; id_nbr: string; img: string; submitted: string; reviewed: string }[] = [
+const DEMO_CERTS: {
+  clientid: string;
+  id_type: number;
+  company: string;
+  id_nbr: string;
+  img: string;
+  submitted: string;
+  reviewed: string;
+}[] = [
   {
     clientid: 'agent1',
     id_type: 6,
@@ -38,9 +46,18 @@ const DEMO_CERTS: { clientid: string; id_type: number; company: string; id_nbr: 
 
 export async function seedCertifications(db: Db): Promise<void> {
   for (const c of DEMO_CERTS) {
-    const a = await db.selectFrom('accounts').select(['id', 'oauth_status']).where('clientid', '=', c.clientid).executeTakeFirst();
+    const a = await db
+      .selectFrom('accounts')
+      .select(['id', 'oauth_status'])
+      .where('clientid', '=', c.clientid)
+      .executeTakeFirst();
     if (!a || a.oauth_status !== OauthStatus.Certified) continue;
-    const has = await db.selectFrom('certifications').select('id').where('account_id', '=', a.id).limit(1).executeTakeFirst();
+    const has = await db
+      .selectFrom('certifications')
+      .select('id')
+      .where('account_id', '=', a.id)
+      .limit(1)
+      .executeTakeFirst();
     if (has) continue;
     await db
       .insertInto('certifications')

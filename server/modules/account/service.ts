@@ -87,7 +87,12 @@ export class AccountService {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly deps: { codes: VerificationService; sessions: SessionService; uploads: UploadService; autoReview?: boolean },
+    private readonly deps: {
+      codes: VerificationService;
+      sessions: SessionService;
+      uploads: UploadService;
+      autoReview?: boolean;
+    },
   ) {
     this.autoReview = deps.autoReview ?? ctx.config.autoReview;
   }
@@ -117,7 +122,8 @@ export class AccountService {
   }
 
   private async checkUnique(self: Account, p: { mobile?: string; email?: string }) {
-    if (p.mobile && p.mobile !== self.mobile && (await this.mobileTaken(p.mobile, self.id))) throw new ApiError(500, ACCOUNT_MESSAGES.mobileExists);
+    if (p.mobile && p.mobile !== self.mobile && (await this.mobileTaken(p.mobile, self.id)))
+      throw new ApiError(500, ACCOUNT_MESSAGES.mobileExists);
     if (p.email && p.email.toLowerCase() !== self.email.toLowerCase() && (await this.emailTaken(p.email, self.id))) {
       throw new ApiError(500, ACCOUNT_MESSAGES.emailExists);
     }
@@ -149,7 +155,11 @@ export class AccountService {
   /** POST /admin/baseinfo/edit (agents) */
   async editAgentBaseInfo(self: Account, form: AgentBaseInfoForm): Promise<void> {
     const url = (form.auto_template_callback_url ?? '').trim();
-    await this.checkCallbackUrl('auto_template_callback_url', url, agentBaseForm.properties.auto_template_callback_url.title);
+    await this.checkCallbackUrl(
+      'auto_template_callback_url',
+      url,
+      agentBaseForm.properties.auto_template_callback_url.title,
+    );
     await this.checkUnique(self, { mobile: form.mobile });
     await this.update(self, {
       name: form.agent_name,
@@ -163,7 +173,9 @@ export class AccountService {
   async clientInfo(self: Account): Promise<EnterpriseBaseInfo> {
     let agentClientid = '';
     if (self.agent_id !== null) {
-      agentClientid = (await this.ctx.db.selectFrom('accounts').select('clientid').where('id', '=', self.agent_id).executeTakeFirst())?.clientid ?? '';
+      agentClientid =
+        (await this.ctx.db.selectFrom('accounts').select('clientid').where('id', '=', self.agent_id).executeTakeFirst())
+          ?.clientid ?? '';
     }
     return {
       clientid: self.clientid,
@@ -199,14 +211,18 @@ export class AccountService {
    */
   async updateSelf(self: Account, body: unknown): Promise<void> {
     if (self.user_type !== UserType.SubAccount) throw errors.forbidden();
-    await this.updateSelfClient(self, validateForm<EnterpriseBaseInfoForm>(this.ctx.schemas, 'forms/enterprise-base-info', body));
+    await this.updateSelfClient(
+      self,
+      validateForm<EnterpriseBaseInfoForm>(this.ctx.schemas, 'forms/enterprise-base-info', body),
+    );
   }
 
   /** a sub-account's enterprise info, checked by forms/enterprise-base-info */
   async updateSelfClient(self: Account, form: EnterpriseBaseInfoForm): Promise<void> {
     const deliveryurl = self.needreport === NeedReport.SimplePush ? (form.deliveryurl ?? '').trim() : '';
     const mourl = self.needmo === NeedMo.Push ? (form.mourl ?? '').trim() : '';
-    if (self.needreport === NeedReport.SimplePush && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
+    if (self.needreport === NeedReport.SimplePush && !deliveryurl)
+      throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
     if (self.needmo === NeedMo.Push && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
     // the server will call these: http(s) to public addresses only (lib/safe-url)
     await this.checkCallbackUrl('deliveryurl', deliveryurl, enterpriseForm.properties.deliveryurl.title);
@@ -230,10 +246,23 @@ export class AccountService {
     checkMobile(form.countryCode, form.mobile);
     const email = (form.email ?? self.email).trim().toLowerCase();
     await this.checkUnique(self, { mobile: form.mobile, email });
-    const codeId = await this.deps.codes.check({ purpose: 'mobile', target: smsTarget(form.countryCode, form.mobile), code: form.valcode });
+    const codeId = await this.deps.codes.check({
+      purpose: 'mobile',
+      target: smsTarget(form.countryCode, form.mobile),
+      code: form.valcode,
+    });
     await this.ctx.db.transaction().execute(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
-      await this.update(self, { email, mobile: form.mobile, country_code: form.countryCode, ...(form.realName !== undefined ? { realname: form.realName.trim() } : {}) }, tx);
+      await this.update(
+        self,
+        {
+          email,
+          mobile: form.mobile,
+          country_code: form.countryCode,
+          ...(form.realName !== undefined ? { realname: form.realName.trim() } : {}),
+        },
+        tx,
+      );
     });
   }
 
@@ -259,19 +288,32 @@ export class AccountService {
     } else {
       // a sub-account's plain passwords: the rules of forms/password-change (the confirmation defaults to the new one)
       const payload = { ...body, confirmPassword: body.confirmPassword ?? body.newPassword };
-      const r = this.ctx.schemas.validate<{ oldPassword: string; newPassword: string }>('forms/password-change', payload);
+      const r = this.ctx.schemas.validate<{ oldPassword: string; newPassword: string }>(
+        'forms/password-change',
+        payload,
+      );
       if (!r.ok) throw new ApiError(400, r.message, { errors: r.errors });
       oldDigest = passwordDigest(r.data.oldPassword);
       newDigest = passwordDigest(r.data.newPassword);
     }
-    if (!(await verifyDigest(self.password_hash, oldDigest))) throw new ApiError(500, ACCOUNT_MESSAGES.oldPasswordWrong);
+    if (!(await verifyDigest(self.password_hash, oldDigest)))
+      throw new ApiError(500, ACCOUNT_MESSAGES.oldPasswordWrong);
     if (oldDigest === newDigest) throw new ApiError(500, ACCOUNT_MESSAGES.samePassword);
     const hash = await hashDigest(newDigest);
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (tx) => {
-      await tx.updateTable('accounts').set({ password_hash: hash, update_time: now }).where('id', '=', self.id).execute();
+      await tx
+        .updateTable('accounts')
+        .set({ password_hash: hash, update_time: now })
+        .where('id', '=', self.id)
+        .execute();
       await tx.deleteFrom('sessions').where('account_id', '=', self.id).where('id', '<>', currentSessionId).execute();
-      await tx.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', self.id).where('revoked_at', 'is', null).execute();
+      await tx
+        .updateTable('remember_tokens')
+        .set({ revoked_at: now })
+        .where('account_id', '=', self.id)
+        .where('revoked_at', 'is', null)
+        .execute();
     });
     this.deps.sessions.forgetAccount(self.id, currentSessionId);
   }
@@ -284,7 +326,12 @@ export class AccountService {
   async submitCertification(self: Account, form: CertificationForm): Promise<number> {
     const paths = form.imgUrl.split('|').map((p) => p.trim());
     await this.deps.uploads.checkOwnedPaths(self, paths);
-    return submitCertification(this.ctx.db, self.id, { ...form, imgUrl: paths.join('|') }, { now: this.ctx.now(), autoReview: this.autoReview });
+    return submitCertification(
+      this.ctx.db,
+      self.id,
+      { ...form, imgUrl: paths.join('|') },
+      { now: this.ctx.now(), autoReview: this.autoReview },
+    );
   }
 
   /**
@@ -293,15 +340,28 @@ export class AccountService {
    * own; the images are the agent's uploads. The review then flows as for the account's own
    * (待认证 → 已认证 / 认证不通过). An agent-owned sub-account needs none.
    */
-  async submitClientCertification(agent: Account, clientId: string | undefined, form: CertificationForm): Promise<number> {
+  async submitClientCertification(
+    agent: Account,
+    clientId: string | undefined,
+    form: CertificationForm,
+  ): Promise<number> {
     const id = (clientId ?? '').trim();
     if (!id) throw new ApiError(400, MESSAGES.pickSubAccount);
-    const target = await this.ctx.db.selectFrom('accounts').select(['id', 'agent_id', 'agent_owned']).where('clientid', '=', id).executeTakeFirst();
+    const target = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'agent_id', 'agent_owned'])
+      .where('clientid', '=', id)
+      .executeTakeFirst();
     if (!target || target.agent_id !== agent.id) throw errors.forbidden();
     if (target.agent_owned === AgentOwned.AgentOwned) throw errors.refused(CERT_MESSAGES.agentOwned);
     const paths = form.imgUrl.split('|').map((p) => p.trim());
     await this.deps.uploads.checkOwnedPaths(agent, paths);
-    return submitCertification(this.ctx.db, target.id, { ...form, imgUrl: paths.join('|') }, { now: this.ctx.now(), autoReview: this.autoReview });
+    return submitCertification(
+      this.ctx.db,
+      target.id,
+      { ...form, imgUrl: paths.join('|') },
+      { now: this.ctx.now(), autoReview: this.autoReview },
+    );
   }
 
   /** GET /client/cer/info: a sub-account reads itself; an agent itself or one of its sub-accounts. */

@@ -8,7 +8,14 @@ import { defineModule } from '../module';
 import { authRoutes } from './routes';
 import { AuthService } from './service';
 
-export { AuthService, LOGIN_MESSAGES, loginNameHash, accountNameHashes, liftLoginLocks, type OperatorLogin } from './service';
+export {
+  AuthService,
+  LOGIN_MESSAGES,
+  loginNameHash,
+  accountNameHashes,
+  liftLoginLocks,
+  type OperatorLogin,
+} from './service';
 
 declare module '../../context' {
   interface Services {

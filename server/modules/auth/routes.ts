@@ -9,7 +9,13 @@ import { LOGIN_MESSAGES, type AuthService } from './service';
 import type { SessionService } from '../../http/session';
 import type { OperatorSessions } from '../../http/operator-session';
 import type { Operator } from '../../db/types';
-import { OauthStatus, OperationMode, UserType, type CurrentUser, type OperatorRole } from '../../../common/generated/schemas';
+import {
+  OauthStatus,
+  OperationMode,
+  UserType,
+  type CurrentUser,
+  type OperatorRole,
+} from '../../../common/generated/schemas';
 
 const TAG = '会话与登录';
 
@@ -27,15 +33,29 @@ function operatorUser(o: Operator): CurrentUser {
 
 export function authRoutes(
   ctx: AppContext,
-  deps: { auth: AuthService; sessions: SessionService; operatorSessions: OperatorSessions; profile: ProfileService; operatorLoggedIn?: (o: Operator, ip: string) => Promise<void> },
+  deps: {
+    auth: AuthService;
+    sessions: SessionService;
+    operatorSessions: OperatorSessions;
+    profile: ProfileService;
+    operatorLoggedIn?: (o: Operator, ip: string) => Promise<void>;
+  },
 ): FastifyPluginAsync {
   const { auth, sessions, operatorSessions, profile } = deps;
   return async (plugin) => {
     const app = api(plugin);
     // the console asks this before every protected route: one indexed read
-    app.get('/login/timeout', route({ tag: TAG, summary: '会话检查：data 为 true 表示已登录', access: 'public', response: okOf(ctx, { type: 'boolean' }) }), async (req, reply) =>
-      // an account's session, else an operator's (the same cookie: operator-session.ts)
-      ok((await sessions.isValid(req, reply)) || (await operatorSessions.resolve(req)) !== null),
+    app.get(
+      '/login/timeout',
+      route({
+        tag: TAG,
+        summary: '会话检查：data 为 true 表示已登录',
+        access: 'public',
+        response: okOf(ctx, { type: 'boolean' }),
+      }),
+      async (req, reply) =>
+        // an account's session, else an operator's (the same cookie: operator-session.ts)
+        ok((await sessions.isValid(req, reply)) || (await operatorSessions.resolve(req)) !== null),
     );
 
     app.post(
@@ -67,10 +87,14 @@ export function authRoutes(
       },
     );
 
-    app.post('/logout', route({ tag: TAG, summary: '退出登录', access: 'public', response: okEmpty }), async (req, reply) => {
-      await operatorSessions.revokeCurrent(req);
-      await sessions.revokeCurrent(req, reply);
-      return ok(undefined, '已退出登录');
-    });
+    app.post(
+      '/logout',
+      route({ tag: TAG, summary: '退出登录', access: 'public', response: okEmpty }),
+      async (req, reply) => {
+        await operatorSessions.revokeCurrent(req);
+        await sessions.revokeCurrent(req, reply);
+        return ok(undefined, '已退出登录');
+      },
+    );
   };
 }

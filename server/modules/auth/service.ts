@@ -73,7 +73,12 @@ export async function liftLoginLocks(
     .set((eb) => ({
       failed_logins: 0,
       locked_until: null,
-      status: eb.case().when('status', '=', AccountStatus.Locked).then(AccountStatus.Active).else(eb.ref('status')).end(),
+      status: eb
+        .case()
+        .when('status', '=', AccountStatus.Locked)
+        .then(AccountStatus.Active)
+        .else(eb.ref('status'))
+        .end(),
     }))
     .where('id', '=', a.id)
     .returning('status')
@@ -147,7 +152,8 @@ export class AuthService {
     const account = await this.findByLoginName(form.username);
     const operator = account ? undefined : await this.operators?.find(form.username);
     if (operator && this.operators) {
-      const good = (await this.operators.passwordOk(operator, form.password)) && operator.status === OperatorStatus.Active;
+      const good =
+        (await this.operators.passwordOk(operator, form.password)) && operator.status === OperatorStatus.Active;
       if (!good) {
         await this.recordFailure(nameHash, ip, now);
         throw new ApiError(500, LOGIN_MESSAGES.wrong);

@@ -42,7 +42,16 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { LedgerService } from '../ledger';
 import { Money, money2, type MoneyValue } from '../../lib/money';
-import { BillPaymentType, Carrier, ChargeMode, ChargeState, ProductType, SendKind, SendRecordStatus, SmsType } from '../../../common/generated/schemas';
+import {
+  BillPaymentType,
+  Carrier,
+  ChargeMode,
+  ChargeState,
+  ProductType,
+  SendKind,
+  SendRecordStatus,
+  SmsType,
+} from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 type PoolMove = Insertable<Database['pool_movements']>;
@@ -130,8 +139,10 @@ export function poolUnitsBought(productType: number, num: number): number {
 const fenOf = (yuan: MoneyValue) => new Money(yuan).times(INTL_POOL_FEN).toNumber();
 const yuanOf = (fen: number) => money2(new Money(fen).div(INTL_POOL_FEN));
 
-export const planPieces = (p: Pick<ChargePlan, 'perCarrier' | 'piecesPerMsg'>) => CARRIERS.reduce((n, c) => n + p.perCarrier[c].count * p.piecesPerMsg, 0);
-export const planCost = (p: Pick<ChargePlan, 'perCarrier'>) => CARRIERS.reduce((n, c) => n.plus(p.perCarrier[c].cost), new Money(0));
+export const planPieces = (p: Pick<ChargePlan, 'perCarrier' | 'piecesPerMsg'>) =>
+  CARRIERS.reduce((n, c) => n + p.perCarrier[c].count * p.piecesPerMsg, 0);
+export const planCost = (p: Pick<ChargePlan, 'perCarrier'>) =>
+  CARRIERS.reduce((n, c) => n.plus(p.perCarrier[c].cost), new Money(0));
 
 const isPostpaid = (p: { accountId: number; payerId: number }) => p.accountId !== p.payerId;
 
@@ -147,16 +158,25 @@ interface PoolRow {
  * The pools a plan draws from, in the order they are used, per carrier: [pool, pieces] lists, or
  * null when the pools cannot cover it. Pure (unit-testable).
  */
-export function allocatePools(pools: readonly PoolRow[], smstype: number, need: Record<CarrierCode, number>): Map<CarrierCode, [number, number][]> | null {
+export function allocatePools(
+  pools: readonly PoolRow[],
+  smstype: number,
+  need: Record<CarrierCode, number>,
+): Map<CarrierCode, [number, number][]> | null {
   const types = productTypesFor(smstype);
   const rank = (p: PoolRow) => types.indexOf(p.product_type);
-  const ordered = pools.filter((p) => rank(p) >= 0 && p.remaining > 0).sort((a, b) => rank(a) - rank(b) || a.due_time.getTime() - b.due_time.getTime() || a.id - b.id);
+  const ordered = pools
+    .filter((p) => rank(p) >= 0 && p.remaining > 0)
+    .sort((a, b) => rank(a) - rank(b) || a.due_time.getTime() - b.due_time.getTime() || a.id - b.id);
   const left = new Map(ordered.map((p) => [p.id, p.remaining]));
   const out = new Map<CarrierCode, [number, number][]>();
   for (const c of CARRIERS) {
     let n = need[c];
     const takes: [number, number][] = [];
-    for (const group of [ordered.filter((p) => p.operator_code === c), ordered.filter((p) => p.operator_code === Carrier.All)]) {
+    for (const group of [
+      ordered.filter((p) => p.operator_code === c),
+      ordered.filter((p) => p.operator_code === Carrier.All),
+    ]) {
       for (const p of group) {
         if (n === 0) break;
         const take = Math.min(n, left.get(p.id)!);
@@ -174,7 +194,13 @@ export function allocatePools(pools: readonly PoolRow[], smstype: number, need: 
 }
 
 /** Pools of an account that can pay a send of this SMS type now (for the charge dialog and the pre-check). */
-export async function usablePools(db: Tx | AppContext['db'], payerId: number, smstype: number, now: Date, lock = false): Promise<PoolRow[]> {
+export async function usablePools(
+  db: Tx | AppContext['db'],
+  payerId: number,
+  smstype: number,
+  now: Date,
+  lock = false,
+): Promise<PoolRow[]> {
   let q = db
     .selectFrom('product_pools')
     .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
@@ -189,7 +215,12 @@ export async function usablePools(db: Tx | AppContext['db'], payerId: number, sm
 }
 
 /** International pools of an account usable now, in the order they pay: earliest due first, then id. */
-export async function usableIntlPools(db: Tx | AppContext['db'], payerId: number, now: Date, lock = false): Promise<PoolRow[]> {
+export async function usableIntlPools(
+  db: Tx | AppContext['db'],
+  payerId: number,
+  now: Date,
+  lock = false,
+): Promise<PoolRow[]> {
   let q = db
     .selectFrom('product_pools')
     .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
@@ -221,7 +252,8 @@ export async function chargeIntlPools(
   const pools = await usableIntlPools(trx, c.payerId, ctx.now(), true);
   let need = fenOf(c.amount);
   if (!Number.isInteger(need)) throw new Error('chargeIntlPools: the amount must be whole cents');
-  if (pools.reduce((n, p) => n + p.remaining, 0) < need) return { ok: false, kind: 'intlPools', remain: intlRemainOf(pools), needed: money2(c.amount) };
+  if (pools.reduce((n, p) => n + p.remaining, 0) < need)
+    return { ok: false, kind: 'intlPools', remain: intlRemainOf(pools), needed: money2(c.amount) };
   const left = new Map(pools.map((p) => [p.id, p.remaining]));
   const moves: PoolMove[] = [];
   for (const p of pools) {
@@ -275,7 +307,11 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum };
   }
   const pools = await usablePools(trx, plan.payerId, plan.smstype, ctx.now(), true);
-  const need = { 1: plan.perCarrier[1].count * plan.piecesPerMsg, 2: plan.perCarrier[2].count * plan.piecesPerMsg, 3: plan.perCarrier[3].count * plan.piecesPerMsg };
+  const need = {
+    1: plan.perCarrier[1].count * plan.piecesPerMsg,
+    2: plan.perCarrier[2].count * plan.piecesPerMsg,
+    3: plan.perCarrier[3].count * plan.piecesPerMsg,
+  };
   const alloc = allocatePools(pools, plan.smstype, need);
   if (!alloc) return { ok: false, kind: 'pieces', remain: remainOf(pools), needed: chargeNum };
   const left = new Map(pools.map((p) => [p.id, p.remaining]));
@@ -302,7 +338,12 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
 
 /** The payer's rounding carry, its row locked (FOR NO KEY UPDATE, as the ledger locks it). */
 async function lockCarry(trx: Tx, payerId: number): Promise<MoneyValue> {
-  const r = await trx.selectFrom('accounts').select('charge_carry').where('id', '=', payerId).forNoKeyUpdate().executeTakeFirstOrThrow();
+  const r = await trx
+    .selectFrom('accounts')
+    .select('charge_carry')
+    .where('id', '=', payerId)
+    .forNoKeyUpdate()
+    .executeTakeFirstOrThrow();
   return new Money(r.charge_carry);
 }
 
@@ -429,7 +470,13 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   }
   if (!give.size) return;
   const ids = [...give.keys()].sort((a, b) => a - b);
-  const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const pools = await trx
+    .selectFrom('product_pools')
+    .select(['id', 'remaining'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
   const rows: PoolMove[] = [];
   let returned = 0;
@@ -483,7 +530,11 @@ async function settleCarry(trx: Tx, ctx: Ctx, t: TaskForSettle & { carry_settled
   await setCarry(trx, t.payer_id, carry.minus(back));
   await trx
     .updateTable('sms_tasks')
-    .set({ refunded_amount: money2(new Money(t.refunded_amount).plus(back)), carry_settled: refundable.toFixed(4), updated_at: ctx.now() })
+    .set({
+      refunded_amount: money2(new Money(t.refunded_amount).plus(back)),
+      carry_settled: refundable.toFixed(4),
+      updated_at: ctx.now(),
+    })
     .where('id', '=', t.id)
     .execute();
 }
@@ -529,7 +580,8 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     if (!avail.has(k)) avail.set(k, { pool: m.pool_id, carrier: m.carrier, n: 0 });
     // a deduction is negative, a return positive: what is left to take back
     avail.get(k)!.n -= m.pieces;
-    if (m.kind === BillPaymentType.CountRollback) returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
+    if (m.kind === BillPaymentType.CountRollback)
+      returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
   }
   const slots = [...avail.values()].reverse();
   const give = new Map<string, number>();
@@ -559,7 +611,13 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   if (owed > 0) take(null, owed);
   if (!give.size) return;
   const poolIds = [...new Set([...give.keys()].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
-  const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', poolIds).orderBy('id').forUpdate().execute();
+  const pools = await trx
+    .selectFrom('product_pools')
+    .select(['id', 'remaining'])
+    .where('id', 'in', poolIds)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
   const rows: PoolMove[] = [];
   let returned = 0;

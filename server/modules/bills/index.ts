@@ -6,7 +6,15 @@ import { defineModule, moduleTimer } from '../module';
 import { billsRoutes } from './routes';
 import { BillsService } from './service';
 
-export { BillsService, alarmStatsOf, alarmPhones, ALARM_MSG, ALARM_SKIPPED, ALARM_MAX_PHONES, BILL_EXPORT_MAX } from './service';
+export {
+  BillsService,
+  alarmStatsOf,
+  alarmPhones,
+  ALARM_MSG,
+  ALARM_SKIPPED,
+  ALARM_MAX_PHONES,
+  BILL_EXPORT_MAX,
+} from './service';
 
 declare module '../../context' {
   interface Services {

@@ -42,7 +42,13 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
     );
     app.post(
       '/finance/bill/self/export',
-      route({ tag: TAG, summary: '导出自有账单（Excel，条件同列表）', access: 'agent', body: request(ctx, 'filters/own-bill'), response: fileReply(XLSX_MIME) }),
+      route({
+        tag: TAG,
+        summary: '导出自有账单（Excel，条件同列表）',
+        access: 'agent',
+        body: request(ctx, 'filters/own-bill'),
+        response: fileReply(XLSX_MIME),
+      }),
       async (req, reply) => {
         const f = await bills.ownBillExport(sessionOf(req).account, req.body);
         return sendFile(reply, f.stream, f.name);
@@ -54,7 +60,11 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
         tag: TAG,
         summary: '账户余额与可用额度',
         access: 'agent',
-        response: okOf(ctx, { type: 'object', required: ['available_line', 'balance'], properties: { available_line: money('可用额度(元)'), balance: money('账户余额(元)') } }),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['available_line', 'balance'],
+          properties: { available_line: money('可用额度(元)'), balance: money('账户余额(元)') },
+        }),
       }),
       async (req) => ok(await bills.billData(sessionOf(req).account)),
     );
@@ -71,7 +81,13 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
     );
     app.get(
       '/finance/agentBalanceAlarm/get',
-      route({ tag: TAG, summary: '额度提醒设置（本账户）', access: 'agent', querystring: request(ctx, 'params/bills-alarm-get'), response: alarm }),
+      route({
+        tag: TAG,
+        summary: '额度提醒设置（本账户）',
+        access: 'agent',
+        querystring: request(ctx, 'params/bills-alarm-get'),
+        response: alarm,
+      }),
       async (req) => ok(await bills.alarmGet(sessionOf(req).account)),
     );
     app.get(
@@ -96,7 +112,13 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
     );
     app.post(
       '/finance/agentBalanceAlarm/edit',
-      route({ tag: TAG, summary: '设置额度提醒（forms/credit-alarm；0 表示不提醒）', access: 'agent', body: request(ctx, ALARM_FORM), response: alarm }),
+      route({
+        tag: TAG,
+        summary: '设置额度提醒（forms/credit-alarm；0 表示不提醒）',
+        access: 'agent',
+        body: request(ctx, ALARM_FORM),
+        response: alarm,
+      }),
       async (req) => ok(await bills.alarmEdit(sessionOf(req).account, req.body), ALARM_MSG.saved),
     );
   };

@@ -126,7 +126,13 @@ function byFinancialType(q: LedgerQuery, type: OwnBillFilter['financial_type']):
 function byOrderId(q: LedgerQuery, order: string | undefined): LedgerQuery {
   if (!order) return q;
   const esc = escapeLike(order);
-  return q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${esc}%`), eb('ledger.remark', 'like', `%订单${esc}%`)]));
+  return q.where((eb) =>
+    eb.or([
+      eb('ledger.request_id', '=', order),
+      eb('ledger.remark', 'like', `%任务${esc}%`),
+      eb('ledger.remark', 'like', `%订单${esc}%`),
+    ]),
+  );
 }
 
 /** the task a send row names, or the purchase order (server/modules/purchase) a package row names */
@@ -155,7 +161,10 @@ export class BillsService {
     const transfer = TRANSFER_KINDS.includes(r.kind);
     const counterpart = transfer && r.counterpart ? `${r.counterpart}（${r.counterpart_name ?? ''}）` : '';
     // a transfer's request id is the console's resubmit guard (a UUID), not an order: the row names the sub-account instead
-    const remark = transfer && counterpart ? `${this.label('bill-payment-type', r.kind)} ${counterpart}${r.remark ? `：${r.remark}` : ''}` : r.remark;
+    const remark =
+      transfer && counterpart
+        ? `${this.label('bill-payment-type', r.kind)} ${counterpart}${r.remark ? `：${r.remark}` : ''}`
+        : r.remark;
     return {
       rownum,
       id: r.id,
@@ -248,7 +257,11 @@ export class BillsService {
 
   /** GET /finance/bill/data: the figures above the bill (the balance is the credit line in use) */
   async billData(me: Account) {
-    const a = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', me.id).executeTakeFirstOrThrow();
+    const a = await this.ctx.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
     return { available_line: money2(a.balance), balance: money2(a.balance) };
   }
 
@@ -293,8 +306,16 @@ export class BillsService {
 
   /** GET /finance/agentBalanceAlarm/get: the caller's alarm (0 / '' when never set) */
   async alarmGet(me: Account) {
-    const a = await this.ctx.db.selectFrom('credit_alarms').selectAll().where('account_id', '=', me.id).executeTakeFirst();
-    const acc = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', me.id).executeTakeFirstOrThrow();
+    const a = await this.ctx.db
+      .selectFrom('credit_alarms')
+      .selectAll()
+      .where('account_id', '=', me.id)
+      .executeTakeFirst();
+    const acc = await this.ctx.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
     return {
       agentId: me.clientid,
       alarmAmount: a ? String(new Money(a.alarm_amount).toFixed(0)) : '0',
@@ -307,7 +328,11 @@ export class BillsService {
 
   /** GET /finance/agentBalanceAlarm/getAcct: the account the alarm belongs to */
   async alarmAccount(me: Account) {
-    const acc = await this.ctx.db.selectFrom('accounts').select(['clientid', 'name', 'mobile', 'balance']).where('id', '=', me.id).executeTakeFirstOrThrow();
+    const acc = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['clientid', 'name', 'mobile', 'balance'])
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
     return { agentId: acc.clientid, name: acc.name, mobile: acc.mobile, balance: money2(acc.balance) };
   }
 
@@ -326,18 +351,39 @@ export class BillsService {
         errors: [{ field: 'alarmPhone', message: alarmForm.properties.alarmPhone.errorMessage.maxLength }],
       });
     if (listed.length) {
-      const acc = await this.ctx.db.selectFrom('accounts').select('mobile').where('id', '=', me.id).executeTakeFirstOrThrow();
+      const acc = await this.ctx.db
+        .selectFrom('accounts')
+        .select('mobile')
+        .where('id', '=', me.id)
+        .executeTakeFirstOrThrow();
       if (alarmPhones(phones, acc.mobile).length !== listed.length)
-        throw new ApiError(400, ALARM_MSG.phoneNotVerified, { errors: [{ field: 'alarmPhone', message: ALARM_MSG.phoneNotVerified }] });
+        throw new ApiError(400, ALARM_MSG.phoneNotVerified, {
+          errors: [{ field: 'alarmPhone', message: ALARM_MSG.phoneNotVerified }],
+        });
     }
     await this.ctx.db.transaction().execute(async (trx) => {
       // the accounts row first, as every balance change (and so the trigger) locks it
-      const acc = await trx.selectFrom('accounts').select('balance').where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
+      const acc = await trx
+        .selectFrom('accounts')
+        .select('balance')
+        .where('id', '=', me.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const armed = new Money(acc.balance).gte(amount);
       await trx
         .insertInto('credit_alarms')
-        .values({ account_id: me.id, alarm_amount: amount.toFixed(0), alarm_phones: phones, armed, updated_at: this.ctx.now() })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet({ alarm_amount: amount.toFixed(0), alarm_phones: phones, armed, updated_at: this.ctx.now() }))
+        .values({
+          account_id: me.id,
+          alarm_amount: amount.toFixed(0),
+          alarm_phones: phones,
+          armed,
+          updated_at: this.ctx.now(),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('account_id')
+            .doUpdateSet({ alarm_amount: amount.toFixed(0), alarm_phones: phones, armed, updated_at: this.ctx.now() }),
+        )
         .execute();
     });
     return this.alarmGet(me);
@@ -350,13 +396,27 @@ export class BillsService {
    */
   async deliverAlarms(limit = 20): Promise<number> {
     // the common case, nothing pending, costs one indexed read and no transaction
-    const pending = await this.ctx.db.selectFrom('credit_alarm_events').select('id').where('sent_at', 'is', null).limit(1).executeTakeFirst();
+    const pending = await this.ctx.db
+      .selectFrom('credit_alarm_events')
+      .select('id')
+      .where('sent_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
     if (!pending) return 0;
     return this.ctx.db.transaction().execute(async (trx) => {
       const events = await trx
         .selectFrom('credit_alarm_events as e')
         .innerJoin('accounts as a', 'a.id', 'e.account_id')
-        .select(['e.id', 'e.account_id', 'e.balance', 'e.alarm_amount', 'e.phones', 'a.clientid', 'a.agent_id', 'a.mobile'])
+        .select([
+          'e.id',
+          'e.account_id',
+          'e.balance',
+          'e.alarm_amount',
+          'e.phones',
+          'a.clientid',
+          'a.agent_id',
+          'a.mobile',
+        ])
         .where('e.sent_at', 'is', null)
         .orderBy('e.id')
         .limit(limit)
@@ -376,7 +436,8 @@ export class BillsService {
       let used = Number(spent.n);
       const budget = this.ctx.config.alarmSmsDaily;
       const cooldownFrom = new Date(now0.getTime() - this.ctx.config.alarmCooldownMs);
-      const skip = (id: number, why: string, now: Date) => trx.updateTable('credit_alarm_events').set({ sent_at: now, skipped: why }).where('id', '=', id).execute();
+      const skip = (id: number, why: string, now: Date) =>
+        trx.updateTable('credit_alarm_events').set({ sent_at: now, skipped: why }).where('id', '=', id).execute();
       for (const e of events) {
         const now = this.ctx.now();
         const phones = alarmPhones(e.phones, e.mobile);
@@ -399,12 +460,18 @@ export class BillsService {
         }
         if (used + phones.length > budget) {
           await skip(e.id, ALARM_SKIPPED.budget, now);
-          this.ctx.log.warn({ account: e.clientid, event: e.id, used, budget }, `credit alarm skipped: the daily alarm SMS budget (ALARM_SMS_DAILY ${budget}) is spent`);
+          this.ctx.log.warn(
+            { account: e.clientid, event: e.id, used, budget },
+            `credit alarm skipped: the daily alarm SMS budget (ALARM_SMS_DAILY ${budget}) is spent`,
+          );
           continue;
         }
         used += phones.length;
         const sign = this.ctx.config.platformName;
-        const text = ALARM_MSG.smsText.replace('{clientid}', e.clientid).replace('{balance}', money2(e.balance)).replace('{amount}', new Money(e.alarm_amount).toFixed(0));
+        const text = ALARM_MSG.smsText
+          .replace('{clientid}', e.clientid)
+          .replace('{balance}', money2(e.balance))
+          .replace('{amount}', new Money(e.alarm_amount).toFixed(0));
         const pieces = Math.max(1, countPieces({ content: text, sign }).pieces);
         const task = await trx
           .insertInto('sms_tasks')
@@ -445,8 +512,15 @@ export class BillsService {
           createdAt: now,
           doneAt: null,
         });
-        await trx.updateTable('credit_alarm_events').set({ task_id: task.id, sent_at: now, sms_count: phones.length }).where('id', '=', e.id).execute();
-        this.ctx.log.info({ account: e.clientid, event: e.id, sms: phones.length, used, budget }, `credit alarm sent (${used}/${budget} alarm SMS today)`);
+        await trx
+          .updateTable('credit_alarm_events')
+          .set({ task_id: task.id, sent_at: now, sms_count: phones.length })
+          .where('id', '=', e.id)
+          .execute();
+        this.ctx.log.info(
+          { account: e.clientid, event: e.id, sms: phones.length, used, budget },
+          `credit alarm sent (${used}/${budget} alarm SMS today)`,
+        );
       }
       return events.length;
     });
@@ -459,7 +533,12 @@ export class BillsService {
 
   /** the crossings of an account, newest first (tests, docs) */
   async alarmEvents(accountId: number) {
-    return this.ctx.db.selectFrom('credit_alarm_events').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').execute();
+    return this.ctx.db
+      .selectFrom('credit_alarm_events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .execute();
   }
 }
 
@@ -468,7 +547,11 @@ export async function alarmStatsOf(db: Db, now: Date, budget: number) {
   const dayStart = startOfBusinessDay(now);
   const rows = await db
     .selectFrom('credit_alarm_events')
-    .select(['skipped', (eb) => eb.fn.countAll<string | number>().as('events'), (eb) => eb.fn.coalesce(eb.fn.sum<string | number>('sms_count'), sql<number>`0`).as('sms')])
+    .select([
+      'skipped',
+      (eb) => eb.fn.countAll<string | number>().as('events'),
+      (eb) => eb.fn.coalesce(eb.fn.sum<string | number>('sms_count'), sql<number>`0`).as('sms'),
+    ])
     .where('sent_at', '>=', dayStart)
     .groupBy('skipped')
     .execute();
@@ -487,5 +570,13 @@ export async function alarmStatsOf(db: Db, now: Date, budget: number) {
       sms += Number(r.sms);
     }
   }
-  return { day: formatDateTime(dayStart).slice(0, 10), budget, sms, left: Math.max(0, budget - sms), alarmsSent: sent, skipped, pending: Number(pending.n) };
+  return {
+    day: formatDateTime(dayStart).slice(0, 10),
+    budget,
+    sms,
+    left: Math.max(0, budget - sms),
+    alarmsSent: sent,
+    skipped,
+    pending: Number(pending.n),
+  };
 }

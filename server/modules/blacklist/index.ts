@@ -9,7 +9,14 @@ import { defineModule } from '../module';
 import { blacklistRoutes } from './routes';
 import { BlacklistService } from './service';
 
-export { BlacklistService, BLACKLIST_MSG, blacklistUnsubscribes, platformAdd, platformList, platformRemove } from './service';
+export {
+  BlacklistService,
+  BLACKLIST_MSG,
+  blacklistUnsubscribes,
+  platformAdd,
+  platformList,
+  platformRemove,
+} from './service';
 export { blacklistedOf, honoursBlacklist, keepOf, keptIndexes, LOOKUP_BATCH, withoutBlocked } from './lookup';
 export { isUnsubscribe, UNSUBSCRIBE_WORDS } from './words';
 

@@ -38,7 +38,9 @@ export async function blacklistedOf(db: Db, accountId: number, phones: readonly 
   if (rows === 0) return out;
   if (rows <= READ_WHOLE_MAX && rows <= phones.length) {
     const listed = await sql<{ phone: string }>`
-      select phone from blacklist where account_id = ${accountId} union all select phone from blacklist where account_id is null`.execute(db);
+      select phone from blacklist where account_id = ${accountId} union all select phone from blacklist where account_id is null`.execute(
+      db,
+    );
     const set = new Set(listed.rows.map((r) => r.phone));
     for (const p of phones) if (set.has(p)) out.add(p);
     return out;
@@ -88,10 +90,9 @@ export function keepOf(values: readonly unknown[] | Uint8Array | Uint16Array, ke
 }
 
 /** A number check of a send (common/sms/numbers) without its blacklisted numbers. */
-export function withoutBlocked<C extends { unique: string[]; uniqueCarriers: Uint8Array; carriers: Record<1 | 2 | 3, number> }>(
-  check: C,
-  blocked: Set<string>,
-): { check: C; blacklistNum: number } {
+export function withoutBlocked<
+  C extends { unique: string[]; uniqueCarriers: Uint8Array; carriers: Record<1 | 2 | 3, number> },
+>(check: C, blocked: Set<string>): { check: C; blacklistNum: number } {
   const keep = keptIndexes(check.unique, blocked);
   if (!keep) return { check, blacklistNum: 0 };
   const unique = keepOf(check.unique, keep);

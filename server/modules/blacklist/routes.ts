@@ -10,7 +10,8 @@ import { BLACKLIST_MSG, type BlacklistService } from './service';
 
 const TAG = '黑名单';
 
-const fill = (text: string, values: Record<string, number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+const fill = (text: string, values: Record<string, number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 
 /** /blacklist/*: list, add, delete, export (docs/api-blacklist.md). */
 export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): FastifyPluginAsync {
@@ -39,7 +40,11 @@ export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): F
         response: okOf(ctx, {
           type: 'object',
           required: ['added', 'existing', 'invalid'],
-          properties: { added: { type: 'integer', title: '新增' }, existing: { type: 'integer', title: '已存在' }, invalid: { type: 'integer', title: '无效号码' } },
+          properties: {
+            added: { type: 'integer', title: '新增' },
+            existing: { type: 'integer', title: '已存在' },
+            invalid: { type: 'integer', title: '无效号码' },
+          },
         }),
       }),
       async (req) => {
@@ -48,15 +53,32 @@ export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): F
       },
     );
 
-    app.post('/blacklist/delete', route({ tag: TAG, summary: '移出黑名单', access: 'session', body: request(ctx, 'params/blacklist-remove'), response: okEmpty }), async (req) => {
-      await blacklist.remove(sessionOf(req).account, req.body.id);
-      return ok(undefined, MESSAGES.deleted);
-    });
+    app.post(
+      '/blacklist/delete',
+      route({
+        tag: TAG,
+        summary: '移出黑名单',
+        access: 'session',
+        body: request(ctx, 'params/blacklist-remove'),
+        response: okEmpty,
+      }),
+      async (req) => {
+        await blacklist.remove(sessionOf(req).account, req.body.id);
+        return ok(undefined, MESSAGES.deleted);
+      },
+    );
 
     app.post(
       '/blacklist/export',
-      route({ tag: TAG, summary: '导出黑名单（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/blacklist'), response: fileReply(XLSX_MIME) }),
-      async (req, reply) => sendFile(reply, await blacklist.exportStream(sessionOf(req).account, req.body), '黑名单.xlsx'),
+      route({
+        tag: TAG,
+        summary: '导出黑名单（Excel，条件同列表）',
+        access: 'session',
+        body: request(ctx, 'filters/blacklist'),
+        response: fileReply(XLSX_MIME),
+      }),
+      async (req, reply) =>
+        sendFile(reply, await blacklist.exportStream(sessionOf(req).account, req.body), '黑名单.xlsx'),
     );
   };
 }

@@ -20,7 +20,13 @@ import { whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
 import type { ClientsService, ScopedAccount } from '../clients';
 import { checkNumbers } from '../../../common/sms/numbers';
-import { BlacklistSource, UserType, type BlacklistAddForm, type BlacklistEntry, type BlacklistFilter } from '../../../common/generated/schemas';
+import {
+  BlacklistSource,
+  UserType,
+  type BlacklistAddForm,
+  type BlacklistEntry,
+  type BlacklistFilter,
+} from '../../../common/generated/schemas';
 import addForm from '../../../schemas/forms/blacklist-add.json';
 import { isUnsubscribe } from './words';
 
@@ -36,7 +42,15 @@ export const ADD_MAX = 10_000;
 /** most rows one export writes */
 export const EXPORT_MAX = 5_000_000;
 
-type Row = { id: number; account_id: number | null; phone: string; source: number; remark: string; created_by: string; created_at: Date };
+type Row = {
+  id: number;
+  account_id: number | null;
+  phone: string;
+  source: number;
+  remark: string;
+  created_by: string;
+  created_at: Date;
+};
 
 /**
  * The uplink hook (dispatch/mo.ts `storeMo`, in the transaction that stores the uplinks): the
@@ -69,7 +83,10 @@ export class BlacklistService {
   }
 
   private filtered(me: Account, scope: ScopedAccount[], f: BlacklistFilter) {
-    return whereFrom(this.ctx.db.selectFrom('blacklist as b'), this.ctx, 'filters/blacklist', f, { scope, agent: me.user_type === UserType.Agent });
+    return whereFrom(this.ctx.db.selectFrom('blacklist as b'), this.ctx, 'filters/blacklist', f, {
+      scope,
+      agent: me.user_type === UserType.Agent,
+    });
   }
 
   private rowsQuery(me: Account, scope: ScopedAccount[], f: BlacklistFilter) {
@@ -78,7 +95,10 @@ export class BlacklistService {
 
   /** a list's columns and order over its filtered query */
   private rowsOf(q: ReturnType<BlacklistService['filtered']>) {
-    return q.select(['b.id', 'b.account_id', 'b.phone', 'b.source', 'b.remark', 'b.created_by', 'b.created_at']).orderBy('b.created_at', 'desc').orderBy('b.id', 'desc');
+    return q
+      .select(['b.id', 'b.account_id', 'b.phone', 'b.source', 'b.remark', 'b.created_by', 'b.created_at'])
+      .orderBy('b.created_at', 'desc')
+      .orderBy('b.id', 'desc');
   }
 
   private toRow(r: Row, rownum: number, accounts: Map<number, ScopedAccount>): Required<BlacklistEntry> {
@@ -111,7 +131,8 @@ export class BlacklistService {
 
   /** The account an add is for: an agent's chosen sub-account or itself; anyone else itself. */
   private async ownerFor(me: Account, clientid: string | undefined): Promise<ScopedAccount> {
-    if (me.user_type !== UserType.Agent || !clientid || clientid === me.clientid) return { id: me.id, clientid: me.clientid, name: me.name };
+    if (me.user_type !== UserType.Agent || !clientid || clientid === me.clientid)
+      return { id: me.id, clientid: me.clientid, name: me.name };
     const owner = await this.clients.ownSubAccount(me, clientid);
     if (!owner) throw errors.forbidden();
     return owner;
@@ -136,7 +157,11 @@ export class BlacklistService {
   /** POST /blacklist/delete: a number of the session's scope off its blacklist. */
   async remove(me: Account, id: number): Promise<void> {
     const ids = (await this.scopeOf(me)).map((a) => a.id);
-    const r = await this.ctx.db.deleteFrom('blacklist').where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();
+    const r = await this.ctx.db
+      .deleteFrom('blacklist')
+      .where('id', '=', id)
+      .where('account_id', 'in', ids)
+      .executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw errors.notFound('黑名单号码');
   }
 
@@ -192,7 +217,10 @@ type AnyDb = AppContext['db'];
 
 /** `blacklist [number prefix]`: the platform's numbers (newest first), at most `limit`. */
 export async function platformList(db: AnyDb, search = '', limit = 200) {
-  let q = db.selectFrom('blacklist').select(['id', 'phone', 'remark', 'created_by', 'created_at']).where('account_id', 'is', null);
+  let q = db
+    .selectFrom('blacklist')
+    .select(['id', 'phone', 'remark', 'created_by', 'created_at'])
+    .where('account_id', 'is', null);
   const prefix = search.replace(/[^0-9]/g, '');
   if (prefix) q = q.where('phone', 'like', `${prefix}%`);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
@@ -215,6 +243,10 @@ export async function platformAdd(db: AnyDb, now: Date, phones: string, remark =
 export async function platformRemove(db: AnyDb, phones: string) {
   const c = checkNumbers(phones);
   if (!c.unique.length) return { removed: 0 };
-  const r = await db.deleteFrom('blacklist').where('account_id', 'is', null).where('phone', 'in', c.unique).executeTakeFirst();
+  const r = await db
+    .deleteFrom('blacklist')
+    .where('account_id', 'is', null)
+    .where('phone', 'in', c.unique)
+    .executeTakeFirst();
   return { removed: Number(r.numDeletedRows) };
 }

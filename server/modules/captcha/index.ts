@@ -3,7 +3,15 @@ import { defineModule } from '../module';
 import { captchaRoutes } from './routes';
 import { CaptchaService } from './service';
 
-export { CaptchaService, SLIDER_MESSAGES, isHumanTrack, TRACK_RULES, trekCaptcha, type ImageCaptchaGenerator, type TrackPoint } from './service';
+export {
+  CaptchaService,
+  SLIDER_MESSAGES,
+  isHumanTrack,
+  TRACK_RULES,
+  trekCaptcha,
+  type ImageCaptchaGenerator,
+  type TrackPoint,
+} from './service';
 export { CAPTCHA_COOKIE } from './routes';
 
 declare module '../../context' {

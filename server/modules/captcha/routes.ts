@@ -23,12 +23,22 @@ function normaliseTrack(body: unknown): unknown {
 }
 
 export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): FastifyPluginAsync {
-  const challenge = okOf(ctx, { type: 'object', required: ['server'], properties: { server: { type: 'string', title: '挑战令牌' } } });
-  const token = okOf(ctx, { type: 'object', required: ['token'], properties: { token: { type: 'string', title: '一次性令牌（登录、注册时回传）' } } });
+  const challenge = okOf(ctx, {
+    type: 'object',
+    required: ['server'],
+    properties: { server: { type: 'string', title: '挑战令牌' } },
+  });
+  const token = okOf(ctx, {
+    type: 'object',
+    required: ['token'],
+    properties: { token: { type: 'string', title: '一次性令牌（登录、注册时回传）' } },
+  });
   return async (plugin) => {
     const app = api(plugin);
-    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public', response: challenge }), async () =>
-      ok({ server: await captcha.sliderChallenge() }),
+    app.get(
+      '/captcha/slider',
+      route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public', response: challenge }),
+      async () => ok({ server: await captcha.sliderChallenge() }),
     );
 
     app.post(
@@ -51,19 +61,28 @@ export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): Fastify
       },
     );
 
-    app.get('/captcha.jpg', route({ tag: TAG, summary: '图形验证码（找回密码用）', access: 'public', response: fileReply('image/gif', '验证码图片') }), async (_req, reply) => {
-      const { cid, image } = await captcha.imageChallenge();
-      reply
-        .setCookie(CAPTCHA_COOKIE, cid, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: ctx.config.secureCookies,
-          maxAge: Math.floor(ctx.config.imageCaptchaTtlMs / 1000),
-        })
-        .header('cache-control', 'no-store')
-        .type('image/gif');
-      return reply.send(image);
-    });
+    app.get(
+      '/captcha.jpg',
+      route({
+        tag: TAG,
+        summary: '图形验证码（找回密码用）',
+        access: 'public',
+        response: fileReply('image/gif', '验证码图片'),
+      }),
+      async (_req, reply) => {
+        const { cid, image } = await captcha.imageChallenge();
+        reply
+          .setCookie(CAPTCHA_COOKIE, cid, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: ctx.config.secureCookies,
+            maxAge: Math.floor(ctx.config.imageCaptchaTtlMs / 1000),
+          })
+          .header('cache-control', 'no-store')
+          .type('image/gif');
+        return reply.send(image);
+      },
+    );
   };
 }

@@ -9,7 +9,13 @@ import { clientsRoutes } from './routes';
 import { ClientsService } from './service';
 
 export { ClientsService, type ClientOption, type ScopedAccount } from './service';
-export { assertNotTestAccount, assertTestRecipients, mayCreateTestAccount, TEST_MSG, TEST_WINDOW_DAYS } from './test-accounts';
+export {
+  assertNotTestAccount,
+  assertTestRecipients,
+  mayCreateTestAccount,
+  TEST_MSG,
+  TEST_WINDOW_DAYS,
+} from './test-accounts';
 
 declare module '../../context' {
   interface Services {

@@ -30,8 +30,15 @@ export const TEST_MSG = {
 } as const;
 
 /** Whether `a` may create a test account now (`canCreateTestAccount` of /index/data). */
-export function mayCreateTestAccount(a: Pick<Account, 'user_type' | 'operation_mode' | 'oauth_status' | 'status'>): boolean {
-  return a.user_type === UserType.Agent && a.operation_mode === OperationMode.Package && a.oauth_status === OauthStatus.Certified && a.status === AccountStatus.Active;
+export function mayCreateTestAccount(
+  a: Pick<Account, 'user_type' | 'operation_mode' | 'oauth_status' | 'status'>,
+): boolean {
+  return (
+    a.user_type === UserType.Agent &&
+    a.operation_mode === OperationMode.Package &&
+    a.oauth_status === OauthStatus.Certified &&
+    a.status === AccountStatus.Active
+  );
 }
 
 /**
@@ -39,10 +46,16 @@ export function mayCreateTestAccount(a: Pick<Account, 'user_type' | 'operation_m
  * sends only before its end and only to its agent's registered mobile. Ordinary accounts pass at
  * once (no query).
  */
-export async function assertTestRecipients(ctx: Pick<AppContext, 'db' | 'now'>, account: Pick<Account, 'test_expires_at' | 'agent_id'>, numbers: Iterable<string>): Promise<void> {
+export async function assertTestRecipients(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  account: Pick<Account, 'test_expires_at' | 'agent_id'>,
+  numbers: Iterable<string>,
+): Promise<void> {
   if (!account.test_expires_at) return;
   if (new Date(account.test_expires_at).getTime() <= ctx.now().getTime()) throw errors.refused(TEST_MSG.expired);
-  const agent = account.agent_id ? await ctx.db.selectFrom('accounts').select('mobile').where('id', '=', account.agent_id).executeTakeFirst() : undefined;
+  const agent = account.agent_id
+    ? await ctx.db.selectFrom('accounts').select('mobile').where('id', '=', account.agent_id).executeTakeFirst()
+    : undefined;
   const allowed = new Set([agent?.mobile].filter((m): m is string => !!m));
   for (const n of numbers) {
     const bare = String(n).replace(/^(\+?86)(?=1\d{10}$)/, '');

@@ -83,12 +83,16 @@ const single = (s: string) => s.length > 0 && [...s].length === 1;
  */
 export function buildTradMap(): Map<number, number> {
   const ts = new Map<string, string>();
-  for (const group of openccTo.cn) for (const dict of group) for (const [a, b] of entriesOf(dict)) if (single(a) && single(b) && !ts.has(a)) ts.set(a, b);
+  for (const group of openccTo.cn)
+    for (const dict of group)
+      for (const [a, b] of entriesOf(dict)) if (single(a) && single(b) && !ts.has(a)) ts.set(a, b);
   // simplified characters: never rewritten by a regional variant table (Taiwan's 么 → 幺 would turn 什么 into 什幺)
   const simplified = new Set(ts.values());
   const variants = new Map<string, string>();
   for (const region of ['tw', 'hk'] as const)
-    for (const group of openccFrom[region]) for (const dict of group) for (const [a, b] of entriesOf(dict)) if (single(a) && single(b) && !variants.has(a)) variants.set(a, b);
+    for (const group of openccFrom[region])
+      for (const dict of group)
+        for (const [a, b] of entriesOf(dict)) if (single(a) && single(b) && !variants.has(a)) variants.set(a, b);
   const step = (c: string) => ts.get(c) ?? (!simplified.has(c) && variants.has(c) ? variants.get(c)! : c);
   const out = new Map<number, number>();
   for (const c of new Set([...ts.keys(), ...variants.keys()])) {
@@ -109,7 +113,8 @@ export function buildTradMap(): Map<number, number> {
 let trad: Map<number, number> | null = null;
 
 /** `s` without removed characters and combining marks */
-const strip = (s: string) => (RE_REMOVED.test(s) || RE_MARK.test(s) ? [...s].filter((c) => !RE_REMOVED.test(c) && !RE_MARK.test(c)).join('') : s);
+const strip = (s: string) =>
+  RE_REMOVED.test(s) || RE_MARK.test(s) ? [...s].filter((c) => !RE_REMOVED.test(c) && !RE_MARK.test(c)).join('') : s;
 
 /**
  * The normalised form of one code point (see the module's comment): its expansion. NFKD, removed
@@ -404,7 +409,8 @@ const shared = new Normalizer();
 
 function stringOf(n: Normalized): string {
   let s = '';
-  for (let i = 0; i < n.length; i += 4096) s += String.fromCharCode(...n.units.subarray(i, Math.min(n.length, i + 4096)));
+  for (let i = 0; i < n.length; i += 4096)
+    s += String.fromCharCode(...n.units.subarray(i, Math.min(n.length, i + 4096)));
   return s;
 }
 
@@ -416,7 +422,11 @@ export function normalizeString(text: string): string {
 /** The normalised text as a string, with each unit's original range (tests). */
 export function normalizeText(text: string): { text: string; start: number[]; end: number[] } {
   const n = shared.normalize(text);
-  return { text: stringOf(n), start: Array.from(n.start.subarray(0, n.length)), end: Array.from(n.end.subarray(0, n.length)) };
+  return {
+    text: stringOf(n),
+    start: Array.from(n.start.subarray(0, n.length)),
+    end: Array.from(n.end.subarray(0, n.length)),
+  };
 }
 
 /**

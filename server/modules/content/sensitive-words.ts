@@ -255,7 +255,9 @@ export class SensitiveWords {
     this.size = st?.size ?? -1;
     this.loadedAt = Date.now();
     this.compile();
-    this.opts.log?.(`sensitive words: ${this.fileWords.length} loaded from ${this.file}, ${this.extra.length} from the database`);
+    this.opts.log?.(
+      `sensitive words: ${this.fileWords.length} loaded from ${this.file}, ${this.extra.length} from the database`,
+    );
   }
 
   /** the file's words and the extra ones, distinct, compiled into the matcher */

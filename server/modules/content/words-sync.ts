@@ -14,7 +14,10 @@ const seen = new WeakMap<AppContext, string>();
 /** Reads the table again when its signature changed (or `force`); returns whether it did. */
 export async function syncWords(ctx: Pick<AppContext, 'db' | 'words'>, force = false): Promise<boolean> {
   const key = ctx as AppContext;
-  const r = await sql<{ n: number; m: number }>`select count(*)::int as n, coalesce(max(id), 0)::int as m from sensitive_words`.execute(ctx.db);
+  const r = await sql<{
+    n: number;
+    m: number;
+  }>`select count(*)::int as n, coalesce(max(id), 0)::int as m from sensitive_words`.execute(ctx.db);
   const sig = `${r.rows[0].n}:${r.rows[0].m}`;
   if (!force && seen.get(key) === sig) return false;
   const rows = await ctx.db.selectFrom('sensitive_words').select('word').orderBy('id').execute();

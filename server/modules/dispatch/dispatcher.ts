@@ -164,7 +164,16 @@ class Channel {
   readonly budget: WriteBudget;
   /** the link's window × connections: what the budget grows back to after throttling */
   readonly full: number;
-  readonly counters: ChannelCounters = { submitted: 0, accepted: 0, refused: 0, retried: 0, unconfirmed: 0, receipts: 0, latencyMsSum: 0, latencyCount: 0 };
+  readonly counters: ChannelCounters = {
+    submitted: 0,
+    accepted: 0,
+    refused: 0,
+    retried: 0,
+    unconfirmed: 0,
+    receipts: 0,
+    latencyMsSum: 0,
+    latencyCount: 0,
+  };
   /** since when the link has been seen unbound (null: bound) */
   unboundSince: number | null = null;
   /** smooth weighted round robin among one priority's healthy channels */
@@ -201,7 +210,15 @@ class Channel {
   serves(m: ClaimedMessage): boolean {
     return (
       this.all ||
-      channelServes({ carriers: this.route.carriers ?? [], international: this.route.international ?? false, smsTypes: this.route.smsTypes ?? [] }, m.carrier, m.smstype)
+      channelServes(
+        {
+          carriers: this.route.carriers ?? [],
+          international: this.route.international ?? false,
+          smsTypes: this.route.smsTypes ?? [],
+        },
+        m.carrier,
+        m.smstype,
+      )
     );
   }
   /**
@@ -277,7 +294,13 @@ class Channel {
    * and end throttling / a fault; ESME_RSYSERR with nothing accepted takes it out of routing.
    * Returns what changed, for the log.
    */
-  feedback(now: number, accepted: number, throttled: number, syserr: number, pauseMs: number): 'fault' | 'throttled' | 'recovered' | null {
+  feedback(
+    now: number,
+    accepted: number,
+    throttled: number,
+    syserr: number,
+    pauseMs: number,
+  ): 'fault' | 'throttled' | 'recovered' | null {
     let change: 'fault' | 'throttled' | 'recovered' | null = null;
     if (throttled) {
       if (now >= this.pausedUntil) {
@@ -298,7 +321,8 @@ class Channel {
       if (this.faulted || this.throttledSince !== null) change = 'recovered';
       this.faulted = false;
       this.throttledSince = null;
-      if (!throttled && this.budget.size < this.full) this.budget.resize(Math.min(this.full, this.budget.size + Math.max(1, Math.ceil(this.full / 16))));
+      if (!throttled && this.budget.size < this.full)
+        this.budget.resize(Math.min(this.full, this.budget.size + Math.max(1, Math.ceil(this.full / 16))));
     }
     return change;
   }
@@ -394,7 +418,15 @@ export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly S
 }
 
 function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
-  if (!r) return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
+  if (!r)
+    return {
+      id: m.id,
+      state: SendRecordStatus.Submitted,
+      msgId: null,
+      code: UNCONFIRMED,
+      report: 'no answer',
+      delayMs: 0,
+    };
   switch (r.status) {
     case 'accepted':
       return {
@@ -407,7 +439,14 @@ function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
         ...(r.parts && r.parts.length > 1 ? { parts: r.parts.map((x) => String(x).slice(0, 64)) } : {}),
       };
     case 'rejected':
-      return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
+      return {
+        id: m.id,
+        state: SendRecordStatus.SubmitFailed,
+        msgId: null,
+        code: String(r.code).slice(0, 32),
+        report: '',
+        delayMs: 0,
+      };
     case 'retry':
       // a carrier's system error is the channel's (it is routed again), unless it keeps saying so for this message
       if (r.code === SYSERR_CODE && (m.attempts ?? 0) >= SYSERR_MAX_ATTEMPTS - 1)
@@ -421,7 +460,14 @@ function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
         delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)),
       };
     default:
-      return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
+      return {
+        id: m.id,
+        state: SendRecordStatus.Submitted,
+        msgId: null,
+        code: UNCONFIRMED,
+        report: String(r.code).slice(0, 64),
+        delayMs: 0,
+      };
   }
 }
 
@@ -490,7 +536,10 @@ export class Dispatcher {
     link: SmscLink | ChannelRoute[],
     opts: DispatcherOptions = {},
   ) {
-    this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
+    this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(
+      0,
+      100,
+    );
     this.o = {
       batchSize: opts.batchSize ?? ENV_DEFAULTS.DISPATCH_BATCH,
       lanes: opts.lanes ?? ENV_DEFAULTS.DISPATCH_LANES,
@@ -519,7 +568,8 @@ export class Dispatcher {
   private build(link: SmscLink | ChannelRoute[]): Channel[] {
     const routes = Array.isArray(link) ? link : [{ name: '', link }];
     if (!routes.length) throw new Error('dispatch: no channel');
-    if (new Set(routes.map((r) => r.name)).size !== routes.length) throw new Error('dispatch: two channels of one name');
+    if (new Set(routes.map((r) => r.name)).size !== routes.length)
+      throw new Error('dispatch: two channels of one name');
     return routes.map((r) => {
       const all = !Array.isArray(link);
       const old = this.channels.find((c) => c.name === r.name && c.route.link === r.link && c.all === all);
@@ -531,7 +581,16 @@ export class Dispatcher {
       // a named channel's message ids are recorded as "name:id": two SMSCs may hand out the same ids
       const prefix = c.name ? `${c.name}:` : '';
       c.route.link.onReceipts(async (rs) => {
-        await this.handleReceipts(prefix ? rs.map((x) => ({ ...x, msgId: prefix + x.msgId, ...(x.readings ? { readings: x.readings.map((y) => prefix + y) } : {}) })) : rs, c.name);
+        await this.handleReceipts(
+          prefix
+            ? rs.map((x) => ({
+                ...x,
+                msgId: prefix + x.msgId,
+                ...(x.readings ? { readings: x.readings.map((y) => prefix + y) } : {}),
+              }))
+            : rs,
+          c.name,
+        );
         c.counters.receipts += rs.length;
       });
       c.route.link.onMo((ms) => this.handleMo(ms));
@@ -600,7 +659,8 @@ export class Dispatcher {
   private countFinals(rows: readonly AppliedReport[]) {
     for (const r of rows) {
       const delivered = r.state === SendRecordStatus.Delivered || r.state === SendRecordStatus.DeliveredAlt;
-      if (!delivered && r.state !== SendRecordStatus.SubmitFailed && r.state !== SendRecordStatus.DeliveryFailed) continue;
+      if (!delivered && r.state !== SendRecordStatus.SubmitFailed && r.state !== SendRecordStatus.DeliveryFailed)
+        continue;
       const key = `${r.carrier} ${r.channel}`;
       let f = this.finals.get(key);
       if (!f) this.finals.set(key, (f = { carrier: r.carrier, channel: r.channel, delivered: 0, failed: 0 }));
@@ -666,7 +726,8 @@ export class Dispatcher {
     // counted before the first wait: a table replaced meanwhile closes their links only after they are recorded
     for (const c of groups.keys()) c.enter();
     if (unrouted.length) {
-      if (waiting.length) this.ctx.log.warn(`dispatch ${this.workerId}: ${waiting.length} messages wait: no healthy channel for them`);
+      if (waiting.length)
+        this.ctx.log.warn(`dispatch ${this.workerId}: ${waiting.length} messages wait: no healthy channel for them`);
       const byId = new Map(batch.map((m) => [m.id, m]));
       await this.record(
         toOutcomes(
@@ -676,7 +737,9 @@ export class Dispatcher {
       );
     }
     await Promise.all([...groups].map(([c, ms]) => this.sendOn(c, ms).finally(() => c.leave())));
-    this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit and record ${(performance.now() - TC).toFixed(0)} ms`);
+    this.ctx.log.debug(
+      `dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit and record ${(performance.now() - TC).toFixed(0)} ms`,
+    );
     this.applierWake.wake();
     return batch.length;
   }
@@ -736,7 +799,9 @@ export class Dispatcher {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.recording((hook) => recordOutcomes(this.db, this.ctx, this.workerId, outcomes, hook, this.o.markSubmittedMs > 0));
+        await this.recording((hook) =>
+          recordOutcomes(this.db, this.ctx, this.workerId, outcomes, hook, this.o.markSubmittedMs > 0),
+        );
         return;
       } catch (err) {
         this.logError('record', err);
@@ -771,7 +836,10 @@ export class Dispatcher {
       const n = await budget.take(Math.min(most, batch.length - i), floor);
       // after the first slice: a channel gone out of routing (system error, lasting throttling, unbound
       // for failoverMs) or out of the table hands the rest back, to be routed again at once
-      if (i > 0 && (!this.channels.includes(c) || c.health(Date.now(), this.o.failoverMs, this.o.throttleFailoverMs) !== 'yes')) {
+      if (
+        i > 0 &&
+        (!this.channels.includes(c) || c.health(Date.now(), this.o.failoverMs, this.o.throttleFailoverMs) !== 'yes')
+      ) {
         budget.release(n);
         handBack = true;
         break;
@@ -789,7 +857,10 @@ export class Dispatcher {
           new Date(now.getTime() + this.o.leaseMs),
           c.name,
         );
-        if (!ok) this.ctx.log.warn(`dispatch ${this.workerId}: lease lost, ${batch.length - i} claimed messages not submitted`);
+        if (!ok)
+          this.ctx.log.warn(
+            `dispatch ${this.workerId}: lease lost, ${batch.length - i} claimed messages not submitted`,
+          );
       } catch (err) {
         this.logError('mark written', err);
       }
@@ -802,7 +873,12 @@ export class Dispatcher {
       // database) must not bunch the slices up on the wire, where the carrier counts them
       await c.paceWrite(n);
       const T = performance.now();
-      const requests = slice.map((m): SubmitRequest => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`, text: m.content }));
+      const requests = slice.map((m): SubmitRequest => ({
+        ref: m.id,
+        to: m.phone,
+        from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`,
+        text: m.content,
+      }));
       slices.push(
         c.route.link
           .submit(requests)
@@ -815,7 +891,11 @@ export class Dispatcher {
             this.count(c, slice.length, results, performance.now() - T);
             // a named channel's ids are stored as name:id, the ids of a long message's parts too (its receipts are matched by them)
             return prefix
-              ? results.map((r) => (r.status === 'accepted' ? { ...r, msgId: prefix + r.msgId, ...(r.parts ? { parts: r.parts.map((x) => prefix + x) } : {}) } : r))
+              ? results.map((r) =>
+                  r.status === 'accepted'
+                    ? { ...r, msgId: prefix + r.msgId, ...(r.parts ? { parts: r.parts.map((x) => prefix + x) } : {}) }
+                    : r,
+                )
               : results;
           })
           .finally(() => budget.release(n)),
@@ -823,8 +903,15 @@ export class Dispatcher {
     }
     const results = (await Promise.all(slices)).flat();
     for (const m of batch.slice(i))
-      results.push(handBack ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 } : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
-    if (handBack) this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} out of routing: ${batch.length - i} messages routed again`);
+      results.push(
+        handBack
+          ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 }
+          : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 },
+      );
+    if (handBack)
+      this.ctx.log.warn(
+        `dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} out of routing: ${batch.length - i} messages routed again`,
+      );
     await this.record(toOutcomes(batch, results));
   }
 
@@ -849,9 +936,15 @@ export class Dispatcher {
     k.accepted += accepted;
     const change = c.feedback(Date.now(), accepted, throttled, syserr, pauseMs);
     if (change === 'fault')
-      this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} answers ESME_RSYSERR: out of routing, one message a second until it accepts again`);
-    else if (change === 'throttled') this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} throttles (write budget ${c.budget.size})`);
-    else if (change === 'recovered') this.ctx.log.info(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} accepts again`);
+      this.ctx.log.warn(
+        `dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} answers ESME_RSYSERR: out of routing, one message a second until it accepts again`,
+      );
+    else if (change === 'throttled')
+      this.ctx.log.warn(
+        `dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} throttles (write budget ${c.budget.size})`,
+      );
+    else if (change === 'recovered')
+      this.ctx.log.info(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} accepts again`);
     // requests without an answer (the link failed) are unconfirmed
     k.unconfirmed += n - results.length;
     k.retried += retried;
@@ -874,7 +967,9 @@ export class Dispatcher {
         as u(channel, submitted, accepted, refused, retried, unconfirmed, receipts, latency_ms_sum, latency_count, bound)
       on conflict (channel, worker) do update set submitted = excluded.submitted, accepted = excluded.accepted, refused = excluded.refused,
         retried = excluded.retried, unconfirmed = excluded.unconfirmed, receipts = excluded.receipts, latency_ms_sum = excluded.latency_ms_sum,
-        latency_count = excluded.latency_count, bound = excluded.bound, updated_at = excluded.updated_at`.execute(this.db);
+        latency_count = excluded.latency_count, bound = excluded.bound, updated_at = excluded.updated_at`.execute(
+      this.db,
+    );
     for (const r of rows) {
       const k = r.counters;
       this.ctx.log.info(
@@ -919,7 +1014,10 @@ export class Dispatcher {
     for (;;) {
       const n = await recoverLeases(this.db, this.ctx);
       this.stats.recovered += n;
-      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recovered (written ones unconfirmed, the others queued again)`);
+      if (n > 0)
+        this.ctx.log.warn(
+          `dispatch ${this.workerId}: ${n} messages with an expired lease recovered (written ones unconfirmed, the others queued again)`,
+        );
       if (n === 0) break;
     }
     if (this.o.markSubmittedMs > 0) {
@@ -936,13 +1034,18 @@ export class Dispatcher {
     if (this.o.matchUnconfirmedMs > 0 && (now.getTime() - this.lastMatch >= 5000 || now.getTime() < this.lastMatch)) {
       this.lastMatch = now.getTime();
       for (;;) {
-        const n = await this.recording((hook) => applyUnconfirmedReceipts(this.db, this.ctx, this.o.matchUnconfirmedMs, this.o.leaseMs + 600_000, 1000, hook));
+        const n = await this.recording((hook) =>
+          applyUnconfirmedReceipts(this.db, this.ctx, this.o.matchUnconfirmedMs, this.o.leaseMs + 600_000, 1000, hook),
+        );
         this.stats.receiptsApplied += n;
         this.stats.matchedUnconfirmed += n;
         if (n < 1000) break;
       }
     }
-    if (this.o.channelStatsMs > 0 && (now.getTime() - this.lastChannelStats >= this.o.channelStatsMs || now.getTime() < this.lastChannelStats)) {
+    if (
+      this.o.channelStatsMs > 0 &&
+      (now.getTime() - this.lastChannelStats >= this.o.channelStatsMs || now.getTime() < this.lastChannelStats)
+    ) {
       this.lastChannelStats = now.getTime();
       await this.flushChannelStats();
     }
@@ -950,7 +1053,9 @@ export class Dispatcher {
       this.lastPurge = now.getTime();
       await purgeStale(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
       // counters of worker processes gone for as long (channel-stats adds up the live and recent ones)
-      await sql`delete from dispatch_channel_stats where updated_at < ${new Date(now.getTime() - this.o.orphanReceiptMs).toISOString()}::timestamptz`.execute(this.db);
+      await sql`delete from dispatch_channel_stats where updated_at < ${new Date(now.getTime() - this.o.orphanReceiptMs).toISOString()}::timestamptz`.execute(
+        this.db,
+      );
     }
   }
 

@@ -41,7 +41,11 @@ export function normalizePhone(p: string): string {
  * when that account has needextend 1 (its sends go from prefix + id + the extension the customer
  * gave). Several readings (account 12 with extension 3, account 123) are all returned.
  */
-async function extensionCandidates(db: Kysely<Database> | Transaction<Database>, sourcePrefix: string, to: string): Promise<{ id: number; ext: string }[]> {
+async function extensionCandidates(
+  db: Kysely<Database> | Transaction<Database>,
+  sourcePrefix: string,
+  to: string,
+): Promise<{ id: number; ext: string }[]> {
   if (!sourcePrefix || !to.startsWith(sourcePrefix)) return [];
   const rest = to.slice(sourcePrefix.length);
   const readings: { id: number; ext: string }[] = [];
@@ -64,7 +68,11 @@ async function extensionCandidates(db: Kysely<Database> | Transaction<Database>,
 }
 
 /** The account an uplink belongs to, or null (rules above). */
-export async function routeMo(db: Kysely<Database> | Transaction<Database>, sourcePrefix: string, mo: Pick<MoMessage, 'from' | 'to'>): Promise<number | null> {
+export async function routeMo(
+  db: Kysely<Database> | Transaction<Database>,
+  sourcePrefix: string,
+  mo: Pick<MoMessage, 'from' | 'to'>,
+): Promise<number | null> {
   const to = mo.to.replace(/[^0-9]/g, '');
   const candidates = await extensionCandidates(db, sourcePrefix, to);
   const phone = normalizePhone(mo.from);
@@ -80,7 +88,11 @@ export async function routeMo(db: Kysely<Database> | Transaction<Database>, sour
   };
   if (candidates.length > 1) {
     // ambiguous: the candidate that last sent to the phone, else the reading without an extension, else the longest id
-    return (await recent(candidates.map((c) => c.id))) ?? candidates.find((c) => c.ext === '')?.id ?? candidates[candidates.length - 1].id;
+    return (
+      (await recent(candidates.map((c) => c.id))) ??
+      candidates.find((c) => c.ext === '')?.id ??
+      candidates[candidates.length - 1].id
+    );
   }
   return recent(null);
 }
@@ -98,7 +110,14 @@ export async function storeMo(
 ): Promise<StoredMo[]> {
   if (!batch.length) return [];
   return db.transaction().execute(async (trx) => {
-    const rows: { account_id: number; phone: string; content: string; dest: string; smsc_ref: string; received_at: string }[] = [];
+    const rows: {
+      account_id: number;
+      phone: string;
+      content: string;
+      dest: string;
+      smsc_ref: string;
+      received_at: string;
+    }[] = [];
     for (const mo of batch) {
       const accountId = await routeMo(trx, sourcePrefix, mo);
       if (accountId === null) {

@@ -37,7 +37,13 @@ import {
   type SmgpSimulator,
   type SmscLink,
 } from '../smsc';
-import { DEFAULT_SOURCE_PREFIX, Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
+import {
+  DEFAULT_SOURCE_PREFIX,
+  Dispatcher,
+  type ChannelRoute,
+  type DispatchHooks,
+  type DispatcherOptions,
+} from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
 import { NeedReport } from '../../../common/generated/schemas';
@@ -92,7 +98,10 @@ export interface PipelineOptions {
  * The channel table: SMPP_CHANNELS' file, then the enabled dispatch_channels rows (`npm run cli --
  * channel add`; a row named like a channel of the file is left out). Empty: the one default link.
  */
-export async function loadChannels(ctx: Pick<AppContext, 'db' | 'log'>, file: string | undefined): Promise<{ channels: ChannelSpec[]; failoverMs: number }> {
+export async function loadChannels(
+  ctx: Pick<AppContext, 'db' | 'log'>,
+  file: string | undefined,
+): Promise<{ channels: ChannelSpec[]; failoverMs: number }> {
   let channels: ChannelSpec[] = [];
   let failoverMs = DEFAULT_FAILOVER_MS;
   if (file?.trim()) {
@@ -104,7 +113,12 @@ export async function loadChannels(ctx: Pick<AppContext, 'db' | 'log'>, file: st
     }
     ({ channels, failoverMs } = parseChannelTable(text));
   }
-  const rows = await ctx.db.selectFrom('dispatch_channels').selectAll().where('enabled', '=', true).orderBy('name').execute();
+  const rows = await ctx.db
+    .selectFrom('dispatch_channels')
+    .selectAll()
+    .where('enabled', '=', true)
+    .orderBy('name')
+    .execute();
   for (const r of rows) {
     if (channels.some((c) => c.name === r.name)) {
       ctx.log.warn(`channel ${r.name}: defined in SMPP_CHANNELS too, the database row is not used`);
@@ -180,7 +194,14 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
       await enqueueSmppMo(trx, rows, new Date());
       const n = await enqueueMo(
         trx,
-        rows.map((m) => ({ accountId: m.account_id, moId: m.id, phone: m.phone, content: m.content, dest: m.dest, receivedAt: m.received_at })),
+        rows.map((m) => ({
+          accountId: m.account_id,
+          moId: m.id,
+          phone: m.phone,
+          content: m.content,
+          dest: m.dest,
+          receivedAt: m.received_at,
+        })),
       );
       if (n) wake();
     },
@@ -201,8 +222,10 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   let sgipSimulator: SgipSimulator | null = null;
   const simProtocol = opts.simulatorProtocol ?? ENV_DEFAULTS.SMSC_SIM_PROTOCOL;
   const configuredUrl = opts.smppUrl?.trim() || '';
-  if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
-  if (!table.channels.length && !configuredUrl && opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
+  if (table.channels.length && configuredUrl)
+    ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
+  if (!table.channels.length && !configuredUrl && opts.requireLink)
+    throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
 
   /** a CMPP link replaces the dispatcher's source prefix with its channel number (src_id) */
   const linkOpts = { sourcePrefix: opts.dispatcher?.sourcePrefix ?? DEFAULT_SOURCE_PREFIX };
@@ -235,7 +258,10 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       const port = await (link as SgipLinkHandle).callbackListening();
       if (port) sgipSimulator.bindBackTo(port, '127.0.0.1');
     }
-    fallback = { link, smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator || smgpSimulator || sgipSimulator ? ' (embedded simulator)' : ''}` };
+    fallback = {
+      link,
+      smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator || smgpSimulator || sgipSimulator ? ' (embedded simulator)' : ''}`,
+    };
     return fallback;
   };
 
@@ -245,7 +271,8 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   const routesOf = (specs: ChannelSpec[], into: typeof named): ChannelRoute[] =>
     specs.map((spec) => {
       let cur = named.get(spec.name);
-      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log, linkOpts), spec };
+      if (!cur || cur.key !== channelKey(spec))
+        cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log, linkOpts), spec };
       into.set(spec.name, { ...cur, spec });
       return {
         name: spec.name,
@@ -258,9 +285,12 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
         maxPerSecond: spec.maxPerSecond,
       };
     });
-  const initial: SmscLink | ChannelRoute[] = table.channels.length ? routesOf(table.channels, named) : (await defaultLink()).link;
+  const initial: SmscLink | ChannelRoute[] = table.channels.length
+    ? routesOf(table.channels, named)
+    : (await defaultLink()).link;
 
-  const pusher = opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
+  const pusher =
+    opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
   pusher?.start();
   const dispatcher = new Dispatcher(ctx, initial, {
     failoverMs: table.failoverMs,
@@ -332,7 +362,12 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   timer?.unref();
 
   let stopped = false;
-  const links = () => (current.length ? current.map((c) => ({ name: c.name, link: named.get(c.name)!.link })) : fallback ? [{ name: '', link: fallback.link }] : []);
+  const links = () =>
+    current.length
+      ? current.map((c) => ({ name: c.name, link: named.get(c.name)!.link }))
+      : fallback
+        ? [{ name: '', link: fallback.link }]
+        : [];
   return {
     dispatcher,
     pusher,
@@ -355,7 +390,9 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       return sgipSimulator;
     },
     get smsc() {
-      return current.length ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ') : (fallback?.smsc ?? '');
+      return current.length
+        ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ')
+        : (fallback?.smsc ?? '');
     },
     reload,
     async stop() {

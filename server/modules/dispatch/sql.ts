@@ -42,7 +42,12 @@ export async function enqueueTask(trx: Q, taskId: number, now: Date): Promise<vo
  * Messages of a task just set to state 0 (approved in review): those the task's cursor has already
  * passed are queued one by one (sms_requeue), the others are reached by the cursor.
  */
-export async function releaseMessages(trx: Tx, taskId: number, messageIds: readonly number[], now: Date): Promise<void> {
+export async function releaseMessages(
+  trx: Tx,
+  taskId: number,
+  messageIds: readonly number[],
+  now: Date,
+): Promise<void> {
   if (!messageIds.length) return;
   const q = await sql<{ next_id: number }>`
     insert into dispatch_queue (task_id, next_id, queued, ready_at) values (${taskId}, 0, true, ${iso(now)}::timestamptz)
@@ -93,7 +98,11 @@ const CLAIM_TASKS_MAX = 8;
  * The next queue row to take messages from (least recently served first), locked. `wait`: wait for
  * a row another claim holds (used when nothing else is free: that claim is short).
  */
-async function nextQueue(trx: Tx, skip: readonly number[], wait: boolean): Promise<{ task_id: number; next_id: number } | undefined> {
+async function nextQueue(
+  trx: Tx,
+  skip: readonly number[],
+  wait: boolean,
+): Promise<{ task_id: number; next_id: number } | undefined> {
   const r = await sql<{ task_id: number; next_id: number }>`
     select task_id, next_id from dispatch_queue
     where queued ${skip.length ? sql`and task_id <> all(${skip}::int[])` : sql``}
@@ -109,7 +118,13 @@ async function nextQueue(trx: Tx, skip: readonly number[], wait: boolean): Promi
  * first; each task's cursor moves past what it handed out). The batch is one lease row. The tasks
  * of the batch go from 0 Processing (or 1 Waiting) to 2 Sending.
  */
-export async function claimBatch(db: Kysely<Database>, owner: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
+export async function claimBatch(
+  db: Kysely<Database>,
+  owner: string,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ClaimedMessage[]> {
   return inTransaction(db, async (trx) => {
     const rows: ClaimRow[] = [];
     const due = await sql<{ message_id: number }>`
@@ -120,7 +135,9 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
-        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
+        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(
+        trx,
+      );
       rows.push(...r.rows);
     }
     const served: number[] = [];
@@ -150,7 +167,9 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       from sms_tasks t join accounts a on a.id = t.account_id where t.id = any(${taskIds}::int[])`.execute(trx);
     await sql`
       update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
-      where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
+      where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(
+      trx,
+    );
     const byId = new Map(tasks.rows.map((t) => [t.id, t]));
     return rows.map((m) => ({
       id: m.id,
@@ -189,7 +208,19 @@ export class Deltas {
   readonly dequeued = new Set<number>();
   get(taskId: number): TaskDelta {
     let d = this.byTask.get(taskId);
-    if (!d) this.byTask.set(taskId, (d = { submitted: 0, unknown: 0, success: 0, fail: 0, cost: new Decimal(0), pieces: 0, byCarrier: [0, 0, 0, 0, 0] }));
+    if (!d)
+      this.byTask.set(
+        taskId,
+        (d = {
+          submitted: 0,
+          unknown: 0,
+          success: 0,
+          fail: 0,
+          cost: new Decimal(0),
+          pieces: 0,
+          byCarrier: [0, 0, 0, 0, 0],
+        }),
+      );
     return d;
   }
   /** tasks with refundable messages in this transaction */
@@ -223,7 +254,8 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Pr
 export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas: Deltas, now: Date): Promise<void> {
   const ids = [...deltas.byTask.keys()].sort((a, b) => a - b);
   if (ids.length) {
-    if (ids.length > 1) await sql`select id from sms_tasks where id = any(${ids}::int[]) order by id for update`.execute(trx);
+    if (ids.length > 1)
+      await sql`select id from sms_tasks where id = any(${ids}::int[]) order by id for update`.execute(trx);
     const ds = ids.map((id) => deltas.byTask.get(id)!);
     await sql`
       update sms_tasks t set
@@ -376,7 +408,8 @@ export async function recordOutcomes(
     }
     if (emptied.length) await sql`delete from dispatch_leases where id = any(${emptied}::bigint[])`.execute(trx);
 
-    const unconfirmed = (o: Outcome, why: string) => Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why, parts: undefined });
+    const unconfirmed = (o: Outcome, why: string) =>
+      Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why, parts: undefined });
     const seen = new Set<string>();
     for (const o of mine) {
       if (o.state !== SendRecordStatus.Submitted || !o.msgId) continue;
@@ -401,7 +434,11 @@ export async function recordOutcomes(
       const known = waiting.every((o) => o.taskId !== undefined);
       // one in-flight row per submit: part 0 for a message sent whole, 1..n for the parts of a long one
       const multi = waiting.some((o) => o.parts);
-      const rows = multi ? waiting.flatMap((o) => (o.parts ? o.parts.map((msgId, i) => ({ o, msgId, part: i + 1 })) : [{ o, msgId: o.msgId!, part: 0 }])) : null;
+      const rows = multi
+        ? waiting.flatMap((o) =>
+            o.parts ? o.parts.map((msgId, i) => ({ o, msgId, part: i + 1 })) : [{ o, msgId: o.msgId!, part: 0 }],
+          )
+        : null;
       const msgIds = rows ? rows.map((x) => x.msgId) : waiting.map((o) => o.msgId);
       const ids = rows ? rows.map((x) => x.o.id) : waiting.map((o) => o.id);
       const r = await sql<{ msg_id: string; message_id: number; task_id: number; part: number }>`
@@ -425,13 +462,18 @@ export async function recordOutcomes(
         // a long message some of whose parts' ids are taken: none of its parts is tracked
         if (o.parts) {
           const mineIds = o.parts.filter((id) => ok.has(id));
-          if (mineIds.length) await sql`delete from sms_inflight where msg_id = any(${mineIds}::text[]) and message_id = ${o.id}`.execute(trx);
+          if (mineIds.length)
+            await sql`delete from sms_inflight where msg_id = any(${mineIds}::text[]) and message_id = ${o.id}`.execute(
+              trx,
+            );
         }
         unconfirmed(o, 'duplicate message id');
       }
       const parted = waiting.filter((o) => o.parts && !lost.has(o.id));
       if (parted.length) {
-        const p = parted.flatMap((o) => o.parts!.map((msgId, i) => ({ id: o.id, part: i + 1, parts: o.parts!.length, msgId })));
+        const p = parted.flatMap((o) =>
+          o.parts!.map((msgId, i) => ({ id: o.id, part: i + 1, parts: o.parts!.length, msgId })),
+        );
         await sql`
           insert into sms_message_parts (message_id, part, parts, msg_id, submitted_at)
           select u.id, u.part, u.parts, u.msg_id, ${iso(now)}::timestamptz
@@ -503,7 +545,15 @@ export async function recordOutcomes(
  * in the queue, or will: another worker sends them). A named `channel` is written on the messages
  * in the same statement (sms_messages.channel).
  */
-export async function markWritten(db: Q, owner: string, leaseId: string, ids: readonly number[], now: Date, leaseUntil: Date, channel = ''): Promise<boolean> {
+export async function markWritten(
+  db: Q,
+  owner: string,
+  leaseId: string,
+  ids: readonly number[],
+  now: Date,
+  leaseUntil: Date,
+  channel = '',
+): Promise<boolean> {
   if (!ids.length) return true;
   const lease = sql`
     update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
@@ -626,7 +676,9 @@ interface InflightHit {
  */
 async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number })[]): Promise<InflightHit[]> {
   const ids = [...new Set(hits.map((x) => x.message_id))].sort((a, b) => a - b);
-  await sql`select 1 from sms_message_parts where message_id = any(${ids}::int[]) order by message_id, part for update`.execute(trx);
+  await sql`select 1 from sms_message_parts where message_id = any(${ids}::int[]) order by message_id, part for update`.execute(
+    trx,
+  );
   await sql`
     update sms_message_parts p set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
     from unnest(${hits.map((x) => x.message_id)}::int[], ${hits.map((x) => x.part)}::int[], ${hits.map((x) => x.r.state)}::int[],
@@ -663,10 +715,18 @@ async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number
       submitted_at: list[0].submitted_at,
       r: failed
         ? { state: failed.state!, errorCode: failed.error_code, report: failed.report, doneAt: new Date(last) }
-        : { state: SendRecordStatus.Delivered, errorCode: '', report: list[list.length - 1].report, doneAt: new Date(last) },
+        : {
+            state: SendRecordStatus.Delivered,
+            errorCode: '',
+            report: list[list.length - 1].report,
+            doneAt: new Date(last),
+          },
     });
   }
-  if (final.length) await sql`delete from sms_message_parts where message_id = any(${final.map((x) => x.message_id)}::int[])`.execute(trx);
+  if (final.length)
+    await sql`delete from sms_message_parts where message_id = any(${final.map((x) => x.message_id)}::int[])`.execute(
+      trx,
+    );
   return final;
 }
 
@@ -677,7 +737,10 @@ async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number
  * message counts once all its message's parts have their receipt (settleParts). `matched`: the
  * receipts' message ids that found their submit (final or not).
  */
-async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<{ rows: (AppliedReport & { msg_id: string })[]; matched: string[] }> {
+async function applyToInflight(
+  trx: Tx,
+  rows: readonly ReceiptRow[],
+): Promise<{ rows: (AppliedReport & { msg_id: string })[]; matched: string[] }> {
   await keyPlans(trx);
   const d = await sql<{ message_id: number; msg_id: string; submitted_at: Date; part: number }>`
     delete from sms_inflight where msg_id = any(${rows.map((x) => x.msgId)}::text[])
@@ -724,7 +787,12 @@ async function keyPlans(trx: Tx): Promise<void> {
  * before `olderThan` whose record still says 0 (their receipt did not come within that time), up to
  * `limit`; completes the tasks that have nothing left to submit. Returns how many were written.
  */
-export async function markSubmitted(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, olderThan: Date, limit = 5000): Promise<number> {
+export async function markSubmitted(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  olderThan: Date,
+  limit = 5000,
+): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     await keyPlans(trx);
@@ -769,7 +837,11 @@ export async function applyOrStoreReceipts(
     const done = new Set(first.matched);
     let rest = rows.filter((x) => !done.has(x.msgId));
     // ids that match no message as written: their hex ↔ decimal readings (one per message at most)
-    const alternates = rest.flatMap((r) => (r.readings ?? []).filter((id) => !byId.has(id)).map((id) => ({ ...r, msgId: id, readings: undefined, original: r.msgId })));
+    const alternates = rest.flatMap((r) =>
+      (r.readings ?? [])
+        .filter((id) => !byId.has(id))
+        .map((id) => ({ ...r, msgId: id, readings: undefined, original: r.msgId })),
+    );
     if (alternates.length) {
       const unique = new Map<string, (typeof alternates)[number]>();
       for (const a of alternates) if (!unique.has(a.msgId)) unique.set(a.msgId, a);
@@ -809,7 +881,13 @@ export async function applyReceipts(
     if (!r.rows.length) return 0;
     const { rows: applied } = await applyToInflight(
       trx,
-      r.rows.map((x) => ({ msgId: x.msg_id, state: x.state, errorCode: x.error_code, report: x.report, doneAt: new Date(x.done_at) })),
+      r.rows.map((x) => ({
+        msgId: x.msg_id,
+        state: x.state,
+        errorCode: x.error_code,
+        report: x.report,
+        doneAt: new Date(x.done_at),
+      })),
     );
     if (applied.length && onApplied) await onApplied(trx, applied);
     await applyDeltas(trx, ctx, receiptDeltas(applied), now);
@@ -836,7 +914,16 @@ export async function applyUnconfirmedReceipts(
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     await keyPlans(trx);
-    const pairs = await sql<{ id: number; msg_id: string; phone: string; channel: string; state: number; error_code: string; report: string; done_at: Date }>`
+    const pairs = await sql<{
+      id: number;
+      msg_id: string;
+      phone: string;
+      channel: string;
+      state: number;
+      error_code: string;
+      report: string;
+      done_at: Date;
+    }>`
       with r as (
         select r.msg_id, r.phone, r.channel, r.state, r.error_code, r.report, r.done_at, r.received_at from sms_receipts r
         where r.phone <> '' and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz
@@ -881,14 +968,22 @@ export async function applyUnconfirmedReceipts(
  */
 export async function purgeStale(db: Q, olderThan: Date): Promise<number> {
   const a = await sql`delete from sms_receipts where received_at < ${iso(olderThan)}::timestamptz`.execute(db);
-  const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz and marked`.execute(db);
+  const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz and marked`.execute(
+    db,
+  );
   // long messages some of whose parts never answered: they stay 1 (unknown)
   await sql`delete from sms_message_parts where submitted_at < ${iso(olderThan)}::timestamptz`.execute(db);
   return Number(a.numAffectedRows ?? 0) + Number(b.numAffectedRows ?? 0);
 }
 
 /** Progress of a task in percent from its counters (contract: taskSchedule). */
-export function taskSchedule(t: { submit_total: number; success_num: number; fail_num: number; unknown_num: number; intercept_num: number }): number {
+export function taskSchedule(t: {
+  submit_total: number;
+  success_num: number;
+  fail_num: number;
+  unknown_num: number;
+  intercept_num: number;
+}): number {
   if (!t.submit_total) return 100;
   const pending = Math.max(0, t.submit_total - t.success_num - t.fail_num - t.unknown_num - t.intercept_num);
   return Math.round((100 * (t.submit_total - pending)) / t.submit_total);

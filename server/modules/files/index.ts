@@ -13,7 +13,17 @@ import { fileRoutes } from './routes';
 import { FileService } from './service';
 import { fileTimers } from './timer';
 
-export { FileService, resolveUpload, IMPORT_FILE_PATH, CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, type ResolvedUpload, type MergedFile, type UploadStatus } from './service';
+export {
+  FileService,
+  resolveUpload,
+  IMPORT_FILE_PATH,
+  CHUNK_SIZE,
+  FILE_MAX_BYTES,
+  FILE_MESSAGES,
+  type ResolvedUpload,
+  type MergedFile,
+  type UploadStatus,
+} from './service';
 export { parseNumberFile, firstColumnErrors, PARSE_MESSAGES, type ParsedNumbers } from './parse';
 export { assertDiskRoom, assertQuota, taskNeedsFile, STORAGE_MESSAGES, WORK_PATH, workDirOf } from './storage';
 

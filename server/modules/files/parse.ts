@@ -177,7 +177,8 @@ export async function parseNumberFile(f: ResolvedUpload, o: ParseOptions = {}): 
     if (e instanceof ApiError) throw e;
     if (e instanceof SpreadsheetError) {
       if (e.reason === 'tooManyRows') throw new ApiError(400, PARSE_MESSAGES.tooMany);
-      if (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings') throw new ApiError(400, PARSE_MESSAGES.tooLarge);
+      if (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings')
+        throw new ApiError(400, PARSE_MESSAGES.tooLarge);
     }
     throw new ApiError(400, PARSE_MESSAGES.failed);
   }
@@ -213,7 +214,10 @@ export async function parseNumberFile(f: ResolvedUpload, o: ParseOptions = {}): 
  * the first comma / tab / semicolon separated field of each line of a txt or csv. `all`: every
  * invalid token of the line instead (a number file).
  */
-export async function firstColumnErrors(f: ResolvedUpload, o: { international?: boolean; all?: boolean; timeoutMs?: number } = {}): Promise<string[]> {
+export async function firstColumnErrors(
+  f: ResolvedUpload,
+  o: { international?: boolean; all?: boolean; timeoutMs?: number } = {},
+): Promise<string[]> {
   const deadline = Date.now() + (o.timeoutMs ?? PARSE_TIMEOUT_MS);
   const table = carrierTable();
   const valid = (t: string) => {
@@ -249,7 +253,10 @@ export async function firstColumnErrors(f: ResolvedUpload, o: { international?: 
     }
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    if (e instanceof SpreadsheetError && (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings'))
+    if (
+      e instanceof SpreadsheetError &&
+      (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings')
+    )
       throw new ApiError(400, PARSE_MESSAGES.tooLarge);
     throw new ApiError(400, PARSE_MESSAGES.failed);
   }

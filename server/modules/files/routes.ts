@@ -31,7 +31,17 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
   const uploadStatus = okOf(ctx, {
     type: 'object',
     title: '上传状态',
-    required: ['uploaded', 'importFilePath', 'fileName', 'fileMd5', 'fileSize', 'chunkSize', 'chunks', 'uploadedChunks', 'progress'],
+    required: [
+      'uploaded',
+      'importFilePath',
+      'fileName',
+      'fileMd5',
+      'fileSize',
+      'chunkSize',
+      'chunks',
+      'uploadedChunks',
+      'progress',
+    ],
     properties: {
       uploaded: { type: 'boolean', title: '已完整上传（可直接使用 importFilePath）' },
       importFilePath: { type: ['string', 'null'], title: '文件路径' },
@@ -44,7 +54,11 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       progress: { type: 'number', minimum: 0, maximum: 100, title: '进度（百分比）' },
     },
   });
-  const chunkSaved = okOf(ctx, { type: 'object', required: ['chunk'], properties: { chunk: { type: 'integer', title: '分片序号' } } });
+  const chunkSaved = okOf(ctx, {
+    type: 'object',
+    required: ['chunk'],
+    properties: { chunk: { type: 'integer', title: '分片序号' } },
+  });
   const merged = okOf(ctx, {
     type: 'object',
     title: '合并后的文件',
@@ -68,7 +82,8 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       '/file/check',
       route({
         tag: TAG,
-        summary: '上传前检查：登记上传（按本人 + MD5 + 大小），已完整上传的文件直接复用（uploaded=true 与 importFilePath），否则返回已保存的分片',
+        summary:
+          '上传前检查：登记上传（按本人 + MD5 + 大小），已完整上传的文件直接复用（uploaded=true 与 importFilePath），否则返回已保存的分片',
         access: 'session',
         body: request(ctx, 'params/file-check'),
         response: uploadStatus,
@@ -76,8 +91,16 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       async (req) => ok(await files.check(sessionOf(req).account, req.body)),
     );
 
-    app.post('/file/progress', route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams, response: uploadStatus }), async (req) =>
-      ok(await files.progress(sessionOf(req).account, req.body)),
+    app.post(
+      '/file/progress',
+      route({
+        tag: TAG,
+        summary: '上传进度：已保存的分片与百分比',
+        access: 'session',
+        body: keyParams,
+        response: uploadStatus,
+      }),
+      async (req) => ok(await files.progress(sessionOf(req).account, req.body)),
     );
 
     app.post(
@@ -106,13 +129,25 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
 
     app.post(
       '/file/merge',
-      route({ tag: TAG, summary: '合并分片：按序流式合并并校验 MD5 与内容类型，返回 importFilePath', access: 'session', body: keyParams, response: merged }),
+      route({
+        tag: TAG,
+        summary: '合并分片：按序流式合并并校验 MD5 与内容类型，返回 importFilePath',
+        access: 'session',
+        body: keyParams,
+        response: merged,
+      }),
       async (req) => ok(await files.merge(sessionOf(req).account, req.body)),
     );
 
     app.post(
       '/file/deleteChunks',
-      route({ tag: TAG, summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留', access: 'session', body: keyParams, response: deleted }),
+      route({
+        tag: TAG,
+        summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留',
+        access: 'session',
+        body: keyParams,
+        response: deleted,
+      }),
       async (req) => ok(await files.deleteChunks(sessionOf(req).account, req.body)),
     );
 
@@ -120,12 +155,14 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       '/file/delete',
       route({
         tag: TAG,
-        summary: '删除本人的文件：已完成的上传（importFilePath）或变量、国际短信页的工作文件（varintl/…）；发送在提交时已读取文件，删除不影响已提交的任务',
+        summary:
+          '删除本人的文件：已完成的上传（importFilePath）或变量、国际短信页的工作文件（varintl/…）；发送在提交时已读取文件，删除不影响已提交的任务',
         access: 'session',
         body: request(ctx, 'params/file-delete'),
         response: deleted,
       }),
-      async (req) => ok(await files.deleteFile(sessionOf(req).account, req.body.importFilePath), STORAGE_MESSAGES.deleted),
+      async (req) =>
+        ok(await files.deleteFile(sessionOf(req).account, req.body.importFilePath), STORAGE_MESSAGES.deleted),
     );
 
     app.post(
@@ -147,7 +184,9 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
           if (!files.variableParser) throw new ApiError(400, PARSE_MESSAGES.failed);
           return ok(await files.variableParser(me, await resolveUpload(ctx, me, token), b));
         }
-        const { result } = await parseNumberFile(await resolveUpload(ctx, me, token), { international: flag(b.international) });
+        const { result } = await parseNumberFile(await resolveUpload(ctx, me, token), {
+          international: flag(b.international),
+        });
         return ok(result, `解析完成：有效号码 ${result.sendNum} 个`);
       },
     );
@@ -156,7 +195,8 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       '/send/importRrrorPhones',
       route({
         tag: '短信发送',
-        summary: '下载错误号码（txt）：phones 中（或 importFilePath 文件中）不合规则的号码，international=1 按国际号码规则',
+        summary:
+          '下载错误号码（txt）：phones 中（或 importFilePath 文件中）不合规则的号码，international=1 按国际号码规则',
         access: 'session',
         body: request(ctx, 'params/file-error-phones'),
         response: txt,
@@ -167,15 +207,25 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         const intl = flag(b.international);
         let bad: string[];
         if (b.phones) {
-          bad = intl ? b.phones.split(/[^0-9]+/).filter((t) => t && (t.length < 6 || t.length > 15 || t.startsWith('0'))) : checkNumbers(b.phones).invalidNumbers;
+          bad = intl
+            ? b.phones.split(/[^0-9]+/).filter((t) => t && (t.length < 6 || t.length > 15 || t.startsWith('0')))
+            : checkNumbers(b.phones).invalidNumbers;
         } else {
           const me = sessionOf(req).account;
-          const parsed = await parseNumberFile(await resolveUpload(ctx, me, b.importFilePath), { international: intl, keepInvalid: 1_000_000 }).catch((e) => {
+          const parsed = await parseNumberFile(await resolveUpload(ctx, me, b.importFilePath), {
+            international: intl,
+            keepInvalid: 1_000_000,
+          }).catch((e) => {
             // a file without a valid number still has its errors to download
             if (e instanceof ApiError && e.message === PARSE_MESSAGES.empty) return null;
             throw e;
           });
-          bad = parsed ? parsed.check.invalidNumbers : await firstColumnErrors(await resolveUpload(ctx, me, b.importFilePath), { international: intl, all: true });
+          bad = parsed
+            ? parsed.check.invalidNumbers
+            : await firstColumnErrors(await resolveUpload(ctx, me, b.importFilePath), {
+                international: intl,
+                all: true,
+              });
         }
         return reply
           .header('content-type', TXT)
@@ -195,7 +245,9 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       }),
       async (req, reply) => {
         const b = req.body;
-        const lines = await firstColumnErrors(await resolveUpload(ctx, sessionOf(req).account, b.importFilePath), { international: flag(b.international) });
+        const lines = await firstColumnErrors(await resolveUpload(ctx, sessionOf(req).account, b.importFilePath), {
+          international: flag(b.international),
+        });
         return reply
           .header('content-type', TXT)
           .header('content-disposition', attachment('错误号码.txt'))
@@ -205,10 +257,20 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
 
     app.get(
       '/file/download',
-      route({ tag: TAG, summary: '下载本人已上传完成的文件', access: 'session', querystring: request(ctx, 'params/file-ref'), response: fileReply('application/octet-stream') }),
+      route({
+        tag: TAG,
+        summary: '下载本人已上传完成的文件',
+        access: 'session',
+        querystring: request(ctx, 'params/file-ref'),
+        response: fileReply('application/octet-stream'),
+      }),
       async (req, reply) => {
         const f = await files.open(sessionOf(req).account, req.query.importFilePath);
-        return reply.header('content-type', 'application/octet-stream').header('content-length', String(f.size)).header('content-disposition', attachment(f.name)).send(f.stream);
+        return reply
+          .header('content-type', 'application/octet-stream')
+          .header('content-length', String(f.size))
+          .header('content-disposition', attachment(f.name))
+          .send(f.stream);
       },
     );
   };

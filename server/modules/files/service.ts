@@ -38,7 +38,15 @@ import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
-import { assertDiskRoom, assertPendingRoom, assertQuota, STORAGE_MESSAGES, taskNeedsFile, WORK_PATH, workDirOf } from './storage';
+import {
+  assertDiskRoom,
+  assertPendingRoom,
+  assertQuota,
+  STORAGE_MESSAGES,
+  taskNeedsFile,
+  WORK_PATH,
+  workDirOf,
+} from './storage';
 import { FileUploadState, type FileParseParams } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
@@ -80,7 +88,15 @@ export function fileKindOf(fileName: string): FileKind | null {
 
 /** A plain file name: no folders, no `..`, no reserved or control characters, not hidden. */
 export function fileNameError(name: string): string | null {
-  if (!name || name.length > FILE_NAME_MAX || BAD_NAME_CHARS.test(name) || name.startsWith('.') || name.includes('..') || name.trim() !== name) return FILE_MESSAGES.badName;
+  if (
+    !name ||
+    name.length > FILE_NAME_MAX ||
+    BAD_NAME_CHARS.test(name) ||
+    name.startsWith('.') ||
+    name.includes('..') ||
+    name.trim() !== name
+  )
+    return FILE_MESSAGES.badName;
   if (!fileKindOf(name)) return FILE_MESSAGES.badType;
   return null;
 }
@@ -124,16 +140,19 @@ export interface ResolvedUpload {
 }
 
 const uploadsRoot = (ctx: Pick<AppContext, 'dataDir'>) => path.join(ctx.dataDir, 'uploads');
-const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number) => path.join(uploadsRoot(ctx), String(accountId));
+const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number) =>
+  path.join(uploadsRoot(ctx), String(accountId));
 /** the chunk folder of an upload: named by its key (md5 = 32 lower-case hex, size digits), so a chunk needs no row lookup */
-const chunkDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number, k: UploadKey) => path.join(ownerDir(ctx, accountId), `c${k.fileMd5}-${k.fileSize}`);
+const chunkDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number, k: UploadKey) =>
+  path.join(ownerDir(ctx, accountId), `c${k.fileMd5}-${k.fileSize}`);
 /** a chunk folder's name → its key */
 const CHUNK_DIR = /^c([0-9a-f]{32})-([0-9]{1,12})$/;
 /** a chunk file: its index */
 const CHUNK_FILE = /^(0|[1-9][0-9]{0,5})$/;
 
 const chunkCount = (fileSize: number) => Math.ceil(fileSize / CHUNK_SIZE);
-const chunkLength = (fileSize: number, idx: number) => (idx === chunkCount(fileSize) - 1 ? fileSize - idx * CHUNK_SIZE : CHUNK_SIZE);
+const chunkLength = (fileSize: number, idx: number) =>
+  idx === chunkCount(fileSize) - 1 ? fileSize - idx * CHUNK_SIZE : CHUNK_SIZE;
 
 /** The chunk indexes stored in `dir` (complete chunks only: temporary files are named otherwise), sorted. */
 async function chunksOnDisk(dir: string, count: number): Promise<number[]> {
@@ -280,11 +299,15 @@ async function concatChunks(dir: string, fileSize: number, tmp: string): Promise
  * the bytes its MD5 was computed over; checked for length, written to disk (fdatasync, most of it
  * done already) and its first bytes read for the content check. null (file removed): not usable.
  */
-async function adoptAssembled(d: UploadDigest, fileSize: number): Promise<{ md5: string; head: Buffer; file: string } | null> {
+async function adoptAssembled(
+  d: UploadDigest,
+  fileSize: number,
+): Promise<{ md5: string; head: Buffer; file: string } | null> {
   let fh: fs.promises.FileHandle | undefined;
   try {
     fh = await fs.promises.open(d.assembled, 'r+');
-    if ((await fh.stat()).size !== fileSize || d.size !== fileSize) throw new Error('assembled file of the wrong length');
+    if ((await fh.stat()).size !== fileSize || d.size !== fileSize)
+      throw new Error('assembled file of the wrong length');
     const head = Buffer.alloc(Math.min(fileSize, SNIFF_BYTES));
     await fh.read(head, 0, head.length, 0);
     await fh.datasync();
@@ -337,8 +360,10 @@ export async function resolveUpload(
     .executeTakeFirst();
   if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
   const kind = m[2] as FileKind;
-  if (opts.kinds && !opts.kinds.includes(kind)) throw new ApiError(400, opts.messages?.badType ?? FILE_MESSAGES.badType);
-  if (opts.maxSize !== undefined && row.file_size > opts.maxSize) throw new ApiError(400, opts.messages?.tooLarge ?? FILE_MESSAGES.tooLarge);
+  if (opts.kinds && !opts.kinds.includes(kind))
+    throw new ApiError(400, opts.messages?.badType ?? FILE_MESSAGES.badType);
+  if (opts.maxSize !== undefined && row.file_size > opts.maxSize)
+    throw new ApiError(400, opts.messages?.tooLarge ?? FILE_MESSAGES.tooLarge);
   const file = path.join(ownerDir(ctx, account.id), token);
   const st = await fs.promises.stat(file).catch(() => null);
   if (!st || st.size !== row.file_size) throw new ApiError(400, FILE_MESSAGES.notFound);
@@ -396,10 +421,23 @@ export class FileService {
 
   private async status(
     me: Pick<Account, 'id'>,
-    row: { file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null },
+    row: {
+      file_name: string;
+      file_md5: string;
+      file_size: number;
+      chunk_size: number;
+      chunk_count: number;
+      state: number;
+      stored_name: string | null;
+    },
   ): Promise<UploadStatus> {
     const done = row.state === FileUploadState.Done && !!row.stored_name;
-    const uploadedChunks = done ? [] : await chunksOnDisk(chunkDir(this.ctx, me.id, { fileMd5: row.file_md5, fileSize: row.file_size }), row.chunk_count);
+    const uploadedChunks = done
+      ? []
+      : await chunksOnDisk(
+          chunkDir(this.ctx, me.id, { fileMd5: row.file_md5, fileSize: row.file_size }),
+          row.chunk_count,
+        );
     return {
       uploaded: done,
       importFilePath: done ? row.stored_name : null,
@@ -414,16 +452,26 @@ export class FileService {
   }
 
   /** A done row whose file is gone (removed by hand) starts again. */
-  private async stillThere(me: Pick<Account, 'id'>, row: { id: number; state: number; stored_name: string | null; file_size: number }) {
+  private async stillThere(
+    me: Pick<Account, 'id'>,
+    row: { id: number; state: number; stored_name: string | null; file_size: number },
+  ) {
     if (row.state !== FileUploadState.Done || !row.stored_name) return true;
     const st = await fs.promises.stat(path.join(ownerDir(this.ctx, me.id), row.stored_name)).catch(() => null);
     if (st && st.size === row.file_size) return true;
-    await this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, stored_name: null, updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
+    await this.ctx.db
+      .updateTable('file_uploads')
+      .set({ state: FileUploadState.Uploading, stored_name: null, updated_at: this.ctx.now() })
+      .where('id', '=', row.id)
+      .execute();
     return false;
   }
 
   /** check: registers the upload (or finds it) and makes its chunk folder; a complete one is reused as is. */
-  async check(me: Pick<Account, 'id' | 'clientid'>, b: { fileName?: unknown; fileMd5?: unknown; fileSize?: unknown }): Promise<UploadStatus> {
+  async check(
+    me: Pick<Account, 'id' | 'clientid'>,
+    b: { fileName?: unknown; fileMd5?: unknown; fileSize?: unknown },
+  ): Promise<UploadStatus> {
     const fileName = typeof b.fileName === 'string' ? b.fileName.trim() : '';
     const nameError = fileNameError(fileName);
     if (nameError) throw new ApiError(400, nameError);
@@ -459,12 +507,17 @@ export class FileService {
           created_at: now,
           updated_at: now,
         })
-        .onConflict((oc) => oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }))
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }),
+        )
         .returningAll()
         .executeTakeFirstOrThrow();
     });
-    const current = (await this.stillThere(me, row)) ? row : { ...row, state: FileUploadState.Uploading, stored_name: null };
-    if (current.state !== FileUploadState.Done) await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
+    const current = (await this.stillThere(me, row))
+      ? row
+      : { ...row, state: FileUploadState.Uploading, stored_name: null };
+    if (current.state !== FileUploadState.Done)
+      await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
     return this.status(me, current);
   }
 
@@ -472,8 +525,13 @@ export class FileService {
   async progress(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown }): Promise<UploadStatus> {
     const row = await this.row(me, this.key(b));
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
-    await this.ctx.db.updateTable('file_uploads').set({ updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
-    if (!(await this.stillThere(me, row))) return this.status(me, { ...row, state: FileUploadState.Uploading, stored_name: null });
+    await this.ctx.db
+      .updateTable('file_uploads')
+      .set({ updated_at: this.ctx.now() })
+      .where('id', '=', row.id)
+      .execute();
+    if (!(await this.stillThere(me, row)))
+      return this.status(me, { ...row, state: FileUploadState.Uploading, stored_name: null });
     return this.status(me, row);
   }
 
@@ -485,12 +543,19 @@ export class FileService {
    * it is missing, the upload's row decides (unknown or another account's: 文件不存在; done: nothing
    * to do; dropped chunks of a live upload: the folder is made again).
    */
-  async saveChunk(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown; chunk?: unknown }, body: Readable, declaredLength?: number): Promise<{ chunk: number }> {
+  async saveChunk(
+    me: Pick<Account, 'id'>,
+    b: { fileMd5?: unknown; fileSize?: unknown; chunk?: unknown },
+    body: Readable,
+    declaredLength?: number,
+  ): Promise<{ chunk: number }> {
     const k = this.key(b);
     const idx = Number(b.chunk);
-    if (!Number.isSafeInteger(idx) || idx < 0 || idx >= chunkCount(k.fileSize)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+    if (!Number.isSafeInteger(idx) || idx < 0 || idx >= chunkCount(k.fileSize))
+      throw new ApiError(400, FILE_MESSAGES.badChunk);
     // a Content-Length other than the chunk's length is refused before a byte is read
-    if (declaredLength !== undefined && declaredLength !== chunkLength(k.fileSize, idx)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+    if (declaredLength !== undefined && declaredLength !== chunkLength(k.fileSize, idx))
+      throw new ApiError(400, FILE_MESSAGES.badChunk);
     await assertDiskRoom(this.ctx, chunkLength(k.fileSize, idx));
     const dir = chunkDir(this.ctx, me.id, k);
     const tmp = path.join(dir, `${idx}.${randomToken(9)}.part`);
@@ -539,7 +604,12 @@ export class FileService {
     const existing = await this.row(me, k);
     if (!existing) throw new ApiError(400, FILE_MESSAGES.notFound);
     if (existing.state === FileUploadState.Done && existing.stored_name && (await this.stillThere(me, existing))) {
-      return { importFilePath: existing.stored_name, fileName: existing.file_name, fileMd5: existing.file_md5, size: existing.file_size };
+      return {
+        importFilePath: existing.stored_name,
+        fileName: existing.file_name,
+        fileMd5: existing.file_md5,
+        size: existing.file_size,
+      };
     }
     const now = this.ctx.now();
     const claimed = await this.ctx.db
@@ -549,14 +619,21 @@ export class FileService {
       .where((eb) =>
         eb.or([
           eb('state', '=', FileUploadState.Uploading),
-          eb.and([eb('state', '=', FileUploadState.Merging), eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS))]),
+          eb.and([
+            eb('state', '=', FileUploadState.Merging),
+            eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS)),
+          ]),
         ]),
       )
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new ApiError(400, FILE_MESSAGES.busy);
     const release = () =>
-      this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
+      this.ctx.db
+        .updateTable('file_uploads')
+        .set({ state: FileUploadState.Uploading, merge_started_at: null, updated_at: this.ctx.now() })
+        .where('id', '=', claimed.id)
+        .execute();
     const dir = chunkDir(this.ctx, me.id, k);
     if ((await chunksOnDisk(dir, claimed.chunk_count)).length !== claimed.chunk_count) {
       await release();
@@ -571,7 +648,10 @@ export class FileService {
     try {
       // built and hashed by the worker as the chunks came in, when this process took them all; else read, hashed and written now
       const taken = await this.hasher.take(dir, claimed.chunk_count);
-      merged = (taken && (await adoptAssembled(taken, claimed.file_size))) ?? { ...(await concatChunks(dir, claimed.file_size, tmp)), file: tmp };
+      merged = (taken && (await adoptAssembled(taken, claimed.file_size))) ?? {
+        ...(await concatChunks(dir, claimed.file_size, tmp)),
+        file: tmp,
+      };
     } catch (e) {
       await fs.promises.rm(tmp, { force: true });
       await release();
@@ -583,7 +663,12 @@ export class FileService {
       }
       throw e;
     }
-    const refusal = merged.md5 !== claimed.file_md5 ? FILE_MESSAGES.md5Mismatch : !(await contentMatches(kind, merged.head)) ? FILE_MESSAGES.badContent : null;
+    const refusal =
+      merged.md5 !== claimed.file_md5
+        ? FILE_MESSAGES.md5Mismatch
+        : !(await contentMatches(kind, merged.head))
+          ? FILE_MESSAGES.badContent
+          : null;
     if (refusal) {
       await fs.promises.rm(merged.file, { force: true });
       await rmTree(dir);
@@ -599,7 +684,10 @@ export class FileService {
       .where('id', '=', claimed.id)
       .execute();
     await rmTree(dir);
-    this.ctx.log.info({ upload: claimed.id, size: claimed.file_size, built: merged.file === tmp ? 'at merge' : 'while uploading' }, 'upload merged');
+    this.ctx.log.info(
+      { upload: claimed.id, size: claimed.file_size, built: merged.file === tmp ? 'at merge' : 'while uploading' },
+      'upload merged',
+    );
     return { importFilePath: stored, fileName: claimed.file_name, fileMd5: claimed.file_md5, size: claimed.file_size };
   }
 
@@ -607,12 +695,20 @@ export class FileService {
    * delete chunks (cancel): an unfinished upload of the caller is forgotten with its chunks. A
    * complete file is kept (it may be reused or already sent); an upload being merged is refused.
    */
-  async deleteChunks(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown }): Promise<{ deleted: boolean }> {
+  async deleteChunks(
+    me: Pick<Account, 'id'>,
+    b: { fileMd5?: unknown; fileSize?: unknown },
+  ): Promise<{ deleted: boolean }> {
     const k = this.key(b);
     const row = await this.row(me, k);
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
     if (row.state === FileUploadState.Done) return { deleted: false };
-    const gone = await this.ctx.db.deleteFrom('file_uploads').where('id', '=', row.id).where('state', '=', FileUploadState.Uploading).returning('id').executeTakeFirst();
+    const gone = await this.ctx.db
+      .deleteFrom('file_uploads')
+      .where('id', '=', row.id)
+      .where('state', '=', FileUploadState.Uploading)
+      .returning('id')
+      .executeTakeFirst();
     if (!gone) throw new ApiError(400, FILE_MESSAGES.busy);
     const dir = chunkDir(this.ctx, me.id, k);
     await rmTree(dir);
@@ -640,7 +736,12 @@ export class FileService {
     }
     if (!IMPORT_FILE_PATH.test(token)) throw new ApiError(400, FILE_MESSAGES.notFound);
     if (await taskNeedsFile(this.ctx.db, me.id, token)) {
-      const mine = await this.ctx.db.selectFrom('file_uploads').select('id').where('account_id', '=', me.id).where('stored_name', '=', token).executeTakeFirst();
+      const mine = await this.ctx.db
+        .selectFrom('file_uploads')
+        .select('id')
+        .where('account_id', '=', me.id)
+        .where('stored_name', '=', token)
+        .executeTakeFirst();
       throw new ApiError(400, mine ? STORAGE_MESSAGES.inUse : FILE_MESSAGES.notFound);
     }
     const gone = await this.ctx.db
@@ -669,14 +770,23 @@ export class FileService {
       const gone = await this.ctx.db
         .deleteFrom('file_uploads')
         .where('id', 'in', (eb) =>
-          eb.selectFrom('file_uploads').select('id').where('state', '=', FileUploadState.Done).where('updated_at', '<', cutoff).where(notNeeded).orderBy('id').limit(PURGE_BATCH),
+          eb
+            .selectFrom('file_uploads')
+            .select('id')
+            .where('state', '=', FileUploadState.Done)
+            .where('updated_at', '<', cutoff)
+            .where(notNeeded)
+            .orderBy('id')
+            .limit(PURGE_BATCH),
         )
         .where('state', '=', FileUploadState.Done)
         .where('updated_at', '<', cutoff)
         .where(notNeeded)
         .returning(['account_id', 'stored_name'])
         .execute();
-      for (const r of gone) if (r.stored_name) await fs.promises.rm(path.join(ownerDir(this.ctx, r.account_id), r.stored_name), { force: true });
+      for (const r of gone)
+        if (r.stored_name)
+          await fs.promises.rm(path.join(ownerDir(this.ctx, r.account_id), r.stored_name), { force: true });
       files += gone.length;
       if (gone.length < PURGE_BATCH) break;
     }
@@ -684,7 +794,11 @@ export class FileService {
     const root = path.join(this.ctx.dataDir, 'files');
     for (const owner of await fs.promises.readdir(root).catch(() => [] as string[])) {
       if (!/^[A-Za-z0-9_-]{1,40}$/.test(owner)) continue;
-      const creator = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', owner).executeTakeFirst();
+      const creator = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', owner)
+        .executeTakeFirst();
       const dir = path.join(root, owner, 'varintl');
       for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
         const p = path.join(dir, name);
@@ -701,7 +815,10 @@ export class FileService {
   }
 
   /** download: the caller's own complete file. */
-  async open(me: Pick<Account, 'id'>, importFilePath: unknown): Promise<{ stream: Readable; name: string; size: number }> {
+  async open(
+    me: Pick<Account, 'id'>,
+    importFilePath: unknown,
+  ): Promise<{ stream: Readable; name: string; size: number }> {
     const f = await resolveUpload(this.ctx, me, importFilePath);
     return { stream: fs.createReadStream(f.path), name: f.fileName, size: f.size };
   }
@@ -774,13 +891,22 @@ export class FileService {
       const leftovers: string[] = [];
       for (const name of entries) {
         // chunk folders (c<md5>-<size>; c<upload id> of older versions) and merges that never finished
-        const kind = CHUNK_DIR.test(name) ? 'chunks' : /^c[0-9]{1,10}$/.test(name) || name.endsWith('.merging') ? 'dead' : null;
+        const kind = CHUNK_DIR.test(name)
+          ? 'chunks'
+          : /^c[0-9]{1,10}$/.test(name) || name.endsWith('.merging')
+            ? 'dead'
+            : null;
         if (kind && (await isOld(path.join(root, owner, name)))) leftovers.push(name);
       }
       if (!leftovers.length) continue;
       const live = new Set(
         (
-          await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', FileUploadState.Done).execute()
+          await this.ctx.db
+            .selectFrom('file_uploads')
+            .select(['file_md5', 'file_size'])
+            .where('account_id', '=', accountId)
+            .where('state', '<>', FileUploadState.Done)
+            .execute()
         ).map((r) => `c${r.file_md5}-${r.file_size}`),
       );
       for (const name of leftovers) {

@@ -40,7 +40,8 @@ export const STORAGE_MESSAGES = {
 export const WORK_PATH = /^varintl\/([A-Za-z0-9_-]{16,64})\.(xlsx|txt|csv|tsv)$/;
 
 /** The working files' folder of an account (the one place that knows the layout). */
-export const workDirOf = (ctx: Pick<AppContext, 'dataDir'>, clientid: string) => path.join(ctx.dataDir, 'files', clientid, 'varintl');
+export const workDirOf = (ctx: Pick<AppContext, 'dataDir'>, clientid: string) =>
+  path.join(ctx.dataDir, 'files', clientid, 'varintl');
 
 /** Bytes in a folder's files (not recursive; a missing folder is empty). */
 async function folderBytes(dir: string): Promise<number> {
@@ -54,7 +55,11 @@ async function folderBytes(dir: string): Promise<number> {
 }
 
 /** What an account stores now: its uploads (database) and its working files (disk). */
-export async function usageOf(ctx: Pick<AppContext, 'db' | 'dataDir'>, q: Pick<AppContext['db'], 'selectFrom'>, account: Pick<Account, 'id' | 'clientid'>): Promise<number> {
+export async function usageOf(
+  ctx: Pick<AppContext, 'db' | 'dataDir'>,
+  q: Pick<AppContext['db'], 'selectFrom'>,
+  account: Pick<Account, 'id' | 'clientid'>,
+): Promise<number> {
   const r = await q
     .selectFrom('file_uploads')
     .select(sql<string>`coalesce(sum(file_size), 0)::text`.as('n'))
@@ -74,12 +79,17 @@ export async function assertQuota(
 ): Promise<number> {
   const quota = ctx.config.uploadQuotaMb * MB;
   const used = await usageOf(ctx, q, account);
-  if (used + incoming > quota) throw new ApiError(400, `${STORAGE_MESSAGES.quota}（已用 ${mb(used)} MB，上限 ${mb(quota)} MB）`);
+  if (used + incoming > quota)
+    throw new ApiError(400, `${STORAGE_MESSAGES.quota}（已用 ${mb(used)} MB，上限 ${mb(quota)} MB）`);
   return quota - used;
 }
 
 /** Refuses a new chunked upload while the account has too many unfinished ones. */
-export async function assertPendingRoom(ctx: Pick<AppContext, 'config'>, trx: Transaction<Database>, accountId: number): Promise<void> {
+export async function assertPendingRoom(
+  ctx: Pick<AppContext, 'config'>,
+  trx: Transaction<Database>,
+  accountId: number,
+): Promise<void> {
   const r = await trx
     .selectFrom('file_uploads')
     .select(sql<string>`count(*)::text`.as('n'))
@@ -117,7 +127,10 @@ export async function freeBytes(ctx: Pick<AppContext, 'dataDir' | 'options'>): P
 }
 
 /** Refuses an upload of `incoming` bytes while the disk is below the floor. */
-export async function assertDiskRoom(ctx: Pick<AppContext, 'dataDir' | 'options' | 'config'>, incoming: number): Promise<void> {
+export async function assertDiskRoom(
+  ctx: Pick<AppContext, 'dataDir' | 'options' | 'config'>,
+  incoming: number,
+): Promise<void> {
   const free = await freeBytes(ctx).catch(() => Number.POSITIVE_INFINITY);
   if (free < ctx.config.uploadMinFreeMb * MB + incoming) throw new ApiError(400, STORAGE_MESSAGES.diskFull);
 }

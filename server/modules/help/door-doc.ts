@@ -171,7 +171,10 @@ ${paras(s.paragraphs)}${s.table ? table(s.table) : ''}${s.codes ? codeTable(s.co
     (x) => `<h3>${esc(x.title)}</h3>
 ${paras(x.paragraphs)}${x.fields ? table(x.fields) : ''}${x.text ? `<pre>${esc(x.text)}</pre>` : ''}${x.hex ? `<p class="note">报文（十六进制，共 ${x.hex.length} 字节）：</p><pre>${hexDump(x.hex)}</pre>` : ''}`,
   );
-  const toc = [...topics.map(([key, heading], i) => `<li><a href="#${key}">${i + 1}. ${esc(heading)}</a></li>`), '<li><a href="#examples">示例</a></li>'].join('');
+  const toc = [
+    ...topics.map(([key, heading], i) => `<li><a href="#${key}">${i + 1}. ${esc(heading)}</a></li>`),
+    '<li><a href="#examples">示例</a></li>',
+  ].join('');
   return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>

@@ -49,7 +49,9 @@ function plainSchema(s: unknown): unknown {
   return out;
 }
 
-const OPERATOR_ROLE_TITLES: Record<number, string> = Object.fromEntries(operatorRoles.oneOf.map((o) => [o.const, o.title]));
+const OPERATOR_ROLE_TITLES: Record<number, string> = Object.fromEntries(
+  operatorRoles.oneOf.map((o) => [o.const, o.title]),
+);
 
 const ACCESS_NOTES: Record<Access, string> = {
   public: '无需登录',
@@ -84,7 +86,8 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
       const access = route.config?.access ?? 'session';
       const s: Json = { summary: own.summary, tags: own.tags };
       const roles = (route.config as { roles?: readonly number[] } | undefined)?.roles;
-      const roleNote = roles && roles.length < 3 ? `角色：${roles.map((r) => OPERATOR_ROLE_TITLES[r] ?? r).join('、')}` : '';
+      const roleNote =
+        roles && roles.length < 3 ? `角色：${roles.map((r) => OPERATOR_ROLE_TITLES[r] ?? r).join('、')}` : '';
       s.description = [ACCESS_NOTES[access], roleNote, own.description ?? ''].filter(Boolean).join('；');
       if (own.querystring) s.querystring = plainSchema(own.querystring);
       if (own.body) {
@@ -107,8 +110,19 @@ function typeText(s: SchemaView | undefined): string {
   if (!s) return '';
   if (s.enum) return `${s.type ?? ''} (${s.enum.map(String).join(' | ')})`;
   if (s.oneOf) return s.oneOf.map((o) => (o.const !== undefined ? String(o.const) : typeText(o))).join(' | ');
-  const limits = [s.minLength !== undefined ? `≥${s.minLength}` : '', s.maxLength !== undefined ? `≤${s.maxLength}` : ''].filter(Boolean).join(' ');
-  return [Array.isArray(s.type) ? s.type.join('|') : (s.type ?? ''), s.format ? `(${s.format})` : '', limits ? `长度 ${limits}` : ''].filter(Boolean).join(' ');
+  const limits = [
+    s.minLength !== undefined ? `≥${s.minLength}` : '',
+    s.maxLength !== undefined ? `≤${s.maxLength}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return [
+    Array.isArray(s.type) ? s.type.join('|') : (s.type ?? ''),
+    s.format ? `(${s.format})` : '',
+    limits ? `长度 ${limits}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 interface ParamRow {
@@ -132,7 +146,13 @@ function paramsOf(op: OperationView): ParamRow[] {
   if (body?.properties) {
     const req = new Set<string>(body.required ?? []);
     for (const [name, p] of Object.entries(body.properties)) {
-      rows.push({ name, where: 'body', required: req.has(name), type: typeText(p), description: p.title ?? p.description ?? '' });
+      rows.push({
+        name,
+        where: 'body',
+        required: req.has(name),
+        type: typeText(p),
+        description: p.title ?? p.description ?? '',
+      });
     }
   }
   return rows;
@@ -170,7 +190,10 @@ export function renderApiHtml(doc: OpenApiView, generatedAt: string): string {
     return `<h2>${esc(tag)}</h2>\n${items.join('\n')}`;
   });
   const toc = [...byTag]
-    .map(([tag, list]) => `<li>${esc(tag)}<ul>${list.map((o) => `<li><a href="#${anchor(o)}">${o.method} ${esc(o.path)}</a> ${esc(o.op.summary ?? '')}</li>`).join('')}</ul></li>`)
+    .map(
+      ([tag, list]) =>
+        `<li>${esc(tag)}<ul>${list.map((o) => `<li><a href="#${anchor(o)}">${o.method} ${esc(o.path)}</a> ${esc(o.op.summary ?? '')}</li>`).join('')}</ul></li>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>${esc(doc.info?.title)}</title>

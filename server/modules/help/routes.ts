@@ -32,13 +32,23 @@ export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync 
     const TAG = '帮助文档';
     app.get(
       '/help/openapi.json',
-      route({ tag: TAG, summary: 'HTTP 接口的 OpenAPI 描述（JSON）', access: 'session', response: { description: 'OpenAPI 3 文档', type: 'object' } }),
+      route({
+        tag: TAG,
+        summary: 'HTTP 接口的 OpenAPI 描述（JSON）',
+        access: 'session',
+        response: { description: 'OpenAPI 3 文档', type: 'object' },
+      }),
       async () => openApiDocument(app),
     );
 
     app.get(
       '/help/httpsdoc',
-      route({ tag: TAG, summary: 'HTTP 接口文档（由本接口描述生成的 HTML）', access: 'session', response: fileReply('text/html') }),
+      route({
+        tag: TAG,
+        summary: 'HTTP 接口文档（由本接口描述生成的 HTML）',
+        access: 'session',
+        response: fileReply('text/html'),
+      }),
       async (_req, reply) => {
         const html = renderApiHtml(openApiDocument(app), formatDateTime(ctx.now()));
         reply.header('content-security-policy', DOC_CSP);
@@ -51,14 +61,23 @@ export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync 
       const summary = `${doc.title}下载${doc.agentOnly ? '（仅代理商）' : ''}${doc.door ? '（接口开通时由接口描述生成，含当前账户的登录名与端口；运营方放置的文件优先）' : ''}`;
       app.get(
         doc.route,
-        route({ tag: TAG, summary, access: doc.agentOnly ? 'agent' : 'session', response: fileReply('application/octet-stream', '文档文件') }),
+        route({
+          tag: TAG,
+          summary,
+          access: doc.agentOnly ? 'agent' : 'session',
+          response: fileReply('application/octet-stream', '文档文件'),
+        }),
         async (req, reply) => {
           const found = docs.fileOf(doc);
-          if (found) return download(reply, fs.createReadStream(found.file), `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]);
+          if (found)
+            return download(reply, fs.createReadStream(found.file), `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]);
           const bundled = docs.bundledOf(doc);
           if (bundled) {
             const title = `${ctx.config.platformName}${doc.title}`;
-            const html = renderMarkdownDoc(await fs.promises.readFile(bundled, 'utf8'), { title, generatedAt: formatDateTime(ctx.now()) });
+            const html = renderMarkdownDoc(await fs.promises.readFile(bundled, 'utf8'), {
+              title,
+              generatedAt: formatDateTime(ctx.now()),
+            });
             reply.header('content-security-policy', DOC_CSP);
             return download(reply, html, `${title}.html`, 'text/html; charset=utf-8');
           }
@@ -68,7 +87,10 @@ export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync 
           const host = new URL(ctx.config.pay.publicUrl || `${req.protocol}://${req.host}`).hostname;
           const now = ctx.now();
           const description = await door.describe({ account: sessionOf(req).account, host, now });
-          const html = renderDoorHtml(description, { platformName: ctx.config.platformName, generatedAt: formatDateTime(now) });
+          const html = renderDoorHtml(description, {
+            platformName: ctx.config.platformName,
+            generatedAt: formatDateTime(now),
+          });
           reply.header('content-security-policy', DOC_CSP);
           return download(reply, html, `${ctx.config.platformName}${doc.title}.html`, 'text/html; charset=utf-8');
         },

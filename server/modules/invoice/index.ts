@@ -8,7 +8,14 @@ import { defineModule, routesOutsideApi } from '../module';
 import { cityRoutes, invoiceRoutes } from './routes';
 import { InvoiceService } from './service';
 
-export { InvoiceService, InvoiceStatusError, setInvoiceStatus, TRANSITIONS as INVOICE_TRANSITIONS, canAmountOf, INVOICE_MESSAGES } from './service';
+export {
+  InvoiceService,
+  InvoiceStatusError,
+  setInvoiceStatus,
+  TRANSITIONS as INVOICE_TRANSITIONS,
+  canAmountOf,
+  INVOICE_MESSAGES,
+} from './service';
 
 declare module '../../context' {
   interface Services {

@@ -77,18 +77,28 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
         body: which,
         response: info,
       }),
-      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial, req.body.clientId)),
+      async (req) =>
+        ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial, req.body.clientId)),
     );
     app.post(
       '/invoice/initInvoice',
       route({
         tag: TAG,
-        summary: '申请页初始数据：开票账户、可开票金额、开票项目、可选发票类型、两类已保存信息（代理商可带 clientId：名下子账户的）',
+        summary:
+          '申请页初始数据：开票账户、可开票金额、开票项目、可选发票类型、两类已保存信息（代理商可带 clientId：名下子账户的）',
         access: 'session',
         body: which,
         response: okOf(ctx, {
           type: 'object',
-          required: ['clientId', 'accountStr', 'canAmount', 'invoiceProject', 'canChooseType', 'canChooseAccount', 'invoiceTypes'],
+          required: [
+            'clientId',
+            'accountStr',
+            'canAmount',
+            'invoiceProject',
+            'canChooseType',
+            'canChooseAccount',
+            'invoiceTypes',
+          ],
           properties: {
             clientId: str('开票账户（clientid）'),
             accountStr: str('开票账户（clientid-名称）'),
@@ -189,6 +199,10 @@ export function cityRoutes(app: FastifyInstance) {
         },
       },
     }),
-    async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=86400').send(cityJson()),
+    async (_req, reply) =>
+      reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', 'public, max-age=86400')
+        .send(cityJson()),
   );
 }

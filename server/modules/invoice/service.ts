@@ -55,7 +55,12 @@ const X = INVOICE_MESSAGES;
 /** ledger kinds that count as money paid in (see the file comment) */
 export const PAID_IN_KINDS = {
   agent: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge],
-  subAccount: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge, BillPaymentType.SubAccountRecharge, BillPaymentType.SubAccountRollback],
+  subAccount: [
+    BillPaymentType.Recharge,
+    BillPaymentType.OnlineRecharge,
+    BillPaymentType.SubAccountRecharge,
+    BillPaymentType.SubAccountRollback,
+  ],
 };
 /** statuses whose amount stays taken from canAmount */
 export const HELD_STATUSES: number[] = [InvoiceStatus.Pending, InvoiceStatus.Issuing, InvoiceStatus.Mailed];
@@ -109,7 +114,9 @@ export type InvoiceInput = InvoiceForm;
  * it chooses no account (its clientId is dropped: it applies for itself).
  */
 export function invoicePayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+  const raw = (
+    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
+  ) as Record<string, unknown>;
   if (me.user_type !== UserType.Agent) {
     raw.invoiceType = InvoiceType.ElectronicNormal;
     delete raw.clientId;
@@ -174,7 +181,9 @@ export async function canAmountOf(db: Db | Tx, account: Pick<Account, 'id' | 'us
     select
       (select coalesce(sum(amount), 0)::text from ledger l where l.account_id = ${account.id} and l.kind in (${sql.join(kinds)})
         and not exists (select 1 from pay_orders p where p.ledger_id = l.id and p.sandbox)) as paid,
-      (select coalesce(sum(invoice_amount), 0)::text from invoices where account_id = ${account.id} and status in (${sql.join(HELD_STATUSES)})) as held`.execute(db);
+      (select coalesce(sum(invoice_amount), 0)::text from invoices where account_id = ${account.id} and status in (${sql.join(HELD_STATUSES)})) as held`.execute(
+    db,
+  );
   const can = new Money(r.rows[0].paid).minus(r.rows[0].held);
   return money2(can.lt(0) ? 0 : can);
 }
@@ -212,8 +221,18 @@ export class InvoiceService {
   }
 
   private async configOf(owner: InvoiceAccount, type: number) {
-    const r = await this.ctx.db.selectFrom('invoice_configs').selectAll().where('account_id', '=', owner.id).where('invoice_type', '=', type).executeTakeFirst();
-    return infoFields(r ?? { invoice_type: type, invoice_body: type === InvoiceType.ElectronicVatSpecial ? InvoiceBody.Enterprise : undefined });
+    const r = await this.ctx.db
+      .selectFrom('invoice_configs')
+      .selectAll()
+      .where('account_id', '=', owner.id)
+      .where('invoice_type', '=', type)
+      .executeTakeFirst();
+    return infoFields(
+      r ?? {
+        invoice_type: type,
+        invoice_body: type === InvoiceType.ElectronicVatSpecial ? InvoiceBody.Enterprise : undefined,
+      },
+    );
   }
 
   /** /invoice/initInvoice: what the application page needs at once (for the chosen account). */
@@ -232,7 +251,9 @@ export class InvoiceService {
       invoiceProject: X.invoiceProject,
       canChooseType: agent,
       canChooseAccount: agent,
-      invoiceTypes: agent ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial] : [InvoiceType.ElectronicNormal],
+      invoiceTypes: agent
+        ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial]
+        : [InvoiceType.ElectronicNormal],
       ordinary,
       addedTax: vat,
     };
@@ -240,7 +261,8 @@ export class InvoiceService {
 
   /** The checks beyond the form schema that need no lock (the region); `check` adds canAmount. */
   private checkRegion(f: InvoiceInput) {
-    if (f.invoiceType === InvoiceType.ElectronicVatSpecial && f.toAddr && !isKnownRegion(f.toAddr)) throw fieldError('toAddr', X.badRegion);
+    if (f.invoiceType === InvoiceType.ElectronicVatSpecial && f.toAddr && !isKnownRegion(f.toAddr))
+      throw fieldError('toAddr', X.badRegion);
   }
 
   private overAmount(can: string) {
@@ -306,15 +328,29 @@ export class InvoiceService {
       .innerJoin('accounts as a', 'a.id', 'i.applicant_id')
       .innerJoin('accounts as o', 'o.id', 'i.account_id')
       .selectAll('i')
-      .select(['a.clientid as applicant_clientid', 'a.name as applicant_name', 'o.clientid as account_clientid', 'o.name as account_name']);
+      .select([
+        'a.clientid as applicant_clientid',
+        'a.name as applicant_name',
+        'o.clientid as account_clientid',
+        'o.name as account_name',
+      ]);
   }
 
   /** the rows an account reaches: the invoices it owns, and those it applied for (an agent, for its sub-accounts) */
   private mine(me: Account) {
-    return (eb: ExpressionBuilder<Database & { i: Database['invoices'] }, 'i'>) => eb.or([eb('i.account_id', '=', me.id), eb('i.applicant_id', '=', me.id)]);
+    return (eb: ExpressionBuilder<Database & { i: Database['invoices'] }, 'i'>) =>
+      eb.or([eb('i.account_id', '=', me.id), eb('i.applicant_id', '=', me.id)]);
   }
 
-  private toRow(r: InvoiceRow & { applicant_clientid: string; applicant_name: string; account_clientid: string; account_name: string }, rowNum?: number): Invoice {
+  private toRow(
+    r: InvoiceRow & {
+      applicant_clientid: string;
+      applicant_name: string;
+      account_clientid: string;
+      account_name: string;
+    },
+    rowNum?: number,
+  ): Invoice {
     const amount = money2(r.invoice_amount);
     return {
       ...(rowNum ? { rowNum } : {}),
@@ -343,7 +379,11 @@ export class InvoiceService {
   async list(me: Account, f: InvoiceFilter & PageRows) {
     const paging = pagingOf(f);
     const q = whereFrom(this.rowsQuery(this.ctx.db).where(this.mine(me)), this.ctx, 'filters/invoice', f);
-    const { rows, total } = await pageOf(q.clearSelect(), () => q.orderBy('i.create_time', 'desc').orderBy('i.id', 'desc'), paging);
+    const { rows, total } = await pageOf(
+      q.clearSelect(),
+      () => q.orderBy('i.create_time', 'desc').orderBy('i.id', 'desc'),
+      paging,
+    );
     return dataPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1)),
       total,
@@ -403,7 +443,11 @@ export async function setInvoiceStatus(
   to: number,
   opts: { reason?: string; expressCompany?: string; expressNo?: string; by?: string } = {},
 ): Promise<{ from: number; to: number; invoiceNo: string }> {
-  const cur = await ctx.db.selectFrom('invoices').select(['id', 'status', 'invoice_type', 'invoice_no', 'update_time']).where('id', '=', id).executeTakeFirst();
+  const cur = await ctx.db
+    .selectFrom('invoices')
+    .select(['id', 'status', 'invoice_type', 'invoice_no', 'update_time'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!cur) throw new InvoiceStatusError(`发票 ${id} 不存在`);
   const label = (s: number) => `${s} ${STATUS_LABELS.get(s) ?? ''}`.trim();
   if (!(TRANSITIONS[cur.status] ?? []).includes(to)) {
@@ -422,7 +466,13 @@ export async function setInvoiceStatus(
   const set: Record<string, unknown> = { status: to, update_time: ctx.now(), reviewed_by: opts.by ?? '' };
   if (to === InvoiceStatus.Rejected || to === InvoiceStatus.Returned) set.audit_fail_cause = reason;
   if (to === InvoiceStatus.Mailed) Object.assign(set, { express_company: company, express_order: no });
-  const r = await ctx.db.updateTable('invoices').set(set).where('id', '=', id).where('status', '=', cur.status).returning('id').executeTakeFirst();
+  const r = await ctx.db
+    .updateTable('invoices')
+    .set(set)
+    .where('id', '=', id)
+    .where('status', '=', cur.status)
+    .returning('id')
+    .executeTakeFirst();
   if (!r) throw new InvoiceStatusError(`发票 ${id} 的状态刚被修改，请重新查看后再试`);
   return { from: cur.status, to, invoiceNo: cur.invoice_no };
 }

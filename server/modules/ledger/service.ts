@@ -20,7 +20,10 @@ import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../c
 import rechargeForm from '../../../schemas/forms/recharge.json';
 
 /** the recharge form's own refusals of an amount */
-const AMOUNT_MESSAGES = { format: rechargeForm.properties.amount.allOf[0].errorMessage, positive: rechargeForm.properties.amount.allOf[1].errorMessage };
+const AMOUNT_MESSAGES = {
+  format: rechargeForm.properties.amount.allOf[0].errorMessage,
+  positive: rechargeForm.properties.amount.allOf[1].errorMessage,
+};
 
 /** One balance change written inside the caller's transaction (LedgerService.applyIn). */
 export interface LedgerEntry {
@@ -132,18 +135,31 @@ export class LedgerService {
    * Agent -> sub-account (recharge) or back (rollback). Refuses, changing nothing: malformed or
    * non-positive amounts, sub-accounts of another agent, more than the payer's balance.
    */
-  async transfer(op: TransferOp, agent: Account, p: { clientId: string; amount: string; remark?: string; requestId?: string }): Promise<TransferResult> {
+  async transfer(
+    op: TransferOp,
+    agent: Account,
+    p: { clientId: string; amount: string; remark?: string; requestId?: string },
+  ): Promise<TransferResult> {
     const amount = parseAmount(p.amount);
     // a negative amount is a number, just not a positive one: say so (issue 27 item 13)
     if (!amount) throw new ApiError(400, /^\s*-/.test(p.amount) ? AMOUNT_MESSAGES.positive : AMOUNT_MESSAGES.format);
     const requestId = p.requestId?.trim() || null;
-    const sub = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid', 'agent_id', 'status', 'user_type']).where('clientid', '=', p.clientId).executeTakeFirst();
+    const sub = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'clientid', 'agent_id', 'status', 'user_type'])
+      .where('clientid', '=', p.clientId)
+      .executeTakeFirst();
     if (!sub || sub.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
     if (sub.agent_id !== agent.id) throw errors.forbidden();
 
     const replay = async (): Promise<TransferResult | null> => {
       if (!requestId) return null;
-      const prev = await this.ctx.db.selectFrom('ledger_requests').selectAll().where('agent_id', '=', agent.id).where('request_id', '=', requestId).executeTakeFirst();
+      const prev = await this.ctx.db
+        .selectFrom('ledger_requests')
+        .selectAll()
+        .where('agent_id', '=', agent.id)
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
       if (!prev) return null;
       if (prev.op !== op || prev.account_id !== sub.id || !new Money(prev.amount).eq(amount)) {
         throw errors.refused('请求编号已用于另一笔操作，请刷新后重试');
@@ -161,7 +177,11 @@ export class LedgerService {
         if (s.status === AccountStatus.Closed) throw errors.refused('子账户已注销');
         const payer = op === 'recharge' ? a : s;
         if (payer.balance.lt(amount)) {
-          throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${yuanText(a.balance)} 元` : `回退金额不能大于子账户余额 ${yuanText(s.balance)} 元`);
+          throw errors.refused(
+            op === 'recharge'
+              ? `可用余额不足，当前可用余额 ${yuanText(a.balance)} 元`
+              : `回退金额不能大于子账户余额 ${yuanText(s.balance)} 元`,
+          );
         }
         const kind = op === 'recharge' ? BillPaymentType.SubAccountRecharge : BillPaymentType.SubAccountRollback;
         const sign = op === 'recharge' ? -1 : 1;
@@ -174,12 +194,27 @@ export class LedgerService {
           { accountId: sub.id, amount: amount.times(-sign), after: subAfter, counterpartId: agent.id },
         ].sort((x, y) => x.accountId - y.accountId);
         const ledgerIds: number[] = [];
-        for (const e of entries) ledgerIds.push(await this.write(trx, { ...e, kind, operatorId: agent.id, remark, requestId }));
-        const result: TransferResult = { clientId: sub.clientid, amount: money2(amount), balance: money2(subAfter), agentBalance: money2(agentAfter), ledgerIds };
+        for (const e of entries)
+          ledgerIds.push(await this.write(trx, { ...e, kind, operatorId: agent.id, remark, requestId }));
+        const result: TransferResult = {
+          clientId: sub.clientid,
+          amount: money2(amount),
+          balance: money2(subAfter),
+          agentBalance: money2(agentAfter),
+          ledgerIds,
+        };
         if (requestId) {
           await trx
             .insertInto('ledger_requests')
-            .values({ agent_id: agent.id, request_id: requestId, op, account_id: sub.id, amount: money2(amount), result: JSON.stringify(result), created_at: this.ctx.now() })
+            .values({
+              agent_id: agent.id,
+              request_id: requestId,
+              op,
+              account_id: sub.id,
+              amount: money2(amount),
+              result: JSON.stringify(result),
+              created_at: this.ctx.now(),
+            })
             .execute();
         }
         return result;
@@ -246,7 +281,13 @@ export class LedgerService {
       if (e.amount.lt(0)) need.set(e.accountId, (need.get(e.accountId) ?? new Money(0)).minus(e.amount));
     }
     for (const [id, v] of after) {
-      if (v.lt(0)) return { ok: false, accountId: id, balance: money2(locked.get(id)!.balance), needed: money2(need.get(id) ?? 0) };
+      if (v.lt(0))
+        return {
+          ok: false,
+          accountId: id,
+          balance: money2(locked.get(id)!.balance),
+          needed: money2(need.get(id) ?? 0),
+        };
     }
     const running = new Map([...locked].map(([id, v]) => [id, v.balance]));
     const ledgerIds: number[] = [];
@@ -254,7 +295,15 @@ export class LedgerService {
       const next = running.get(e.accountId)!.plus(e.amount);
       running.set(e.accountId, next);
       ledgerIds.push(
-        await this.write(trx, { accountId: e.accountId, amount: e.amount, after: next, kind: e.kind, counterpartId: e.counterpartId, operatorId: e.operatorId, remark: e.remark }),
+        await this.write(trx, {
+          accountId: e.accountId,
+          amount: e.amount,
+          after: next,
+          kind: e.kind,
+          counterpartId: e.counterpartId,
+          operatorId: e.operatorId,
+          remark: e.remark,
+        }),
       );
     }
     for (const [id, v] of running) balances.set(id, money2(v));
@@ -273,7 +322,17 @@ export class LedgerService {
       .selectFrom('ledger as l')
       .leftJoin('accounts as c', 'c.id', 'l.counterpart_id')
       .leftJoin('accounts as o', 'o.id', 'l.operator_id')
-      .select(['l.id', 'l.amount', 'l.balance_after', 'l.kind', 'c.clientid as counterpart', 'o.clientid as operator', 'l.remark', 'l.request_id', 'l.created_at'])
+      .select([
+        'l.id',
+        'l.amount',
+        'l.balance_after',
+        'l.kind',
+        'c.clientid as counterpart',
+        'o.clientid as operator',
+        'l.remark',
+        'l.request_id',
+        'l.created_at',
+      ])
       .where('l.account_id', '=', accountId)
       .orderBy('l.id', 'desc')
       .limit(limit)
@@ -282,7 +341,11 @@ export class LedgerService {
 
   /** sum(ledger) against the balance, for one account. */
   async check(accountId: number): Promise<{ balance: string; ledgerSum: string; ok: boolean }> {
-    const acc = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const acc = await this.ctx.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
     const s = await this.ctx.db
       .selectFrom('ledger')
       .select(sql<string>`coalesce(sum(amount), 0)::text`.as('sum'))

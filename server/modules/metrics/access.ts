@@ -29,7 +29,12 @@ const FORWARDING = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
  * Whether a request may read the metrics: `peer` is the socket's remote address, `ownPort` true on
  * the METRICS_PORT listener.
  */
-export function metricsAccess(headers: IncomingHttpHeaders, peer: string | undefined, token: string, ownPort: boolean): MetricsAccess {
+export function metricsAccess(
+  headers: IncomingHttpHeaders,
+  peer: string | undefined,
+  token: string,
+  ownPort: boolean,
+): MetricsAccess {
   if (token) {
     const auth = headers.authorization;
     const m = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;

@@ -22,7 +22,13 @@ export const channelLabel = (name: string) => name || DEFAULT_CHANNEL_LABEL;
 type Sample<L extends string> = [Partial<Record<L, string>>, number];
 
 /** A counter family whose samples are read at scrape time (`read`), not incremented as things happen. */
-function readCounter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], read: () => Iterable<Sample<L>>) {
+function readCounter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => Iterable<Sample<L>>,
+) {
   return new Counter<L>({
     name,
     help,
@@ -38,7 +44,13 @@ function readCounter<L extends string>(registry: Registry, name: string, help: s
 }
 
 /** A gauge family read at scrape time (possibly from the database). */
-function readGauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], read: () => Iterable<Sample<L>> | Promise<Iterable<Sample<L>>>) {
+function readGauge<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => Iterable<Sample<L>> | Promise<Iterable<Sample<L>>>,
+) {
   return new Gauge<L>({
     name,
     help,
@@ -98,17 +110,29 @@ export function registerCollectors(registry: Registry, src: CollectorSources): C
     statements.observe('', NO_LABELS, ms / 1000);
     if (failed) statementErrors++;
   });
-  readCounter(registry, 'sms_db_statement_errors_total', 'Statements that failed (any error, a statement timeout included)', [], () => [[{}, statementErrors]]);
-  readGauge(registry, 'sms_db_pool_connections', "The PostgreSQL pool's connections: max (DB_POOL_SIZE), total open, idle; none on the embedded PGlite", ['state'], () => {
-    const p = poolStats(src.db);
-    return p
-      ? [
-          [{ state: 'max' }, p.max],
-          [{ state: 'total' }, p.total],
-          [{ state: 'idle' }, p.idle],
-        ]
-      : [];
-  });
+  readCounter(
+    registry,
+    'sms_db_statement_errors_total',
+    'Statements that failed (any error, a statement timeout included)',
+    [],
+    () => [[{}, statementErrors]],
+  );
+  readGauge(
+    registry,
+    'sms_db_pool_connections',
+    "The PostgreSQL pool's connections: max (DB_POOL_SIZE), total open, idle; none on the embedded PGlite",
+    ['state'],
+    () => {
+      const p = poolStats(src.db);
+      return p
+        ? [
+            [{ state: 'max' }, p.max],
+            [{ state: 'total' }, p.total],
+            [{ state: 'idle' }, p.idle],
+          ]
+        : [];
+    },
+  );
   readGauge(registry, 'sms_db_pool_waiting', 'Queries waiting for a free pool connection (PostgreSQL)', [], () => {
     const p = poolStats(src.db);
     return p ? [[{}, p.waiting]] : [];
@@ -116,37 +140,61 @@ export function registerCollectors(registry: Registry, src: CollectorSources): C
 
   // ---- the customers' doors
   const listening = () => src.doors().filter((d) => d.door && d.door.port > 0);
-  readGauge(registry, 'sms_door_sessions', 'Bound (logged-in) sessions of the doors in this process, by protocol', ['protocol'], () =>
-    listening().map((d): Sample<'protocol'> => [{ protocol: d.protocol }, boundSessions(d.door!)]),
+  readGauge(
+    registry,
+    'sms_door_sessions',
+    'Bound (logged-in) sessions of the doors in this process, by protocol',
+    ['protocol'],
+    () => listening().map((d): Sample<'protocol'> => [{ protocol: d.protocol }, boundSessions(d.door!)]),
   );
-  readGauge(registry, 'sms_door_connections', 'Open connections of the doors in this process, by protocol', ['protocol'], () =>
-    listening().map((d): Sample<'protocol'> => [{ protocol: d.protocol }, d.door!.connectionCount()]),
+  readGauge(
+    registry,
+    'sms_door_connections',
+    'Open connections of the doors in this process, by protocol',
+    ['protocol'],
+    () => listening().map((d): Sample<'protocol'> => [{ protocol: d.protocol }, d.door!.connectionCount()]),
   );
-  readCounter(registry, 'sms_door_submits_total', 'Submits the doors of this process answered, by protocol and result (accepted, refused)', ['protocol', 'result'], () =>
-    listening().flatMap((d): Sample<'protocol' | 'result'>[] => {
-      const refused = Object.values(d.door!.stats.refused).reduce((n, r) => n + r.count, 0);
-      return [
-        [{ protocol: d.protocol, result: 'accepted' }, d.door!.stats.accepted],
-        [{ protocol: d.protocol, result: 'refused' }, refused],
-      ];
-    }),
-  );
-  readCounter(registry, 'sms_door_refusals_total', "Refused submits by protocol, the status code the protocol answered and the door's reason", ['protocol', 'code', 'reason'], () =>
-    listening().flatMap((d) =>
-      Object.entries(d.door!.stats.refused).map(([key, r]): Sample<'protocol' | 'code' | 'reason'> => {
-        const [code, reason = ''] = key.split(' ');
-        return [{ protocol: d.protocol, code, reason }, r.count];
+  readCounter(
+    registry,
+    'sms_door_submits_total',
+    'Submits the doors of this process answered, by protocol and result (accepted, refused)',
+    ['protocol', 'result'],
+    () =>
+      listening().flatMap((d): Sample<'protocol' | 'result'>[] => {
+        const refused = Object.values(d.door!.stats.refused).reduce((n, r) => n + r.count, 0);
+        return [
+          [{ protocol: d.protocol, result: 'accepted' }, d.door!.stats.accepted],
+          [{ protocol: d.protocol, result: 'refused' }, refused],
+        ];
       }),
-    ),
+  );
+  readCounter(
+    registry,
+    'sms_door_refusals_total',
+    "Refused submits by protocol, the status code the protocol answered and the door's reason",
+    ['protocol', 'code', 'reason'],
+    () =>
+      listening().flatMap((d) =>
+        Object.entries(d.door!.stats.refused).map(([key, r]): Sample<'protocol' | 'code' | 'reason'> => {
+          const [code, reason = ''] = key.split(' ');
+          return [{ protocol: d.protocol, code, reason }, r.count];
+        }),
+      ),
   );
 
   // ---- the dispatcher
   const dispatcher = () => src.running.dispatcher;
-  readGauge(registry, 'sms_dispatch_running', 'A dispatcher runs in this process (1), is expected but does not run (0); no sample when the process runs none', [], () => {
-    const d = dispatcher();
-    if (!d && !src.running.dispatcherExpected) return [];
-    return [[{}, d?.isRunning ? 1 : 0]];
-  });
+  readGauge(
+    registry,
+    'sms_dispatch_running',
+    'A dispatcher runs in this process (1), is expected but does not run (0); no sample when the process runs none',
+    [],
+    () => {
+      const d = dispatcher();
+      if (!d && !src.running.dispatcherExpected) return [];
+      return [[{}, d?.isRunning ? 1 : 0]];
+    },
+  );
   readCounter(registry, 'sms_dispatch_claimed_total', 'Messages this dispatcher claimed from the queue', [], () => {
     const d = dispatcher();
     return d ? [[{}, d.stats.claimed]] : [];
@@ -168,15 +216,21 @@ export function registerCollectors(registry: Registry, src: CollectorSources): C
       ];
     },
   );
-  readCounter(registry, 'sms_dispatch_receipts_total', 'Receipts: applied to their message, or stored to wait for it', ['result'], () => {
-    const d = dispatcher();
-    return d
-      ? [
-          [{ result: 'applied' }, d.stats.receiptsApplied],
-          [{ result: 'stored' }, d.stats.receiptsStored],
-        ]
-      : [];
-  });
+  readCounter(
+    registry,
+    'sms_dispatch_receipts_total',
+    'Receipts: applied to their message, or stored to wait for it',
+    ['result'],
+    () => {
+      const d = dispatcher();
+      return d
+        ? [
+            [{ result: 'applied' }, d.stats.receiptsApplied],
+            [{ result: 'stored' }, d.stats.receiptsStored],
+          ]
+        : [];
+    },
+  );
   readCounter(
     registry,
     'sms_dispatch_events_total',
@@ -243,17 +297,24 @@ export function registerCollectors(registry: Registry, src: CollectorSources): C
     ['channel', 'outcome'],
     () =>
       channels().flatMap((c) =>
-        (['submitted', 'accepted', 'refused', 'retried', 'unconfirmed', 'receipts'] as const).map((o): Sample<'channel' | 'outcome'> => [
-          { channel: channelLabel(c.name), outcome: o },
-          c.counters[o],
-        ]),
+        (['submitted', 'accepted', 'refused', 'retried', 'unconfirmed', 'receipts'] as const).map(
+          (o): Sample<'channel' | 'outcome'> => [{ channel: channelLabel(c.name), outcome: o }, c.counters[o]],
+        ),
       ),
   );
-  readCounter(registry, 'sms_channel_submit_seconds_total', 'Per channel: time from handing a slice to the link to its last answer, summed (seconds)', ['channel'], () =>
-    channels().map((c): Sample<'channel'> => [{ channel: channelLabel(c.name) }, c.counters.latencyMsSum / 1000]),
+  readCounter(
+    registry,
+    'sms_channel_submit_seconds_total',
+    'Per channel: time from handing a slice to the link to its last answer, summed (seconds)',
+    ['channel'],
+    () => channels().map((c): Sample<'channel'> => [{ channel: channelLabel(c.name) }, c.counters.latencyMsSum / 1000]),
   );
-  readCounter(registry, 'sms_channel_submit_slices_total', 'Per channel: slices handed to the link (the count of sms_channel_submit_seconds_total)', ['channel'], () =>
-    channels().map((c): Sample<'channel'> => [{ channel: channelLabel(c.name) }, c.counters.latencyCount]),
+  readCounter(
+    registry,
+    'sms_channel_submit_slices_total',
+    'Per channel: slices handed to the link (the count of sms_channel_submit_seconds_total)',
+    ['channel'],
+    () => channels().map((c): Sample<'channel'> => [{ channel: channelLabel(c.name) }, c.counters.latencyCount]),
   );
   return { render: () => statements.render(), close: unobserve };
 }

@@ -51,7 +51,9 @@ export class DbGauges {
           where q.queued limit ${sql.lit(COUNT_MAX)}) a)::int as queued,
         (select count(*) from (select 1 from sms_requeue limit ${sql.lit(COUNT_MAX)}) b)::int as requeued,
         (select coalesce(sum(c.rows), 0) from (select rows from sms_task_chunks where not hold limit ${sql.lit(CHUNKS_MAX)}) c)::int as chunked,
-        (select count(*) from (select 1 from sms_inflight limit ${sql.lit(COUNT_MAX)}) i)::int as inflight`.execute(this.db);
+        (select count(*) from (select 1 from sms_inflight limit ${sql.lit(COUNT_MAX)}) i)::int as inflight`.execute(
+      this.db,
+    );
     const row = r.rows[0];
     return { waiting: row.queued + row.requeued + row.chunked, unconfirmed: row.inflight };
   }

@@ -56,7 +56,11 @@ export class HealthService {
       checks.database = 'ok';
       const pending = await this.pendingMigrations().catch((e: unknown) => `not readable (${errorCode(e)})`);
       if (typeof pending === 'string') fail('migrations', pending);
-      else if (pending.length) fail('migrations', `${pending.length} pending (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''})`);
+      else if (pending.length)
+        fail(
+          'migrations',
+          `${pending.length} pending (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''})`,
+        );
       else checks.migrations = 'ok';
     } else fail('database', db);
 

@@ -40,7 +40,12 @@ export default defineModule({ name: 'metrics', dependencies: ['smpp-server'] }, 
   const doors = () => doorsOf(app.services, config);
   const running = runningOf(ctx);
   const gauges = new DbGauges(ctx.db);
-  const monitor = (app.services.monitor = new MonitorService(ctx, { dispatcher: () => running.dispatcher, doors, gauges, refusals: app.refusals }));
+  const monitor = (app.services.monitor = new MonitorService(ctx, {
+    dispatcher: () => running.dispatcher,
+    doors,
+    gauges,
+    refusals: app.refusals,
+  }));
   const health = (app.services.health = new HealthService(ctx, { doors, running }));
   app.services.metricsListener = null;
 
@@ -62,8 +67,11 @@ export default defineModule({ name: 'metrics', dependencies: ['smpp-server'] }, 
 
   if (config.metricsPort) {
     app.addHook('onReady', async () => {
-      const l = (app.services.metricsListener = await startMetricsListener(endpoints, config.metricsHost, config.metricsPort, (err) =>
-        ctx.log.warn({ err }, 'metrics listener error'),
+      const l = (app.services.metricsListener = await startMetricsListener(
+        endpoints,
+        config.metricsHost,
+        config.metricsPort,
+        (err) => ctx.log.warn({ err }, 'metrics listener error'),
       ));
       ctx.log.info(`metrics listening on ${config.metricsHost}:${l.port}`);
     });
@@ -73,7 +81,9 @@ export default defineModule({ name: 'metrics', dependencies: ['smpp-server'] }, 
   if (registry) {
     moduleTimer(app, config.monitorFlushMs, () => monitor.flush(), 'per-minute series flush');
     // what is counted since the last flush is written when the app closes (its pipeline stopped first)
-    app.addHook('onClose', async () => monitor.flush().catch((err: unknown) => ctx.log.debug({ err }, 'last per-minute series flush failed')));
+    app.addHook('onClose', async () =>
+      monitor.flush().catch((err: unknown) => ctx.log.debug({ err }, 'last per-minute series flush failed')),
+    );
   }
   moduleTimer(app, ctx.options.purgeEveryMs, () => monitor.purge(), 'purge of old per-minute series');
 });

@@ -15,11 +15,17 @@ export interface MetricsListener {
 }
 
 /** Listens on `port` (-1: any free port, tests) of `host`. */
-export async function startMetricsListener(e: Endpoints, host: string, port: number, onError: (err: unknown) => void): Promise<MetricsListener> {
+export async function startMetricsListener(
+  e: Endpoints,
+  host: string,
+  port: number,
+  onError: (err: unknown) => void,
+): Promise<MetricsListener> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const answer = async (): Promise<Answer> => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, type: 'text/plain; charset=utf-8', body: 'method not allowed\n' };
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return { status: 405, type: 'text/plain; charset=utf-8', body: 'method not allowed\n' };
       if (path === '/metrics') return metricsAnswer(e, req.headers, req.socket.remoteAddress, true);
       if (path === '/healthz') return healthzAnswer();
       if (path === '/readyz') return readyzAnswer(e);
@@ -27,7 +33,11 @@ export async function startMetricsListener(e: Endpoints, host: string, port: num
     };
     answer().then(
       (a) => {
-        res.writeHead(a.status, { 'content-type': a.type, 'cache-control': 'no-store', ...(a.bearer ? { 'www-authenticate': 'Bearer' } : {}) });
+        res.writeHead(a.status, {
+          'content-type': a.type,
+          'cache-control': 'no-store',
+          ...(a.bearer ? { 'www-authenticate': 'Bearer' } : {}),
+        });
         res.end(req.method === 'HEAD' ? undefined : a.body);
       },
       (err: unknown) => {

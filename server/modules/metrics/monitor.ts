@@ -116,14 +116,17 @@ export class MonitorService {
         ca[1] += f.failed;
         byCarrier.set(f.carrier, ca);
       }
-      for (const [label, [ok, fail]] of byChannel) flows.push([SERIES.channelDelivered, label, ok], [SERIES.channelFailed, label, fail]);
-      for (const [carrier, [ok, fail]] of byCarrier) flows.push([SERIES.carrierDelivered, String(carrier), ok], [SERIES.carrierFailed, String(carrier), fail]);
+      for (const [label, [ok, fail]] of byChannel)
+        flows.push([SERIES.channelDelivered, label, ok], [SERIES.channelFailed, label, fail]);
+      for (const [carrier, [ok, fail]] of byCarrier)
+        flows.push([SERIES.carrierDelivered, String(carrier), ok], [SERIES.carrierFailed, String(carrier), fail]);
     }
     for (const [label, count] of this.src.refusals?.entries() ?? []) flows.push([SERIES.refused, label, count]);
     const sessions: Reading[] = [];
     for (const e of this.src.doors()) {
       if (!e.door || e.door.port <= 0) continue;
-      for (const [key, r] of Object.entries(e.door.stats.refused)) flows.push([SERIES.refused, `${e.protocol} ${key}`, r.count]);
+      for (const [key, r] of Object.entries(e.door.stats.refused))
+        flows.push([SERIES.refused, `${e.protocol} ${key}`, r.count]);
       sessions.push([SERIES.sessions, e.protocol, boundSessions(e.door)]);
     }
     return { flows, sessions };
@@ -140,7 +143,13 @@ export class MonitorService {
     const d = this.src.dispatcher();
     if (d !== this.lastDispatcher) {
       // a new dispatcher's counters start at 0: its readings are growth from 0
-      for (const name of [SERIES.submitted, SERIES.channelDelivered, SERIES.channelFailed, SERIES.carrierDelivered, SERIES.carrierFailed])
+      for (const name of [
+        SERIES.submitted,
+        SERIES.channelDelivered,
+        SERIES.channelFailed,
+        SERIES.carrierDelivered,
+        SERIES.carrierFailed,
+      ])
         for (const k of [...this.last.keys()]) if (k.startsWith(`${name}\u0000`)) this.last.delete(k);
       this.lastDispatcher = d;
     }
@@ -160,7 +169,9 @@ export class MonitorService {
   /** rows of the current minute: `add` to the value there, or `set` it */
   private async upsert(rows: Reading[], source: string, how: 'add' | 'set'): Promise<void> {
     // in key order: two processes adding to the same rows never wait for each other in a cycle
-    const sorted = [...rows].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+    const sorted = [...rows].sort((a, b) =>
+      a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+    );
     const value = how === 'add' ? sql`m.value + excluded.value` : sql`excluded.value`;
     await sql`
       insert into metric_minutes as m (minute, name, label, source, value)
@@ -246,13 +257,34 @@ export class MonitorService {
       .map((carrier) => {
         const ok = values(SERIES.carrierDelivered, String(carrier));
         const fail = values(SERIES.carrierFailed, String(carrier));
-        return { carrier, delivered: ok, failed: fail, rate: rates(ok, fail), deliveryRate: rateOf(sum(ok), sum(fail)) };
+        return {
+          carrier,
+          delivered: ok,
+          failed: fail,
+          rate: rates(ok, fail),
+          deliveryRate: rateOf(sum(ok), sum(fail)),
+        };
       });
-    const channels = [...new Set([...labelsOf(SERIES.submitted), ...labelsOf(SERIES.channelDelivered), ...labelsOf(SERIES.channelFailed)])].sort().map((channel) => {
-      const ok = values(SERIES.channelDelivered, channel);
-      const fail = values(SERIES.channelFailed, channel);
-      return { channel, submitted: values(SERIES.submitted, channel), delivered: ok, failed: fail, rate: rates(ok, fail), deliveryRate: rateOf(sum(ok), sum(fail)) };
-    });
+    const channels = [
+      ...new Set([
+        ...labelsOf(SERIES.submitted),
+        ...labelsOf(SERIES.channelDelivered),
+        ...labelsOf(SERIES.channelFailed),
+      ]),
+    ]
+      .sort()
+      .map((channel) => {
+        const ok = values(SERIES.channelDelivered, channel);
+        const fail = values(SERIES.channelFailed, channel);
+        return {
+          channel,
+          submitted: values(SERIES.submitted, channel),
+          delivered: ok,
+          failed: fail,
+          rate: rates(ok, fail),
+          deliveryRate: rateOf(sum(ok), sum(fail)),
+        };
+      });
     const refusals = labelsOf(SERIES.refused)
       .sort()
       .flatMap((label) => {
@@ -280,7 +312,13 @@ export class MonitorService {
       failed,
       waiting: gauge(SERIES.waiting),
       unconfirmed: gauge(SERIES.unconfirmed),
-      totals: { accepted: sum(accepted), submitted: sum(submitted), delivered: sum(delivered), failed: sum(failed), deliveryRate: rateOf(sum(carrierOk), sum(carrierFail)) },
+      totals: {
+        accepted: sum(accepted),
+        submitted: sum(submitted),
+        delivered: sum(delivered),
+        failed: sum(failed),
+        deliveryRate: rateOf(sum(carrierOk), sum(carrierFail)),
+      },
       carriers,
       channels,
       refusals,
@@ -291,8 +329,10 @@ export class MonitorService {
 
   /** a refusal's reason in words: the doors' and the console's kinds from the entity, the HTTP API's error message, a console message named by its module */
   private reasonLabel(protocol: AccessProtocol, reason: string): string {
-    if (protocol === AccessProtocol.Http) return (OPENAPI_ERRORS as Record<string, { msg: string } | undefined>)[reason]?.msg ?? reason;
-    if (protocol === AccessProtocol.Console) return this.src.refusals?.messageOf(reason) ?? REASONS.console[reason] ?? reason;
+    if (protocol === AccessProtocol.Http)
+      return (OPENAPI_ERRORS as Record<string, { msg: string } | undefined>)[reason]?.msg ?? reason;
+    if (protocol === AccessProtocol.Console)
+      return this.src.refusals?.messageOf(reason) ?? REASONS.console[reason] ?? reason;
     return REASONS.door[reason] ?? reason;
   }
 
@@ -300,7 +340,10 @@ export class MonitorService {
   async budgets(): Promise<MonitorSeries['budgets']> {
     const { db, config } = this.ctx;
     const now = this.ctx.now();
-    const [alarms, codes] = await Promise.all([alarmStatsOf(db, now, config.alarmSmsDaily), codeBudgetOf(db, now, config)]);
+    const [alarms, codes] = await Promise.all([
+      alarmStatsOf(db, now, config.alarmSmsDaily),
+      codeBudgetOf(db, now, config),
+    ]);
     return {
       alarms: {
         day: alarms.day,
@@ -319,7 +362,9 @@ export class MonitorService {
 
   /** Drops the rows older than `keepDays` (config.monitorKeepDays); how many. */
   async purge(keepDays = this.ctx.config.monitorKeepDays): Promise<number> {
-    const r = await sql`delete from metric_minutes where minute < now() - ${keepDays} * interval '1 day'`.execute(this.ctx.db);
+    const r = await sql`delete from metric_minutes where minute < now() - ${keepDays} * interval '1 day'`.execute(
+      this.ctx.db,
+    );
     return Number(r.numAffectedRows ?? 0);
   }
 }

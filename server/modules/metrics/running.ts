@@ -29,7 +29,16 @@ export interface DispatcherView {
   channelCounters(): {
     name: string;
     bound: boolean;
-    counters: { submitted: number; accepted: number; refused: number; retried: number; unconfirmed: number; receipts: number; latencyMsSum: number; latencyCount: number };
+    counters: {
+      submitted: number;
+      accepted: number;
+      refused: number;
+      retried: number;
+      unconfirmed: number;
+      receipts: number;
+      latencyMsSum: number;
+      latencyCount: number;
+    };
   }[];
   /** final outcomes by carrier and channel (Dispatcher.finals) */
   readonly finals: ReadonlyMap<string, { carrier: number; channel: string; delivered: number; failed: number }>;

@@ -29,13 +29,26 @@ export function noticeRoutes(ctx: AppContext, notices: NoticeService): FastifyPl
       },
     );
 
-    app.get('/agent/notice', route({ tag: TAG, summary: '最新公告（首页，最多 10 条）', access: 'session', response: arrayOf(ctx, 'entities/notice') }), async () =>
-      ok(await notices.latest()),
+    app.get(
+      '/agent/notice',
+      route({
+        tag: TAG,
+        summary: '最新公告（首页，最多 10 条）',
+        access: 'session',
+        response: arrayOf(ctx, 'entities/notice'),
+      }),
+      async () => ok(await notices.latest()),
     );
 
     app.get(
       '/agent/notice/detail',
-      route({ tag: TAG, summary: '公告详情', access: 'session', querystring: request(ctx, 'params/notice-detail'), response: okOf(ctx, 'entities/notice') }),
+      route({
+        tag: TAG,
+        summary: '公告详情',
+        access: 'session',
+        querystring: request(ctx, 'params/notice-detail'),
+        response: okOf(ctx, 'entities/notice'),
+      }),
       async (req) => ok(await notices.detail(req.query.noticeId)),
     );
   };

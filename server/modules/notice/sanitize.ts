@@ -8,7 +8,12 @@
 import sanitizeHtml from 'sanitize-html';
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== 'data' && t !== 'time'), 'img', 'font', 'center'],
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags.filter((t) => t !== 'data' && t !== 'time'),
+    'img',
+    'font',
+    'center',
+  ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -43,7 +48,11 @@ export function sanitizeNoticeHtml(html: string): string {
 
 /** The notice as plain text (search excerpts, the CLI listing). */
 export function noticeText(html: string): string {
-  return sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/tr|\/td|\/th|\/h\d)\b[^<>]*>/gi, '$& '), { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
+  return sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/tr|\/td|\/th|\/h\d)\b[^<>]*>/gi, '$& '), {
+    allowedTags: [],
+    allowedAttributes: {},
+    nonTextTags: OPTIONS.nonTextTags,
+  })
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -21,9 +21,22 @@ export const NOTICE_NOT_FOUND = MESSAGES.noticeNotFound;
 export const HOME_NOTICE_COUNT = 10;
 export const NOTICE_NAME_MAX = 100;
 
-function toRow(r: { id: number; notice_name: string; notice_content: string; is_top: number; release_time: Date }): NoticeRow {
+function toRow(r: {
+  id: number;
+  notice_name: string;
+  notice_content: string;
+  is_top: number;
+  release_time: Date;
+}): NoticeRow {
   const t = formatDateTime(r.release_time);
-  return { id: r.id, noticeName: r.notice_name, noticeContent: r.notice_content, isTop: r.is_top as YesNo, releaseTime: t, releaseTimeToStr: t };
+  return {
+    id: r.id,
+    noticeName: r.notice_name,
+    noticeContent: r.notice_content,
+    isTop: r.is_top as YesNo,
+    releaseTime: t,
+    releaseTimeToStr: t,
+  };
 }
 
 export interface PublishNotice {
@@ -42,7 +55,13 @@ export async function publishNotice(db: Db, n: PublishNotice, now = new Date()) 
   if (!noticeText(content) && !/<img\b/i.test(content)) throw new Error('公告内容不能为空');
   return db
     .insertInto('notices')
-    .values({ notice_name: name, notice_content: content, is_top: n.top ? 1 : 0, release_time: n.releaseTime ?? now, create_time: now })
+    .values({
+      notice_name: name,
+      notice_content: content,
+      is_top: n.top ? 1 : 0,
+      release_time: n.releaseTime ?? now,
+      create_time: now,
+    })
     .returning(['id', 'notice_name', 'notice_content', 'is_top', 'release_time'])
     .executeTakeFirstOrThrow();
 }
@@ -60,7 +79,12 @@ export class NoticeService {
     const term = searchContent.trim();
     if (term) {
       const like = `%${escapeLike(term.toLowerCase())}%`;
-      q = q.where((eb) => eb.or([eb(sql`lower(notice_name)`, 'like', like), eb(sql`lower(regexp_replace(notice_content, '<[^>]*>', '', 'g'))`, 'like', like)]));
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(notice_name)`, 'like', like),
+          eb(sql`lower(regexp_replace(notice_content, '<[^>]*>', '', 'g'))`, 'like', like),
+        ]),
+      );
     }
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q
@@ -89,7 +113,10 @@ export class NoticeService {
   async detail(noticeId: unknown): Promise<NoticeRow> {
     const id = Number(noticeId);
     if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw errors.notFound('公告');
-    const row = await this.visible().select(['id', 'notice_name', 'notice_content', 'is_top', 'release_time']).where('id', '=', id).executeTakeFirst();
+    const row = await this.visible()
+      .select(['id', 'notice_name', 'notice_content', 'is_top', 'release_time'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw errors.notFound('公告');
     return toRow(row);
   }

@@ -76,12 +76,28 @@ const OPERATOR_CHECK = {
     telecomSet: strings('电信号码'),
     internationalSet: strings('国际号码'),
     phoneSet: strings('有效号码（去重）'),
-    parseMobilesInfo: { type: 'object', title: '解析结果', properties: { submitTotal: int('提交总数'), errNum: int('无效号码数'), repeatNum: int('重复号码数') } },
+    parseMobilesInfo: {
+      type: 'object',
+      title: '解析结果',
+      properties: { submitTotal: int('提交总数'), errNum: int('无效号码数'), repeatNum: int('重复号码数') },
+    },
   },
 };
-const PROVINCE = { type: 'object', required: ['provinceId', 'provinceName'], properties: { provinceId: int('省份编号'), provinceName: str('省份') } };
-const CITY = { type: 'object', required: ['cityId', 'cityName'], properties: { cityId: int('城市编号'), cityName: str('城市'), label: str('城市') } };
-const AREA = { type: 'object', required: ['areaId', 'areaName'], properties: { areaId: int('地区编号'), areaName: str('地区'), fullName: str('全称'), parentId: int('上级编号') } };
+const PROVINCE = {
+  type: 'object',
+  required: ['provinceId', 'provinceName'],
+  properties: { provinceId: int('省份编号'), provinceName: str('省份') },
+};
+const CITY = {
+  type: 'object',
+  required: ['cityId', 'cityName'],
+  properties: { cityId: int('城市编号'), cityName: str('城市'), label: str('城市') },
+};
+const AREA = {
+  type: 'object',
+  required: ['areaId', 'areaName'],
+  properties: { areaId: int('地区编号'), areaName: str('地区'), fullName: str('全称'), parentId: int('上级编号') },
+};
 
 export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (plugin) => {
@@ -98,13 +114,21 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
       async (req) => ok(checkOperators(req.body.mobiles)),
     );
 
-    app.post('/send/provinceList', route({ tag: TAG, summary: '省份列表', access: 'session', response: arrayOf(ctx, PROVINCE) }), async () =>
-      ok(provinces().map((p) => ({ provinceId: p.provinceId, provinceName: p.provinceName }))),
+    app.post(
+      '/send/provinceList',
+      route({ tag: TAG, summary: '省份列表', access: 'session', response: arrayOf(ctx, PROVINCE) }),
+      async () => ok(provinces().map((p) => ({ provinceId: p.provinceId, provinceName: p.provinceName }))),
     );
 
     app.post(
       '/send/cityList',
-      route({ tag: TAG, summary: '某省的城市列表', access: 'session', body: request(ctx, 'params/numbers-city-list'), response: arrayOf(ctx, CITY) }),
+      route({
+        tag: TAG,
+        summary: '某省的城市列表',
+        access: 'session',
+        body: request(ctx, 'params/numbers-city-list'),
+        response: arrayOf(ctx, CITY),
+      }),
       async (req) => {
         const id = req.body.provinceId;
         if (!findProvince(id)) throw new ApiError(404, '省份不存在');
@@ -112,8 +136,11 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
       },
     );
 
-    app.get('/send/getProvinceInfo', route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session', response: arrayOf(ctx, AREA) }), async () =>
-      ok(provinces().map((p) => ({ areaId: p.provinceId, areaName: p.provinceName, fullName: p.fullName }))),
+    app.get(
+      '/send/getProvinceInfo',
+      route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session', response: arrayOf(ctx, AREA) }),
+      async () =>
+        ok(provinces().map((p) => ({ areaId: p.provinceId, areaName: p.provinceName, fullName: p.fullName }))),
     );
 
     app.get(
@@ -127,7 +154,8 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
       async (req) => {
         const id = req.query.areaId;
-        if (findProvince(id)) return ok(cities(id).map((c) => ({ areaId: c.cityId, areaName: c.cityName, parentId: c.provinceId })));
+        if (findProvince(id))
+          return ok(cities(id).map((c) => ({ areaId: c.cityId, areaName: c.cityName, parentId: c.provinceId })));
         const city = findCity(id);
         if (!city) throw new ApiError(404, '地区不存在');
         return ok([{ areaId: city.cityId, areaName: city.cityName, parentId: city.provinceId }]);

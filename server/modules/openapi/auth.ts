@@ -60,7 +60,10 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
   return typeof v === 'string' ? v.trim() : undefined;
 };
 
-const lockedError = (until: Date, now: Date) => apiError('AUTH_LOCKED', undefined, { 'retry-after': String(Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000))) });
+const lockedError = (until: Date, now: Date) =>
+  apiError('AUTH_LOCKED', undefined, {
+    'retry-after': String(Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000))),
+  });
 
 export { ipAllowed };
 
@@ -83,7 +86,13 @@ export class ApiAuth {
     const nonce = header(headers, HEADERS.nonce);
     const signature = header(headers, HEADERS.signature);
     if (!clientid || !timestamp || !nonce || !signature) throw apiError('AUTH_MISSING');
-    if (clientid.length > 40 || nonce.length > 64 || !/^[A-Za-z0-9_.:-]{8,64}$/.test(nonce) || !/^[0-9a-fA-F]{64}$/.test(signature)) throw apiError('AUTH_MISSING');
+    if (
+      clientid.length > 40 ||
+      nonce.length > 64 ||
+      !/^[A-Za-z0-9_.:-]{8,64}$/.test(nonce) ||
+      !/^[0-9a-fA-F]{64}$/.test(signature)
+    )
+      throw apiError('AUTH_MISSING');
     // unix seconds or milliseconds
     if (!/^\d{10}(\d{3})?$/.test(timestamp)) throw apiError('TIMESTAMP_EXPIRED');
     const ms = timestamp.length === 10 ? Number(timestamp) * 1000 : Number(timestamp);
@@ -91,8 +100,21 @@ export class ApiAuth {
     if (Math.abs(now.getTime() - ms) > WINDOW_MS) throw apiError('TIMESTAMP_EXPIRED');
     const pair = await this.lockout.state(interfaceNameHash(clientid), ip, now);
     if (pair?.lockedUntil) throw lockedError(pair.lockedUntil, now);
-    const account = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirst();
-    return { clientid, timestamp, nonce, signature, ms, ip, account: account?.api_secret ? account : null, failures: pair !== null };
+    const account = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('clientid', '=', clientid)
+      .executeTakeFirst();
+    return {
+      clientid,
+      timestamp,
+      nonce,
+      signature,
+      ms,
+      ip,
+      account: account?.api_secret ? account : null,
+      failures: pair !== null,
+    };
   }
 
   /** The account of an admitted request once its body has arrived, or the refusal (thrown). Takes the nonce. */
@@ -134,7 +156,12 @@ export class ApiAuth {
     const r = await this.ctx.db
       .insertInto('api_nonces')
       .values({ account_id: accountId, nonce, expires_at: expiresAt })
-      .onConflict((oc) => oc.columns(['account_id', 'nonce']).doUpdateSet({ expires_at: expiresAt }).where('api_nonces.expires_at', '<', now))
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'nonce'])
+          .doUpdateSet({ expires_at: expiresAt })
+          .where('api_nonces.expires_at', '<', now),
+      )
       .returning('nonce')
       .executeTakeFirst();
     if (!r) throw apiError('NONCE_REUSED');
@@ -188,7 +215,9 @@ export class ApiAuth {
     await this.ctx.db
       .insertInto('api_throttle')
       .values({ account_id: account.id, tokens: rate - n, updated_at: now })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ tokens: sql`${this.refill(rate, now)} - ${n}::float8`, updated_at: now }))
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ tokens: sql`${this.refill(rate, now)} - ${n}::float8`, updated_at: now }),
+      )
       .execute();
   }
 

@@ -56,7 +56,8 @@ export class UnverifiedBudget {
   }
 
   private forget(t: number) {
-    for (const [a, u] of this.byAddress) if (u.inFlight === 0 && t - u.windowStart >= BUDGET_WINDOW_MS) this.byAddress.delete(a);
+    for (const [a, u] of this.byAddress)
+      if (u.inFlight === 0 && t - u.windowStart >= BUDGET_WINDOW_MS) this.byAddress.delete(a);
     for (const [a, u] of this.byAddress) {
       if (this.byAddress.size < MAX_ADDRESSES) break;
       if (u.inFlight === 0) this.byAddress.delete(a);

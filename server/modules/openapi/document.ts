@@ -86,7 +86,13 @@ export function buildDocument(platformName: string, prefix: string, routes: read
     if (r.querystring) {
       const q = clean(r.querystring) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(q.properties ?? {}))
-        params.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema, description: (schema as { title?: string }).title });
+        params.push({
+          name,
+          in: 'query',
+          required: (q.required ?? []).includes(name),
+          schema,
+          description: (schema as { title?: string }).title,
+        });
     }
     if (r.idempotency)
       params.push({
@@ -100,7 +106,10 @@ export function buildDocument(platformName: string, prefix: string, routes: read
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: clean(r.body) } } };
     op.responses = {
       200: { description: '成功：code 为 0', content: { 'application/json': { schema: clean(r.response) } } },
-      default: { description: '错误（HTTP 400/401/403/404/409/422/429/500）', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: {
+        description: '错误（HTTP 400/401/403/404/409/422/429/500）',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     };
     (paths[`${prefix}${r.path}`] ??= {})[r.method] = op;
   }

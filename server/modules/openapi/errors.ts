@@ -6,7 +6,8 @@
 import doc from '../../../schemas/messages/openapi.json';
 
 export type OpenApiErrorName = keyof (typeof doc)['x-errors'];
-export const OPENAPI_ERRORS: Readonly<Record<OpenApiErrorName, { code: number; status: number; msg: string }>> = doc['x-errors'];
+export const OPENAPI_ERRORS: Readonly<Record<OpenApiErrorName, { code: number; status: number; msg: string }>> =
+  doc['x-errors'];
 
 export class OpenApiError extends Error {
   readonly status: number;
@@ -29,4 +30,5 @@ export type OpenApiMessageKey = keyof (typeof doc)['x-messages'];
 export const openApiMessage = (key: OpenApiMessageKey, values: Record<string, string | number>) =>
   doc['x-messages'][key].replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
 
-export const apiError = (name: OpenApiErrorName, msg?: string, headers?: Record<string, string>, data?: unknown) => new OpenApiError(name, msg, headers, data);
+export const apiError = (name: OpenApiErrorName, msg?: string, headers?: Record<string, string>, data?: unknown) =>
+  new OpenApiError(name, msg, headers, data);

@@ -12,7 +12,13 @@ import { ApiAuth } from './auth';
 import { openApiRoutes } from './routes';
 import { OpenApiService } from './service';
 
-export { deriveApiSecret, signRequest, canonicalString, DEMO_INTERFACE_PASSWORD, HEADERS as OPENAPI_HEADERS } from './signing';
+export {
+  deriveApiSecret,
+  signRequest,
+  canonicalString,
+  DEMO_INTERFACE_PASSWORD,
+  HEADERS as OPENAPI_HEADERS,
+} from './signing';
 export { OPENAPI_PREFIX, isOpenApiPath, openApiNotFound } from './routes';
 export { OPENAPI_ERRORS } from './errors';
 

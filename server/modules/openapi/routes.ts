@@ -61,9 +61,14 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 const str = (title: string): JsonSchema => ({ type: 'string', title });
 /** "0 处理中，1 等待发送，…" of an enum of schemas/enums (the document's titles say the codes as the console does) */
-const codes = (e: { oneOf: readonly { const: number; title: string }[] }) => e.oneOf.map((o) => `${o.const} ${o.title}`).join('，');
+const codes = (e: { oneOf: readonly { const: number; title: string }[] }) =>
+  e.oneOf.map((o) => `${o.const} ${o.title}`).join('，');
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties), title?: string): JsonSchema => ({
+const obj = (
+  properties: Record<string, JsonSchema>,
+  required = Object.keys(properties),
+  title?: string,
+): JsonSchema => ({
   type: 'object',
   ...(title ? { title } : {}),
   required,
@@ -84,12 +89,26 @@ const SEND_ANSWER = obj(
     messages: {
       type: 'array',
       title: '逐号码消息编号',
-      items: obj({ mobile: str('号码'), msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' } }),
+      items: obj({
+        mobile: str('号码'),
+        msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' },
+      }),
     },
     msg: str('受理说明'),
     replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
   },
-  ['taskId', 'submitTotal', 'smsNum', 'chargeNum', 'amount', 'repeatNum', 'invalidNumbers', 'messages', 'msg', 'replayed'],
+  [
+    'taskId',
+    'submitTotal',
+    'smsNum',
+    'chargeNum',
+    'amount',
+    'repeatNum',
+    'invalidNumbers',
+    'messages',
+    'msg',
+    'replayed',
+  ],
   '受理结果',
 );
 
@@ -144,7 +163,14 @@ const REPORT = obj({
   dateStr: str('完成时间'),
   smsNum: int('计费条数'),
 });
-const MO = obj({ clientid: str('账户'), id: int('上行编号'), phone: str('号码'), content: str('上行内容'), dest: str('接收号码（含扩展号）'), receivedateStr: str('接收时间') });
+const MO = obj({
+  clientid: str('账户'),
+  id: int('上行编号'),
+  phone: str('号码'),
+  content: str('上行内容'),
+  dest: str('接收号码（含扩展号）'),
+  receivedateStr: str('接收时间'),
+});
 const pullAnswer = (row: JsonSchema) =>
   obj(
     {
@@ -205,7 +231,12 @@ function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
   if (err instanceof InterfaceRefusal) {
     if (err.kind === 'noValidNumber') {
       const data = err.data as { invalidNum: number; invalidNumbers: string[] };
-      return apiError('NO_VALID_NUMBER', openApiMessage('noValidNumber', { invalid: data.invalidNum }), undefined, data);
+      return apiError(
+        'NO_VALID_NUMBER',
+        openApiMessage('noValidNumber', { invalid: data.invalidNum }),
+        undefined,
+        data,
+      );
     }
     const name: OpenApiErrorName =
       err.kind === 'signMissing'
@@ -234,11 +265,14 @@ function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
 
 function sendError(reply: FastifyReply, e: OpenApiError) {
   if (e.headers) reply.headers(e.headers);
-  return reply.status(e.status).send({ code: e.code, error: e.error, msg: e.message, ...(e.data !== undefined ? { data: e.data } : {}) });
+  return reply
+    .status(e.status)
+    .send({ code: e.code, error: e.error, msg: e.message, ...(e.data !== undefined ? { data: e.data } : {}) });
 }
 
 /** Whether a path (without its query) is under /openapi/v1. */
-export const isOpenApiPath = (pathOnly: string) => pathOnly === OPENAPI_PREFIX || pathOnly.startsWith(`${OPENAPI_PREFIX}/`);
+export const isOpenApiPath = (pathOnly: string) =>
+  pathOnly === OPENAPI_PREFIX || pathOnly.startsWith(`${OPENAPI_PREFIX}/`);
 
 /**
  * The API's own 404 (NOT_FOUND), for every method: the plugin's not-found handler answers it, and
@@ -247,7 +281,12 @@ export const isOpenApiPath = (pathOnly: string) => pathOnly === OPENAPI_PREFIX |
  */
 export const openApiNotFound = (reply: FastifyReply) => sendError(reply, apiError('NOT_FOUND'));
 
-export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAuth, payerOf: (a: Account) => number): FastifyPluginAsync {
+export function openApiRoutes(
+  ctx: AppContext,
+  svc: OpenApiService,
+  auth: ApiAuth,
+  payerOf: (a: Account) => number,
+): FastifyPluginAsync {
   const docRoutes: DocRoute[] = [];
   return async (plugin: FastifyInstance) => {
     plugin.setErrorHandler((err, req, reply) => {
@@ -270,10 +309,12 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
     plugin.addHook('onRequest', async (req) => {
       if (req.is404 || req.routeOptions.config?.apiPublic) return;
       const h = req.headers;
-      if (!h[HEADERS.clientid] || !h[HEADERS.timestamp] || !h[HEADERS.nonce] || !h[HEADERS.signature]) throw apiError('AUTH_MISSING');
+      if (!h[HEADERS.clientid] || !h[HEADERS.timestamp] || !h[HEADERS.nonce] || !h[HEADERS.signature])
+        throw apiError('AUTH_MISSING');
       const ip = clientAddress(req.ip);
       const ticket = budget.open(ip, Number(h['content-length']) || 0);
-      if ('retryAfter' in ticket) throw apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(ticket.retryAfter) });
+      if ('retryAfter' in ticket)
+        throw apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(ticket.retryAfter) });
       req.openapiAdmitted = await auth.admit(h, ip);
       req.openapiTicket = ticket;
     });
@@ -284,7 +325,10 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       req.openapiHash = hash;
       const counted = new Transform({
         transform(chunk: Buffer, _enc, next) {
-          if (!budget.add(ticket, chunk.length)) return next(apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(budget.retryAfter(ticket.address)) }));
+          if (!budget.add(ticket, chunk.length))
+            return next(
+              apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(budget.retryAfter(ticket.address)) }),
+            );
           hash.update(chunk);
           next(null, chunk);
         },
@@ -313,7 +357,8 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         req.body = {};
         return;
       }
-      if (!/^application\/json\s*(;|$)/i.test(String(req.headers['content-type'] ?? ''))) throw apiError('BAD_REQUEST', '请求体须为 JSON（content-type: application/json）');
+      if (!/^application\/json\s*(;|$)/i.test(String(req.headers['content-type'] ?? '')))
+        throw apiError('BAD_REQUEST', '请求体须为 JSON（content-type: application/json）');
       let v: unknown;
       try {
         v = JSON.parse(raw.toString('utf8'));
@@ -373,11 +418,14 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         const keyHeader = req.headers[HEADERS.idempotencyKey];
         let idem: { key: string; bodySha256: string } | null = null;
         if (keyHeader !== undefined) {
-          if (typeof keyHeader !== 'string' || !IDEMPOTENCY_KEY.test(keyHeader)) throw apiError('IDEMPOTENCY_KEY_INVALID');
+          if (typeof keyHeader !== 'string' || !IDEMPOTENCY_KEY.test(keyHeader))
+            throw apiError('IDEMPOTENCY_KEY_INVALID');
           idem = { key: keyHeader, bodySha256: req.openapiBodySha256 ?? EMPTY_BODY_SHA256 };
         }
-        if (b.items && (b.content !== undefined || b.mobiles !== undefined)) throw apiError('BAD_REQUEST', '请只用一种方式：content + mobiles，或 items');
-        if (!b.items && (b.content === undefined || !b.mobiles?.length)) throw apiError('BAD_REQUEST', '请提供 content 与 mobiles，或 items');
+        if (b.items && (b.content !== undefined || b.mobiles !== undefined))
+          throw apiError('BAD_REQUEST', '请只用一种方式：content + mobiles，或 items');
+        if (!b.items && (b.content === undefined || !b.mobiles?.length))
+          throw apiError('BAD_REQUEST', '请提供 content 与 mobiles，或 items');
         let sendTime: Date | undefined;
         if (b.sendTime) {
           const t = parseSendTime(b.sendTime.length === 16 ? `${b.sendTime}:00` : b.sendTime);
@@ -385,7 +433,18 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
           sendTime = t;
         }
         const account = me(req);
-        const r = await svc.send(account, { content: b.content, mobiles: b.mobiles, items: b.items, smstype: b.smstype, sendTime, extension: b.extension }, idem);
+        const r = await svc.send(
+          account,
+          {
+            content: b.content,
+            mobiles: b.mobiles,
+            items: b.items,
+            smstype: b.smstype,
+            sendTime,
+            extension: b.extension,
+          },
+          idem,
+        );
         // the accessSpeed tokens of what was accepted (the call took one already); a refusal took none
         if (!r.replayed) await auth.debit(account, r.answer.submitTotal - 1);
         return ok({ ...r.answer, replayed: r.replayed }, r.answer.msg);
@@ -406,8 +465,17 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       querystring: taskQuery,
       response: taskResponse,
     });
-    app.get('/sms/task', route({ tag: TAG, summary: '查询发送', access: 'public', querystring: taskQuery, response: taskResponse, with: config() }), async (req) =>
-      ok(await svc.task(me(req), req.query.taskId, req.query.page ?? 1, req.query.rows ?? 1000)),
+    app.get(
+      '/sms/task',
+      route({
+        tag: TAG,
+        summary: '查询发送',
+        access: 'public',
+        querystring: taskQuery,
+        response: taskResponse,
+        with: config(),
+      }),
+      async (req) => ok(await svc.task(me(req), req.query.taskId, req.query.page ?? 1, req.query.rows ?? 1000)),
     );
 
     // ---- pulls ----
@@ -425,8 +493,17 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       body: pullBody,
       response: reportsResponse,
     });
-    app.post('/reports/pull', route({ tag: TAG, summary: '拉取状态报告', access: 'public', body: pullBody, response: reportsResponse, with: config() }), async (req) =>
-      ok(await svc.pullReports(me(req), req.body.ack, req.body.limit ?? 500)),
+    app.post(
+      '/reports/pull',
+      route({
+        tag: TAG,
+        summary: '拉取状态报告',
+        access: 'public',
+        body: pullBody,
+        response: reportsResponse,
+        with: config(),
+      }),
+      async (req) => ok(await svc.pullReports(me(req), req.body.ack, req.body.limit ?? 500)),
     );
     doc({
       method: 'post',
@@ -438,8 +515,10 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       body: pullBody,
       response: moResponse,
     });
-    app.post('/mo/pull', route({ tag: TAG, summary: '拉取上行', access: 'public', body: pullBody, response: moResponse, with: config() }), async (req) =>
-      ok(await svc.pullMo(me(req), req.body.ack, req.body.limit ?? 500)),
+    app.post(
+      '/mo/pull',
+      route({ tag: TAG, summary: '拉取上行', access: 'public', body: pullBody, response: moResponse, with: config() }),
+      async (req) => ok(await svc.pullMo(me(req), req.body.ack, req.body.limit ?? 500)),
     );
 
     // ---- account ----
@@ -448,11 +527,14 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       method: 'get',
       path: '/account/balance',
       summary: '余额与套餐',
-      description: '付费账户（后付费子账户为其代理商）的余额（元）与可用产品包（未过期、有剩余；剩余为条数，国际产品包为元）。',
+      description:
+        '付费账户（后付费子账户为其代理商）的余额（元）与可用产品包（未过期、有剩余；剩余为条数，国际产品包为元）。',
       response: balanceResponse,
     });
-    app.get('/account/balance', route({ tag: TAG, summary: '余额与套餐', access: 'public', response: balanceResponse, with: config() }), async (req) =>
-      ok(await svc.balance(me(req), payerOf(me(req)))),
+    app.get(
+      '/account/balance',
+      route({ tag: TAG, summary: '余额与套餐', access: 'public', response: balanceResponse, with: config() }),
+      async (req) => ok(await svc.balance(me(req), payerOf(me(req)))),
     );
     const signsResponse = okOf(ctx, { type: 'array', title: '签名列表', items: SIGN });
     doc({
@@ -462,7 +544,11 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       description: '本账户的签名（不含已删除）及审核状态；发送只能使用 approved 为 true 的签名。',
       response: signsResponse,
     });
-    app.get('/signs', route({ tag: TAG, summary: '签名列表', access: 'public', response: signsResponse, with: config() }), async (req) => ok(await svc.signs(me(req))));
+    app.get(
+      '/signs',
+      route({ tag: TAG, summary: '签名列表', access: 'public', response: signsResponse, with: config() }),
+      async (req) => ok(await svc.signs(me(req))),
+    );
     const templatesResponse = okOf(ctx, { type: 'array', title: '模板列表', items: TEMPLATE });
     doc({
       method: 'get',
@@ -471,13 +557,21 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
       description: '本账户的模板与平台通用的国内短信模板（只读）。接口发送不绑定模板。',
       response: templatesResponse,
     });
-    app.get('/templates', route({ tag: TAG, summary: '模板列表', access: 'public', response: templatesResponse, with: config() }), async (req) => ok(await svc.templates(me(req))));
+    app.get(
+      '/templates',
+      route({ tag: TAG, summary: '模板列表', access: 'public', response: templatesResponse, with: config() }),
+      async (req) => ok(await svc.templates(me(req))),
+    );
 
     // ---- the document (no signature) ----
     let document: unknown;
-    app.get('/openapi.json', route({ tag: TAG, summary: 'OpenAPI 文档', access: 'public', with: config({ apiPublic: true }) }), async (_req, reply) => {
-      document ??= buildDocument(ctx.config.platformName, OPENAPI_PREFIX, docRoutes);
-      return reply.header('cache-control', 'no-cache').send(document);
-    });
+    app.get(
+      '/openapi.json',
+      route({ tag: TAG, summary: 'OpenAPI 文档', access: 'public', with: config({ apiPublic: true }) }),
+      async (_req, reply) => {
+        document ??= buildDocument(ctx.config.platformName, OPENAPI_PREFIX, docRoutes);
+        return reply.header('cache-control', 'no-cache').send(document);
+      },
+    );
   };
 }

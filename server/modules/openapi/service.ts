@@ -14,7 +14,14 @@ import { poolFigure } from '../billing';
 import { stateTitle, type MoRecord, type ReportRecord } from '../push';
 import { expandTask } from '../send';
 import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send';
-import { NeedMo, NeedReport, ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
+import {
+  NeedMo,
+  NeedReport,
+  ProductType,
+  SignState,
+  TemplateAuditState,
+  TemplateBusiness,
+} from '../../../common/generated/schemas';
 import { apiError, openApiMessage } from './errors';
 
 /** a pulled row not acknowledged comes back after this long */
@@ -81,7 +88,11 @@ export class OpenApiService {
    * the same key with another body is refused. Two requests with one key at the same moment: the
    * second waits on the key's row and then answers the first one's result.
    */
-  async send(me: Account, input: InterfaceSendInput, idem: { key: string; bodySha256: string } | null): Promise<{ answer: SendAnswer; replayed: boolean }> {
+  async send(
+    me: Account,
+    input: InterfaceSendInput,
+    idem: { key: string; bodySha256: string } | null,
+  ): Promise<{ answer: SendAnswer; replayed: boolean }> {
     const hash = idem ? idem.bodySha256 : '';
     const stored = async () => {
       if (!idem) return null;
@@ -102,7 +113,14 @@ export class OpenApiService {
         if (!idem) return;
         const ins = await trx
           .insertInto('api_idempotency')
-          .values({ account_id: me.id, idem_key: idem.key, request_hash: hash, task_uid: res.taskId, answer: JSON.stringify(answerOf(res)), created_at: this.ctx.now() })
+          .values({
+            account_id: me.id,
+            idem_key: idem.key,
+            request_hash: hash,
+            task_uid: res.taskId,
+            answer: JSON.stringify(answerOf(res)),
+            created_at: this.ctx.now(),
+          })
           .onConflict((oc) => oc.columns(['account_id', 'idem_key']).doNothing())
           .returning('idem_key')
           .executeTakeFirst();
@@ -197,7 +215,13 @@ export class OpenApiService {
     const now = this.ctx.now();
     const token = randomUUID();
     return this.ctx.db.transaction().execute(async (trx) => {
-      if (ack) await trx.deleteFrom('api_pull').where('account_id', '=', me.id).where('kind', '=', kind).where('batch', '=', ack).execute();
+      if (ack)
+        await trx
+          .deleteFrom('api_pull')
+          .where('account_id', '=', me.id)
+          .where('kind', '=', kind)
+          .where('batch', '=', ack)
+          .execute();
       const leaseEnd = new Date(now.getTime() - PULL_LEASE_MS).toISOString();
       const r = await sql<{ id: number; ref_id: number }>`
         update api_pull set handed_at = ${now.toISOString()}::timestamptz, batch = ${token}
@@ -208,7 +232,11 @@ export class OpenApiService {
           for update skip locked)
         returning id, ref_id`.execute(trx);
       const more = r.rows.length === limit;
-      return { token: r.rows.length ? token : null, refs: r.rows.map((x) => Number(x.ref_id)).sort((a, b) => a - b), more };
+      return {
+        token: r.rows.length ? token : null,
+        refs: r.rows.map((x) => Number(x.ref_id)).sort((a, b) => a - b),
+        more,
+      };
     });
   }
 
@@ -218,10 +246,20 @@ export class OpenApiService {
    * (issue 41 item 10). What was queued while the mode was 3 stays until it expires (72 h) and is
    * handed out again if the mode goes back to 3.
    */
-  private assertPull(me: Account, enumName: 'need-report' | 'need-mo', mode: number, pull: number, message: 'reportsNotPull' | 'moNotPull', field: 'needreport' | 'needmo') {
+  private assertPull(
+    me: Account,
+    enumName: 'need-report' | 'need-mo',
+    mode: number,
+    pull: number,
+    message: 'reportsNotPull' | 'moNotPull',
+    field: 'needreport' | 'needmo',
+  ) {
     if (mode === pull) return;
     const label = this.ctx.schemas.registry.enumLabel(enumName, mode) ?? String(mode);
-    throw apiError('NOT_PULL_MODE', openApiMessage(message, { mode: label }), undefined, { [field]: mode, [`${field}Str`]: label });
+    throw apiError('NOT_PULL_MODE', openApiMessage(message, { mode: label }), undefined, {
+      [field]: mode,
+      [`${field}Str`]: label,
+    });
   }
 
   /** needreport 3: final states of the account's messages, each handed out once (until acknowledged). */
@@ -257,7 +295,12 @@ export class OpenApiService {
     this.assertPull(me, 'need-mo', me.needmo, NeedMo.Pull, 'moNotPull', 'needmo');
     const c = await this.claim(me, PULL_KIND.mo, ack, limit);
     const rows = c.refs.length
-      ? await this.ctx.db.selectFrom('sms_mo').select(['id', 'phone', 'content', 'dest', 'received_at']).where('id', 'in', c.refs).orderBy('id').execute()
+      ? await this.ctx.db
+          .selectFrom('sms_mo')
+          .select(['id', 'phone', 'content', 'dest', 'received_at'])
+          .where('id', 'in', c.refs)
+          .orderBy('id')
+          .execute()
       : [];
     const list: MoRecord[] = rows.map((m) => ({
       clientid: me.clientid,
@@ -273,7 +316,11 @@ export class OpenApiService {
   /** Balance (of the payer: a postpaid sub-account's agent pays) and the usable pools. */
   async balance(me: Account, payerId: number) {
     const now = this.ctx.now();
-    const payer = await this.ctx.db.selectFrom('accounts').select(['balance']).where('id', '=', payerId).executeTakeFirstOrThrow();
+    const payer = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['balance'])
+      .where('id', '=', payerId)
+      .executeTakeFirstOrThrow();
     const pools = await this.ctx.db
       .selectFrom('product_pools')
       .select(['id', 'product_type', 'operator_code', 'product_name', 'total', 'remaining', 'due_time'])
@@ -308,13 +355,31 @@ export class OpenApiService {
       .where('state', '<>', SignState.Deleted)
       .orderBy('id')
       .execute();
-    return rows.map((s) => ({ id: s.id, sign: s.sign, state: s.state, approved: s.state === SignState.Approved, cause: s.cause, createTime: formatDateTime(s.create_time) }));
+    return rows.map((s) => ({
+      id: s.id,
+      sign: s.sign,
+      state: s.state,
+      approved: s.state === SignState.Approved,
+      cause: s.cause,
+      createTime: formatDateTime(s.create_time),
+    }));
   }
 
   async templates(me: Account) {
     const rows = await this.ctx.db
       .selectFrom('templates')
-      .select(['id', 'sms_type', 'template_type', 'business', 'smstype', 'sign', 'content', 'state', 'remark', 'create_time'])
+      .select([
+        'id',
+        'sms_type',
+        'template_type',
+        'business',
+        'smstype',
+        'sign',
+        'content',
+        'state',
+        'remark',
+        'create_time',
+      ])
       .where((eb) => eb.or([eb('owner_id', '=', me.id), eb('owner_id', 'is', null)]))
       .where('business', '=', TemplateBusiness.Domestic)
       .orderBy('id')

@@ -55,16 +55,34 @@ export async function audit(trx: Transaction<Database>, who: Actor, e: AuditInpu
 /** The 审计日志 list: newest first, filtered by operator, action, account and date (filters/audit-log.json). */
 export async function auditList(ctx: AppContext, f: AuditLogFilter & CurrentPaging) {
   const paging = pagingOf(f);
-  const base = whereFrom(ctx.db.selectFrom('audit_log as l').leftJoin('accounts as a', 'a.id', 'l.account_id'), ctx, 'filters/audit-log', f);
+  const base = whereFrom(
+    ctx.db.selectFrom('audit_log as l').leftJoin('accounts as a', 'a.id', 'l.account_id'),
+    ctx,
+    'filters/audit-log',
+    f,
+  );
   const rows = await base
-    .select(['l.id', 'l.at', 'l.operator_name', 'l.action', 'l.target', 'l.target_id', 'l.before', 'l.after', 'l.remark', 'a.clientid'])
+    .select([
+      'l.id',
+      'l.at',
+      'l.operator_name',
+      'l.action',
+      'l.target',
+      'l.target_id',
+      'l.before',
+      'l.after',
+      'l.remark',
+      'a.clientid',
+    ])
     .select(sql<string>`count(*) over ()`.as('total'))
     .orderBy('l.at', 'desc')
     .orderBy('l.id', 'desc')
     .limit(paging.size)
     .offset(paging.offset)
     .execute();
-  const total = rows.length ? Number(rows[0].total) : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  const total = rows.length
+    ? Number(rows[0].total)
+    : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
   const list: AuditEntry[] = rows.map((r) => ({
     id: r.id,
     at: formatDateTime(r.at),

@@ -18,9 +18,24 @@ import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import channelEntity from '../../../schemas/entities/operator-channel.json';
 import channelForm from '../../../schemas/forms/operator-channel.json';
-import { Carrier, type OperatorChannel, type OperatorChannelForm, type RoutePreview, type SmsType } from '../../../common/generated/schemas';
+import {
+  Carrier,
+  type OperatorChannel,
+  type OperatorChannelForm,
+  type RoutePreview,
+  type SmsType,
+} from '../../../common/generated/schemas';
 import { carrierOf } from '../../../common/sms/segments';
-import { ChannelConfigError, channelRowOf, channelServes, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, type ChannelSpec } from '../smsc';
+import {
+  ChannelConfigError,
+  channelRowOf,
+  channelServes,
+  describeSmsc,
+  parseChannel,
+  parseChannelTable,
+  parseSmppUrl,
+  type ChannelSpec,
+} from '../smsc';
 import { audit, type Actor } from './audit';
 
 export const CHANNEL_MESSAGES = {
@@ -103,8 +118,16 @@ export class ChannelService {
       updated_at: null,
       source: 'file',
     }));
-    const db = await this.ctx.db.selectFrom('dispatch_channels').selectAll().orderBy('priority').orderBy('name').execute();
-    const rows: Row[] = [...file, ...db.filter((r) => !file.some((f) => f.name === r.name)).map((r) => ({ ...r, source: 'db' as const }))];
+    const db = await this.ctx.db
+      .selectFrom('dispatch_channels')
+      .selectAll()
+      .orderBy('priority')
+      .orderBy('name')
+      .execute();
+    const rows: Row[] = [
+      ...file,
+      ...db.filter((r) => !file.some((f) => f.name === r.name)).map((r) => ({ ...r, source: 'db' as const })),
+    ];
     if (!rows.some((r) => r.enabled)) rows.push(this.defaultRow());
     return rows;
   }
@@ -193,7 +216,10 @@ export class ChannelService {
 
   /** the channels serving a carrier and SMS type (the default link serves everything) */
   private static serves(c: OperatorChannel, carrier: number, smstype: number) {
-    return c.source === 'default' || channelServes({ carriers: c.carriers, international: c.international, smsTypes: c.smsTypes }, carrier, smstype);
+    return (
+      c.source === 'default' ||
+      channelServes({ carriers: c.carriers, international: c.international, smsTypes: c.smsTypes }, carrier, smstype)
+    );
   }
 
   /** Adds or edits a channel (an edit without `url` keeps the stored one). */
@@ -201,7 +227,12 @@ export class ChannelService {
     this.assertNotFile(f.name);
     const now = this.ctx.now();
     return this.ctx.db.transaction().execute(async (trx) => {
-      const cur = await trx.selectFrom('dispatch_channels').selectAll().where('name', '=', f.name).forUpdate().executeTakeFirst();
+      const cur = await trx
+        .selectFrom('dispatch_channels')
+        .selectAll()
+        .where('name', '=', f.name)
+        .forUpdate()
+        .executeTakeFirst();
       const url = f.url || cur?.url;
       if (!url) throw new ApiError(400, CHANNEL_MESSAGES.urlRequired);
       let spec: ChannelSpec;
@@ -226,7 +257,14 @@ export class ChannelService {
         .values(row)
         .onConflict((oc) => oc.column('name').doUpdateSet(row))
         .execute();
-      await audit(trx, who, { action: 'channel.save', target: 'dispatch_channels', targetId: spec.name, before: cur ? auditView(cur) : undefined, after: auditView(row), at: now });
+      await audit(trx, who, {
+        action: 'channel.save',
+        target: 'dispatch_channels',
+        targetId: spec.name,
+        before: cur ? auditView(cur) : undefined,
+        after: auditView(row),
+        at: now,
+      });
       return CHANNEL_MESSAGES.saved;
     });
   }
@@ -236,10 +274,19 @@ export class ChannelService {
     this.assertNotFile(name);
     const now = this.ctx.now();
     return this.ctx.db.transaction().execute(async (trx) => {
-      const cur = await trx.selectFrom('dispatch_channels').select(['name', 'enabled']).where('name', '=', name).forUpdate().executeTakeFirst();
+      const cur = await trx
+        .selectFrom('dispatch_channels')
+        .select(['name', 'enabled'])
+        .where('name', '=', name)
+        .forUpdate()
+        .executeTakeFirst();
       if (!cur) throw errors.notFound('通道');
       if (cur.enabled !== paused) return paused ? CHANNEL_MESSAGES.paused : CHANNEL_MESSAGES.resumed;
-      await trx.updateTable('dispatch_channels').set({ enabled: !paused, updated_at: now }).where('name', '=', name).execute();
+      await trx
+        .updateTable('dispatch_channels')
+        .set({ enabled: !paused, updated_at: now })
+        .where('name', '=', name)
+        .execute();
       await audit(trx, who, {
         action: paused ? 'channel.pause' : 'channel.resume',
         target: 'dispatch_channels',
@@ -258,7 +305,13 @@ export class ChannelService {
     return this.ctx.db.transaction().execute(async (trx) => {
       const cur = await trx.deleteFrom('dispatch_channels').where('name', '=', name).returningAll().executeTakeFirst();
       if (!cur) throw errors.notFound('通道');
-      await audit(trx, who, { action: 'channel.remove', target: 'dispatch_channels', targetId: name, before: auditView(cur), at: now });
+      await audit(trx, who, {
+        action: 'channel.remove',
+        target: 'dispatch_channels',
+        targetId: name,
+        before: auditView(cur),
+        at: now,
+      });
       return CHANNEL_MESSAGES.removed;
     });
   }
@@ -283,9 +336,16 @@ export class ChannelService {
         priority: c.priority,
         weight: c.weight,
         bound: c.bound > 0,
-        share: c.priority === tier && weights > 0 && (c.bound > 0 || !chosen.some((x) => x.bound > 0)) ? Math.round((100 * c.weight) / weights) : 0,
+        share:
+          c.priority === tier && weights > 0 && (c.bound > 0 || !chosen.some((x) => x.bound > 0))
+            ? Math.round((100 * c.weight) / weights)
+            : 0,
       })),
-      message: !chosen.length ? CHANNEL_MESSAGES.noChannel : chosen.some((c) => c.source === 'default') ? CHANNEL_MESSAGES.defaultLink : '',
+      message: !chosen.length
+        ? CHANNEL_MESSAGES.noChannel
+        : chosen.some((c) => c.source === 'default')
+          ? CHANNEL_MESSAGES.defaultLink
+          : '',
     };
   }
 }

@@ -60,7 +60,12 @@ export class CustomerService {
   async list(f: OperatorCustomerFilter & CurrentPaging) {
     const paging = pagingOf(f);
     const now = this.ctx.now();
-    const base = whereFrom(this.ctx.db.selectFrom('accounts as a').leftJoin('accounts as p', 'p.id', 'a.agent_id'), this.ctx, 'filters/operator-customer', f);
+    const base = whereFrom(
+      this.ctx.db.selectFrom('accounts as a').leftJoin('accounts as p', 'p.id', 'a.agent_id'),
+      this.ctx,
+      'filters/operator-customer',
+      f,
+    );
     const rows = await base
       .select([
         'a.id',
@@ -86,7 +91,9 @@ export class CustomerService {
       .limit(paging.size)
       .offset(paging.offset)
       .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
     const list: OperatorCustomer[] = rows.map((r) => ({
       clientid: r.clientid,
       userType: r.user_type as UserType,
@@ -117,8 +124,14 @@ export class CustomerService {
     const to = freeze ? AccountStatus.Frozen : AccountStatus.Active;
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
-      const r = await trx.updateTable('accounts').set({ status: to, update_time: now }).where('id', '=', a.id).where('status', '=', from).executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw errors.refused(freeze ? CUSTOMER_MESSAGES.notFreezable : CUSTOMER_MESSAGES.notFrozen);
+      const r = await trx
+        .updateTable('accounts')
+        .set({ status: to, update_time: now })
+        .where('id', '=', a.id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0)
+        throw errors.refused(freeze ? CUSTOMER_MESSAGES.notFreezable : CUSTOMER_MESSAGES.notFrozen);
       if (freeze) await endLogins(trx, a.id, now);
       await audit(trx, who, {
         action: freeze ? 'account.freeze' : 'account.unfreeze',
@@ -166,7 +179,15 @@ export class CustomerService {
       await storePassword(trx, { id: a.id }, hash, now);
       await endLogins(trx, a.id, now);
       // the password itself is never written to the log
-      await audit(trx, who, { action: 'account.reset-password', target: 'accounts', targetId: a.id, accountId: a.id, after: { mailedTo: a.email }, remark, at: now });
+      await audit(trx, who, {
+        action: 'account.reset-password',
+        target: 'accounts',
+        targetId: a.id,
+        accountId: a.id,
+        after: { mailedTo: a.email },
+        remark,
+        at: now,
+      });
     });
     this.sessions.forgetAccount(a.id);
     await this.ctx.mailer.send({
@@ -189,7 +210,14 @@ export class CustomerService {
     const now = this.ctx.now();
     const token = await this.ctx.db.transaction().execute(async (trx) => {
       const t = await issueLoginAs(trx, a.id, { operatorId: who.id }, now);
-      await audit(trx, who, { action: 'account.login-as', target: 'accounts', targetId: a.id, accountId: a.id, remark, at: now });
+      await audit(trx, who, {
+        action: 'account.login-as',
+        target: 'accounts',
+        targetId: a.id,
+        accountId: a.id,
+        remark,
+        at: now,
+      });
       return t;
     });
     return { token, clientid: a.clientid };

@@ -35,7 +35,23 @@ declare module '../../context' {
 }
 
 export default defineModule(
-  { name: 'operator', dependencies: ['auth', 'content', 'metrics', 'notice', 'upload', 'account', 'sign', 'template', 'invoice', 'ledger', 'password', 'subaccount'] },
+  {
+    name: 'operator',
+    dependencies: [
+      'auth',
+      'content',
+      'metrics',
+      'notice',
+      'upload',
+      'account',
+      'sign',
+      'template',
+      'invoice',
+      'ledger',
+      'password',
+      'subaccount',
+    ],
+  },
   async (app, ctx) => {
     const operators = (app.services.operators = new OperatorService(ctx));
     const review = (app.services.review = new ReviewService(ctx));
@@ -50,6 +66,17 @@ export default defineModule(
       checkTotp: (o, code) => operators.checkTotp(o, code),
     };
     app.services.auth.operatorLoggedIn = (o, ip) => operators.loggedIn(o, ip);
-    await app.register(operatorRoutes(ctx, { operators, review, customers, channels, words, notices, monitor: app.services.monitor, uploads: app.services.uploads }));
+    await app.register(
+      operatorRoutes(ctx, {
+        operators,
+        review,
+        customers,
+        channels,
+        words,
+        notices,
+        monitor: app.services.monitor,
+        uploads: app.services.uploads,
+      }),
+    );
   },
 );

@@ -62,7 +62,13 @@ export class OperatorNoticeService {
         // publishNotice's own refusals (empty after cleaning, a title too long)
         throw new ApiError(400, (e as Error).message);
       }
-      await audit(trx, who, { action: 'notice.publish', target: 'notices', targetId: r.id, after: { name: r.notice_name, top: r.is_top === 1 }, at: now });
+      await audit(trx, who, {
+        action: 'notice.publish',
+        target: 'notices',
+        targetId: r.id,
+        after: { name: r.notice_name, top: r.is_top === 1 },
+        at: now,
+      });
     });
     return NOTICE_MESSAGES.published;
   }
@@ -70,9 +76,19 @@ export class OperatorNoticeService {
   async remove(who: Actor, id: number): Promise<string> {
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('notices').where('id', '=', id).returning(['id', 'notice_name']).executeTakeFirst();
+      const r = await trx
+        .deleteFrom('notices')
+        .where('id', '=', id)
+        .returning(['id', 'notice_name'])
+        .executeTakeFirst();
       if (!r) throw errors.notFound('公告');
-      await audit(trx, who, { action: 'notice.delete', target: 'notices', targetId: r.id, before: { name: r.notice_name }, at: now });
+      await audit(trx, who, {
+        action: 'notice.delete',
+        target: 'notices',
+        targetId: r.id,
+        before: { name: r.notice_name },
+        at: now,
+      });
     });
     return NOTICE_MESSAGES.deleted;
   }

@@ -71,7 +71,9 @@ export class ReviewService {
         (select count(*) from (select 1 from certifications where state = ${AuthStatus.Pending} limit ${cap}) x) as c,
         (select count(*) from (select 1 from signs where state = ${SignState.Pending} limit ${cap}) x) as s,
         (select count(*) from (select 1 from templates where state = ${TemplateAuditState.Pending} and owner_id is not null limit ${cap}) x) as t,
-        (select count(*) from (select 1 from invoices where status in (${InvoiceStatus.Pending}, ${InvoiceStatus.Issuing}) limit ${cap}) x) as i`.execute(this.ctx.db);
+        (select count(*) from (select 1 from invoices where status in (${InvoiceStatus.Pending}, ${InvoiceStatus.Issuing}) limit ${cap}) x) as i`.execute(
+      this.ctx.db,
+    );
     const x = r.rows[0];
     return { certifications: Number(x.c), signs: Number(x.s), templates: Number(x.t), invoices: Number(x.i) };
   }
@@ -100,41 +102,72 @@ export class ReviewService {
     if (f.clientid) q = q.where('c.account_id', '=', await this.accountIdOf(f.clientid));
     const dir = f.pending !== false ? 'asc' : 'desc';
     // the page's ids first (an index-only walk to the offset), then their rows
-    const ids = q.select('c.id').orderBy('c.submitted_at', dir).orderBy('c.id', dir).limit(paging.size).offset(paging.offset);
+    const ids = q
+      .select('c.id')
+      .orderBy('c.submitted_at', dir)
+      .orderBy('c.id', dir)
+      .limit(paging.size)
+      .offset(paging.offset);
     const rows = this.ctx.db
       .selectFrom('certifications as c')
       .innerJoin('accounts as a', 'a.id', 'c.account_id')
       .where('c.id', 'in', ids)
-      .select(['c.id', 'a.clientid', 'a.user_type', 'c.cert_type', 'c.company', 'c.id_nbr', 'c.img_url', 'c.state', 'c.remark', 'c.submitted_at', 'c.reviewed_at', 'c.reviewed_by'])
+      .select([
+        'c.id',
+        'a.clientid',
+        'a.user_type',
+        'c.cert_type',
+        'c.company',
+        'c.id_nbr',
+        'c.img_url',
+        'c.state',
+        'c.remark',
+        'c.submitted_at',
+        'c.reviewed_at',
+        'c.reviewed_by',
+      ])
       .orderBy('c.submitted_at', dir)
       .orderBy('c.id', dir)
       .execute();
-    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewCertification => ({
-      id: r.id,
-      clientid: r.clientid,
-      userType: r.user_type as UserType,
-      certType: r.cert_type as CertType,
-      company: r.company,
-      idNbr: r.id_nbr,
-      images: r.img_url
-        .split('|')
-        .filter(Boolean)
-        .map((p) => OPERATOR_FILES_URL + p.split('/').map(encodeURIComponent).join('/')),
-      state: r.state as AuthStatus,
-      remark: r.remark,
-      submittedAt: formatDateTime(r.submitted_at),
-      reviewedAt: formatDateTime(r.reviewed_at),
-      reviewedBy: r.reviewed_by,
-    }));
+    return this.page(
+      rows,
+      q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      f,
+      (r): ReviewCertification => ({
+        id: r.id,
+        clientid: r.clientid,
+        userType: r.user_type as UserType,
+        certType: r.cert_type as CertType,
+        company: r.company,
+        idNbr: r.id_nbr,
+        images: r.img_url
+          .split('|')
+          .filter(Boolean)
+          .map((p) => OPERATOR_FILES_URL + p.split('/').map(encodeURIComponent).join('/')),
+        state: r.state as AuthStatus,
+        remark: r.remark,
+        submittedAt: formatDateTime(r.submitted_at),
+        reviewedAt: formatDateTime(r.reviewed_at),
+        reviewedBy: r.reviewed_by,
+      }),
+    );
   }
 
   async signs(f: Filter) {
     const paging = pagingOf(f);
     let q = this.ctx.db.selectFrom('signs as s');
-    q = f.pending !== false ? q.where('s.state', '=', SignState.Pending) : q.where('s.state', 'in', [SignState.Pending, SignState.Approved, SignState.Rejected]);
+    q =
+      f.pending !== false
+        ? q.where('s.state', '=', SignState.Pending)
+        : q.where('s.state', 'in', [SignState.Pending, SignState.Approved, SignState.Rejected]);
     if (f.clientid) q = q.where('s.account_id', '=', await this.accountIdOf(f.clientid));
     const dir = f.pending !== false ? 'asc' : 'desc';
-    const ids = q.select('s.id').orderBy('s.create_time', dir).orderBy('s.id', dir).limit(paging.size).offset(paging.offset);
+    const ids = q
+      .select('s.id')
+      .orderBy('s.create_time', dir)
+      .orderBy('s.id', dir)
+      .limit(paging.size)
+      .offset(paging.offset);
     const rows = this.ctx.db
       .selectFrom('signs as s')
       .where('s.id', 'in', ids)
@@ -160,26 +193,46 @@ export class ReviewService {
     if (f.pending !== false) q = q.where('t.state', '=', TemplateAuditState.Pending);
     if (f.clientid) q = q.where('t.owner_id', '=', await this.accountIdOf(f.clientid));
     const dir = f.pending !== false ? 'asc' : 'desc';
-    const ids = q.select('t.id').orderBy('t.create_time', dir).orderBy('t.id', dir).limit(paging.size).offset(paging.offset);
+    const ids = q
+      .select('t.id')
+      .orderBy('t.create_time', dir)
+      .orderBy('t.id', dir)
+      .limit(paging.size)
+      .offset(paging.offset);
     const rows = this.ctx.db
       .selectFrom('templates as t')
       .innerJoin('accounts as a', 'a.id', 't.owner_id')
       .where('t.id', 'in', ids)
-      .select(['t.id', 'a.clientid', 't.sign', 't.content', 't.template_type', 't.state', 't.remark', 't.create_time', 't.reviewed_by'])
+      .select([
+        't.id',
+        'a.clientid',
+        't.sign',
+        't.content',
+        't.template_type',
+        't.state',
+        't.remark',
+        't.create_time',
+        't.reviewed_by',
+      ])
       .orderBy('t.create_time', dir)
       .orderBy('t.id', dir)
       .execute();
-    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewTemplate => ({
-      id: r.id,
-      clientid: r.clientid,
-      sign: r.sign,
-      content: r.content,
-      templateType: r.template_type as TemplateType,
-      state: r.state as TemplateAuditState,
-      remark: r.remark,
-      createTime: formatDateTime(r.create_time),
-      reviewedBy: r.reviewed_by,
-    }));
+    return this.page(
+      rows,
+      q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      f,
+      (r): ReviewTemplate => ({
+        id: r.id,
+        clientid: r.clientid,
+        sign: r.sign,
+        content: r.content,
+        templateType: r.template_type as TemplateType,
+        state: r.state as TemplateAuditState,
+        remark: r.remark,
+        createTime: formatDateTime(r.create_time),
+        reviewedBy: r.reviewed_by,
+      }),
+    );
   }
 
   async invoices(f: Filter) {
@@ -189,7 +242,12 @@ export class ReviewService {
     if (f.pending !== false) q = q.where('i.status', 'in', [InvoiceStatus.Pending, InvoiceStatus.Issuing]);
     if (f.clientid) q = q.where('i.account_id', '=', await this.accountIdOf(f.clientid));
     const dir = f.pending !== false ? 'asc' : 'desc';
-    const ids = q.select('i.id').orderBy('i.create_time', dir).orderBy('i.id', dir).limit(paging.size).offset(paging.offset);
+    const ids = q
+      .select('i.id')
+      .orderBy('i.create_time', dir)
+      .orderBy('i.id', dir)
+      .limit(paging.size)
+      .offset(paging.offset);
     const rows = this.ctx.db
       .selectFrom('invoices as i')
       .innerJoin('accounts as a', 'a.id', 'i.account_id')
@@ -211,20 +269,25 @@ export class ReviewService {
       .orderBy('i.create_time', dir)
       .orderBy('i.id', dir)
       .execute();
-    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewInvoice => ({
-      id: r.id,
-      invoiceNo: r.invoice_no,
-      clientid: r.clientid,
-      invoiceType: r.invoice_type as InvoiceType,
-      invoiceAmount: r.invoice_amount,
-      invoiceHead: r.invoice_head,
-      status: r.status as InvoiceStatus,
-      next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
-      reason: r.audit_fail_cause,
-      express: [r.express_company, r.express_order].filter(Boolean).join(' '),
-      createTime: formatDateTime(r.create_time),
-      reviewedBy: r.reviewed_by,
-    }));
+    return this.page(
+      rows,
+      q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      f,
+      (r): ReviewInvoice => ({
+        id: r.id,
+        invoiceNo: r.invoice_no,
+        clientid: r.clientid,
+        invoiceType: r.invoice_type as InvoiceType,
+        invoiceAmount: r.invoice_amount,
+        invoiceHead: r.invoice_head,
+        status: r.status as InvoiceStatus,
+        next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
+        reason: r.audit_fail_cause,
+        express: [r.express_company, r.express_order].filter(Boolean).join(' '),
+        createTime: formatDateTime(r.create_time),
+        reviewedBy: r.reviewed_by,
+      }),
+    );
   }
 
   private reason(approve: boolean, reason: string | undefined): string {
@@ -254,7 +317,13 @@ export class ReviewService {
       if (c.state === want) return REVIEW_MESSAGES.already(c.reviewed_by);
       if (c.state !== AuthStatus.Pending) throw new ApiError(409, REVIEW_MESSAGES.already(c.reviewed_by));
       try {
-        await reviewCertification(trx, c.clientid, d.approve ? { approve: true } : { approve: false, reason }, now, who.name);
+        await reviewCertification(
+          trx,
+          c.clientid,
+          d.approve ? { approve: true } : { approve: false, reason },
+          now,
+          who.name,
+        );
       } catch (e) {
         if (e instanceof ReviewError) throw new ApiError(409, e.message);
         throw e;
@@ -277,7 +346,12 @@ export class ReviewService {
     const reason = this.reason(d.approve, d.reason);
     const now = this.ctx.now();
     return this.tx(async (trx) => {
-      const s = await trx.selectFrom('signs').select(['id', 'account_id', 'state', 'cause', 'reviewed_by']).where('id', '=', d.id).forUpdate().executeTakeFirst();
+      const s = await trx
+        .selectFrom('signs')
+        .select(['id', 'account_id', 'state', 'cause', 'reviewed_by'])
+        .where('id', '=', d.id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!s || s.state === SignState.Deleted) throw new ApiError(404, REVIEW_MESSAGES.notFound('签名'));
       const want = d.approve ? SignState.Approved : SignState.Rejected;
       if (s.state === want && (d.approve || s.cause === reason)) return REVIEW_MESSAGES.already(s.reviewed_by);
@@ -300,7 +374,12 @@ export class ReviewService {
     const reason = this.reason(d.approve, d.reason);
     const now = this.ctx.now();
     return this.tx(async (trx) => {
-      const t = await trx.selectFrom('templates').select(['id', 'owner_id', 'state', 'remark', 'reviewed_by']).where('id', '=', d.id).forUpdate().executeTakeFirst();
+      const t = await trx
+        .selectFrom('templates')
+        .select(['id', 'owner_id', 'state', 'remark', 'reviewed_by'])
+        .where('id', '=', d.id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!t || t.owner_id === null) throw new ApiError(404, REVIEW_MESSAGES.notFound('模板'));
       const want = d.approve ? TemplateAuditState.Approved : TemplateAuditState.Rejected;
       if (t.state === want && (d.approve || t.remark === reason)) return REVIEW_MESSAGES.already(t.reviewed_by);
@@ -320,7 +399,10 @@ export class ReviewService {
     });
   }
 
-  async invoiceStatus(who: Actor, d: { id: number; status: number; reason?: string; expressCompany?: string; expressNo?: string }): Promise<string> {
+  async invoiceStatus(
+    who: Actor,
+    d: { id: number; status: number; reason?: string; expressCompany?: string; expressNo?: string },
+  ): Promise<string> {
     const now = this.ctx.now();
     return this.tx(async (trx) => {
       const cur = await trx
@@ -332,7 +414,12 @@ export class ReviewService {
       if (!cur) throw new ApiError(404, REVIEW_MESSAGES.notFound('发票'));
       if (cur.status === d.status) return REVIEW_MESSAGES.already(cur.reviewed_by);
       try {
-        await setInvoiceStatus({ db: trx, now: () => now }, d.id, d.status, { reason: d.reason, expressCompany: d.expressCompany, expressNo: d.expressNo, by: who.name });
+        await setInvoiceStatus({ db: trx, now: () => now }, d.id, d.status, {
+          reason: d.reason,
+          expressCompany: d.expressCompany,
+          expressNo: d.expressNo,
+          by: who.name,
+        });
       } catch (e) {
         if (e instanceof InvoiceStatusError) throw new ApiError(409, e.message);
         throw e;
@@ -342,8 +429,16 @@ export class ReviewService {
         target: 'invoices',
         targetId: cur.id,
         accountId: cur.account_id,
-        before: { status: cur.status, reason: cur.audit_fail_cause, express: [cur.express_company, cur.express_order].filter(Boolean).join(' ') },
-        after: { status: d.status, reason: d.reason ?? '', express: [d.expressCompany, d.expressNo].filter(Boolean).join(' ') },
+        before: {
+          status: cur.status,
+          reason: cur.audit_fail_cause,
+          express: [cur.express_company, cur.express_order].filter(Boolean).join(' '),
+        },
+        after: {
+          status: d.status,
+          reason: d.reason ?? '',
+          express: [d.expressCompany, d.expressNo].filter(Boolean).join(' '),
+        },
         remark: d.reason ?? '',
         at: now,
       });
@@ -355,7 +450,9 @@ export class ReviewService {
   async isCertificationImage(p: string): Promise<boolean> {
     if (!p || p.includes('|')) return false;
     const r = await sql<{ n: number }>`
-      select 1 as n from certifications where ('|' || img_url || '|') like ${`%|${p.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`} limit 1`.execute(this.ctx.db);
+      select 1 as n from certifications where ('|' || img_url || '|') like ${`%|${p.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`} limit 1`.execute(
+      this.ctx.db,
+    );
     return r.rows.length > 0;
   }
 }

@@ -50,71 +50,149 @@ export function operatorRoutes(
   const { operators, review, customers, channels, words, notices, monitor, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
-    app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
-      ok(OperatorService.toEntity(operatorOf(req))),
+    app.get(
+      '/operator/me',
+      route({
+        tag: TAG,
+        summary: '当前运营人员',
+        access: 'operator',
+        roles: ALL,
+        response: okOf(ctx, 'entities/operator'),
+      }),
+      async (req) => ok(OperatorService.toEntity(operatorOf(req))),
     );
 
     // ---- 审核
     app.get(
       '/operator/review/counts',
-      route({ tag: TAG, summary: '待审核数量（菜单角标）', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/review-counts') }),
+      route({
+        tag: TAG,
+        summary: '待审核数量（菜单角标）',
+        access: 'operator',
+        roles: ALL,
+        response: okOf(ctx, 'entities/review-counts'),
+      }),
       async () => ok(await review.counts()),
     );
     const list = request(ctx, 'filters/review', { paging: 'currentPage' });
     app.post(
       '/operator/review/certifications/list',
-      route({ tag: TAG, summary: '审核：资质认证列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-certification') }),
+      route({
+        tag: TAG,
+        summary: '审核：资质认证列表',
+        access: 'operator',
+        roles: ALL,
+        body: list,
+        response: listOf(ctx, 'entities/review-certification'),
+      }),
       async (req) => ok(await review.certifications(req.body)),
     );
     app.post(
       '/operator/review/signs/list',
-      route({ tag: TAG, summary: '审核：签名列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-sign') }),
+      route({
+        tag: TAG,
+        summary: '审核：签名列表',
+        access: 'operator',
+        roles: ALL,
+        body: list,
+        response: listOf(ctx, 'entities/review-sign'),
+      }),
       async (req) => ok(await review.signs(req.body)),
     );
     app.post(
       '/operator/review/templates/list',
-      route({ tag: TAG, summary: '审核：模板列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-template') }),
+      route({
+        tag: TAG,
+        summary: '审核：模板列表',
+        access: 'operator',
+        roles: ALL,
+        body: list,
+        response: listOf(ctx, 'entities/review-template'),
+      }),
       async (req) => ok(await review.templates(req.body)),
     );
     app.post(
       '/operator/review/invoices/list',
-      route({ tag: TAG, summary: '审核：发票申请列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-invoice') }),
+      route({
+        tag: TAG,
+        summary: '审核：发票申请列表',
+        access: 'operator',
+        roles: ALL,
+        body: list,
+        response: listOf(ctx, 'entities/review-invoice'),
+      }),
       async (req) => ok(await review.invoices(req.body)),
     );
     const decision = request(ctx, 'params/review-decision');
     app.post(
       '/operator/review/certifications/decide',
-      route({ tag: TAG, summary: '审核：通过或驳回资质认证', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      route({
+        tag: TAG,
+        summary: '审核：通过或驳回资质认证',
+        access: 'operator',
+        roles: ALL,
+        body: decision,
+        response: okOf(ctx, { type: 'null' }),
+      }),
       async (req) => ok(null, await review.decideCertification(actor(req), req.body)),
     );
     app.post(
       '/operator/review/signs/decide',
-      route({ tag: TAG, summary: '审核：通过或驳回签名', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      route({
+        tag: TAG,
+        summary: '审核：通过或驳回签名',
+        access: 'operator',
+        roles: ALL,
+        body: decision,
+        response: okOf(ctx, { type: 'null' }),
+      }),
       async (req) => ok(null, await review.decideSign(actor(req), req.body)),
     );
     app.post(
       '/operator/review/templates/decide',
-      route({ tag: TAG, summary: '审核：通过或驳回模板（结果按模板审核回调推送）', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      route({
+        tag: TAG,
+        summary: '审核：通过或驳回模板（结果按模板审核回调推送）',
+        access: 'operator',
+        roles: ALL,
+        body: decision,
+        response: okOf(ctx, { type: 'null' }),
+      }),
       async (req) => ok(null, await review.decideTemplate(actor(req), req.body)),
     );
     app.post(
       '/operator/review/invoices/status',
-      route({ tag: TAG, summary: '审核：变更发票状态', access: 'operator', roles: ALL, body: request(ctx, 'params/invoice-status-change'), response: okOf(ctx, { type: 'null' }) }),
+      route({
+        tag: TAG,
+        summary: '审核：变更发票状态',
+        access: 'operator',
+        roles: ALL,
+        body: request(ctx, 'params/invoice-status-change'),
+        response: okOf(ctx, { type: 'null' }),
+      }),
       async (req) => ok(null, await review.invoiceStatus(actor(req), req.body)),
     );
     // a certification's images (only those: an operator reads no other customer file)
-    app.get('/operator/files/*', route({ tag: TAG, summary: '资质认证的证件图片', access: 'operator', roles: ALL }), async (req, reply) => {
-      let p: string;
-      try {
-        p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
-      } catch {
-        throw errors.notFound('文件');
-      }
-      if (!(await review.isCertificationImage(p))) throw errors.notFound('文件');
-      const f = await uploads.open(p);
-      if (!f) throw errors.notFound('文件');
-      return reply.header('content-type', f.mime).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(f.stream);
-    });
+    app.get(
+      '/operator/files/*',
+      route({ tag: TAG, summary: '资质认证的证件图片', access: 'operator', roles: ALL }),
+      async (req, reply) => {
+        let p: string;
+        try {
+          p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+        } catch {
+          throw errors.notFound('文件');
+        }
+        if (!(await review.isCertificationImage(p))) throw errors.notFound('文件');
+        const f = await uploads.open(p);
+        if (!f) throw errors.notFound('文件');
+        return reply
+          .header('content-type', f.mime)
+          .header('cache-control', 'private, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          .send(f.stream);
+      },
+    );
 
     // ---- 客户
     app.post(
@@ -133,23 +211,48 @@ export function operatorRoutes(
     const done = okOf(ctx, { type: 'null' });
     app.post(
       '/operator/customers/freeze',
-      route({ tag: TAG, summary: '客户：冻结账户（结束其所有登录）', access: 'operator', roles: OPS, body: action, response: done }),
+      route({
+        tag: TAG,
+        summary: '客户：冻结账户（结束其所有登录）',
+        access: 'operator',
+        roles: OPS,
+        body: action,
+        response: done,
+      }),
       async (req) => ok(null, await customers.setFrozen(actor(req), req.body.clientid, true, req.body.remark)),
     );
-    app.post('/operator/customers/unfreeze', route({ tag: TAG, summary: '客户：解冻账户', access: 'operator', roles: OPS, body: action, response: done }), async (req) =>
-      ok(null, await customers.setFrozen(actor(req), req.body.clientid, false, req.body.remark)),
+    app.post(
+      '/operator/customers/unfreeze',
+      route({ tag: TAG, summary: '客户：解冻账户', access: 'operator', roles: OPS, body: action, response: done }),
+      async (req) => ok(null, await customers.setFrozen(actor(req), req.body.clientid, false, req.body.remark)),
     );
-    app.post('/operator/customers/unlock', route({ tag: TAG, summary: '客户：解除登录锁定', access: 'operator', roles: OPS, body: action, response: done }), async (req) =>
-      ok(null, await customers.unlock(actor(req), req.body.clientid, req.body.remark)),
+    app.post(
+      '/operator/customers/unlock',
+      route({ tag: TAG, summary: '客户：解除登录锁定', access: 'operator', roles: OPS, body: action, response: done }),
+      async (req) => ok(null, await customers.unlock(actor(req), req.body.clientid, req.body.remark)),
     );
     app.post(
       '/operator/customers/reset-password',
-      route({ tag: TAG, summary: '客户：重置密码（新密码发送至账户邮箱，结束其所有登录）', access: 'operator', roles: OPS, body: action, response: done }),
+      route({
+        tag: TAG,
+        summary: '客户：重置密码（新密码发送至账户邮箱，结束其所有登录）',
+        access: 'operator',
+        roles: OPS,
+        body: action,
+        response: done,
+      }),
       async (req) => ok(null, await customers.resetPassword(actor(req), req.body.clientid, req.body.remark)),
     );
     app.post(
       '/operator/customers/credit',
-      route({ tag: TAG, summary: '客户：调整代理商额度（经账本记账，备注必填）', access: 'operator', roles: OPS, body: request(ctx, 'forms/operator-credit'), response: done }),
+      route({
+        tag: TAG,
+        summary: '客户：调整代理商额度（经账本记账，备注必填）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/operator-credit'),
+        response: done,
+      }),
       async (req) => ok(null, await customers.credit(actor(req), req.body)),
     );
 
@@ -157,7 +260,8 @@ export function operatorRoutes(
       '/operator/customers/login-as',
       route({
         tag: TAG,
-        summary: '客户：以该账户身份登录（取一次性令牌，60 秒内由 POST /client/loginAs/enter 兑换；登录原因必填，记入审计日志）',
+        summary:
+          '客户：以该账户身份登录（取一次性令牌，60 秒内由 POST /client/loginAs/enter 兑换；登录原因必填，记入审计日志）',
         access: 'operator',
         roles: OPS,
         body: request(ctx, 'forms/operator-login-as'),
@@ -173,7 +277,13 @@ export function operatorRoutes(
     // ---- 通道 (管理员)
     app.get(
       '/operator/channels/list',
-      route({ tag: TAG, summary: '通道：设置与所有工作进程的计数', access: 'operator', roles: ADMIN, response: arrayOf(ctx, 'entities/operator-channel') }),
+      route({
+        tag: TAG,
+        summary: '通道：设置与所有工作进程的计数',
+        access: 'operator',
+        roles: ADMIN,
+        response: arrayOf(ctx, 'entities/operator-channel'),
+      }),
       async () => ok(await channels.list()),
     );
     app.post(
@@ -191,14 +301,25 @@ export function operatorRoutes(
     const channelRef = request(ctx, 'params/operator-channel-ref');
     app.post(
       '/operator/channels/pause',
-      route({ tag: TAG, summary: '通道：暂停（不再分配消息）', access: 'operator', roles: ADMIN, body: channelRef, response: done }),
+      route({
+        tag: TAG,
+        summary: '通道：暂停（不再分配消息）',
+        access: 'operator',
+        roles: ADMIN,
+        body: channelRef,
+        response: done,
+      }),
       async (req) => ok(null, await channels.setPaused(actor(req), req.body.name, true)),
     );
-    app.post('/operator/channels/resume', route({ tag: TAG, summary: '通道：恢复', access: 'operator', roles: ADMIN, body: channelRef, response: done }), async (req) =>
-      ok(null, await channels.setPaused(actor(req), req.body.name, false)),
+    app.post(
+      '/operator/channels/resume',
+      route({ tag: TAG, summary: '通道：恢复', access: 'operator', roles: ADMIN, body: channelRef, response: done }),
+      async (req) => ok(null, await channels.setPaused(actor(req), req.body.name, false)),
     );
-    app.post('/operator/channels/remove', route({ tag: TAG, summary: '通道：删除', access: 'operator', roles: ADMIN, body: channelRef, response: done }), async (req) =>
-      ok(null, await channels.remove(actor(req), req.body.name)),
+    app.post(
+      '/operator/channels/remove',
+      route({ tag: TAG, summary: '通道：删除', access: 'operator', roles: ADMIN, body: channelRef, response: done }),
+      async (req) => ok(null, await channels.remove(actor(req), req.body.name)),
     );
     app.post(
       '/operator/channels/route',
@@ -240,7 +361,14 @@ export function operatorRoutes(
     );
     app.post(
       '/operator/words/remove',
-      route({ tag: TAG, summary: '内容：删除控制台添加的敏感词', access: 'operator', roles: OPS, body: request(ctx, 'params/sensitive-word-ref'), response: done }),
+      route({
+        tag: TAG,
+        summary: '内容：删除控制台添加的敏感词',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'params/sensitive-word-ref'),
+        response: done,
+      }),
       async (req) => ok(null, await words.remove(actor(req), req.body.id)),
     );
     app.post(
@@ -262,17 +390,38 @@ export function operatorRoutes(
     // ---- 内容: the platform's notices (运营, 管理员)
     app.post(
       '/operator/notices/list',
-      route({ tag: TAG, summary: '内容：平台公告', access: 'operator', roles: OPS, body: pagingOnly('currentPage'), response: listOf(ctx, 'entities/operator-notice') }),
+      route({
+        tag: TAG,
+        summary: '内容：平台公告',
+        access: 'operator',
+        roles: OPS,
+        body: pagingOnly('currentPage'),
+        response: listOf(ctx, 'entities/operator-notice'),
+      }),
       async (req) => ok(await notices.list(req.body)),
     );
     app.post(
       '/operator/notices/publish',
-      route({ tag: TAG, summary: '内容：发布公告（HTML 按公告的白名单清理）', access: 'operator', roles: OPS, body: request(ctx, 'forms/notice-publish'), response: done }),
+      route({
+        tag: TAG,
+        summary: '内容：发布公告（HTML 按公告的白名单清理）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/notice-publish'),
+        response: done,
+      }),
       async (req) => ok(null, await notices.publish(actor(req), req.body)),
     );
     app.post(
       '/operator/notices/delete',
-      route({ tag: TAG, summary: '内容：删除公告', access: 'operator', roles: OPS, body: request(ctx, 'params/notice-ref'), response: done }),
+      route({
+        tag: TAG,
+        summary: '内容：删除公告',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'params/notice-ref'),
+        response: done,
+      }),
       async (req) => ok(null, await notices.remove(actor(req), req.body.id)),
     );
 
@@ -281,7 +430,8 @@ export function operatorRoutes(
       '/operator/monitor',
       route({
         tag: TAG,
-        summary: '监控：最近一小时或一天每分钟的接收、提交、成功、失败，等待与未确认，各运营商与通道的成功率，拒绝原因，接入会话',
+        summary:
+          '监控：最近一小时或一天每分钟的接收、提交、成功、失败，等待与未确认，各运营商与通道的成功率，拒绝原因，接入会话',
         access: 'operator',
         roles: OPS,
         querystring: request(ctx, 'params/monitor-range'),
@@ -305,8 +455,16 @@ export function operatorRoutes(
     );
 
     // ---- 运营人员
-    app.get('/operator/operators/list', route({ tag: TAG, summary: '运营人员列表', access: 'operator', roles: ADMIN, response: arrayOf(ctx, 'entities/operator') }), async () =>
-      ok(await operators.list()),
+    app.get(
+      '/operator/operators/list',
+      route({
+        tag: TAG,
+        summary: '运营人员列表',
+        access: 'operator',
+        roles: ADMIN,
+        response: arrayOf(ctx, 'entities/operator'),
+      }),
+      async () => ok(await operators.list()),
     );
     app.post(
       '/operator/operators/add',
@@ -319,13 +477,29 @@ export function operatorRoutes(
         response: okOf(ctx, 'entities/operator-added'),
       }),
       async (req) => {
-        const r = await operators.addWithDigest({ name: req.body.name, digest: req.body.password.toLowerCase(), role: req.body.role, totp: req.body.totp }, actor(req));
-        return ok({ operator: OperatorService.toEntity(r.operator), ...(r.totp ? { totpSecret: r.totp.secret, totpUri: r.totp.uri } : {}) }, '新增成功');
+        const r = await operators.addWithDigest(
+          { name: req.body.name, digest: req.body.password.toLowerCase(), role: req.body.role, totp: req.body.totp },
+          actor(req),
+        );
+        return ok(
+          {
+            operator: OperatorService.toEntity(r.operator),
+            ...(r.totp ? { totpSecret: r.totp.secret, totpUri: r.totp.uri } : {}),
+          },
+          '新增成功',
+        );
       },
     );
     app.post(
       '/operator/operators/status',
-      route({ tag: TAG, summary: '停用或启用运营人员（停用即结束其登录）', access: 'operator', roles: ADMIN, body: request(ctx, 'params/operator-status'), response: done }),
+      route({
+        tag: TAG,
+        summary: '停用或启用运营人员（停用即结束其登录）',
+        access: 'operator',
+        roles: ADMIN,
+        body: request(ctx, 'params/operator-status'),
+        response: done,
+      }),
       async (req) => ok(null, await operators.setStatus(actor(req), req.body.id, req.body.status)),
     );
   };

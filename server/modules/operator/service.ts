@@ -43,7 +43,14 @@ export const OPERATOR_MESSAGES = {
 /** TOTP as authenticator apps read it: SHA-1, 6 digits, 30 s, one step of clock drift either way */
 const TOTP_PERIOD = 30;
 const totpOf = (secret: string, name: string, issuer: string) =>
-  new TOTP({ issuer, label: name, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD });
+  new TOTP({
+    issuer,
+    label: name,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: TOTP_PERIOD,
+  });
 
 export interface OperatorAdded {
   operator: Operator;
@@ -72,16 +79,23 @@ export class OperatorService {
    * the second factor (default: on for a 管理员). The name must be free among the operators and
    * the accounts' login names.
    */
-  async add(input: { name: string; password: string; role: number; totp?: boolean }, by: Actor | null): Promise<OperatorAdded> {
+  async add(
+    input: { name: string; password: string; role: number; totp?: boolean },
+    by: Actor | null,
+  ): Promise<OperatorAdded> {
     if (input.password.length < PASSWORD.minLength) throw new ApiError(400, OPERATOR_MESSAGES.weakPassword);
     return this.addWithDigest({ ...input, digest: passwordDigest(input.password) }, by);
   }
 
   /** `add` with the password's SHA-256 digest (the console sends digests only, as at login). */
-  async addWithDigest(input: { name: string; digest: string; role: number; totp?: boolean }, by: Actor | null): Promise<OperatorAdded> {
+  async addWithDigest(
+    input: { name: string; digest: string; role: number; totp?: boolean },
+    by: Actor | null,
+  ): Promise<OperatorAdded> {
     const name = input.name.trim();
     if (!OPERATOR_NAME.test(name)) throw new ApiError(400, OPERATOR_MESSAGES.badName);
-    if (![OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin].includes(input.role as OperatorRole)) throw new ApiError(400, OPERATOR_MESSAGES.badRole);
+    if (![OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin].includes(input.role as OperatorRole))
+      throw new ApiError(400, OPERATOR_MESSAGES.badRole);
     const withTotp = input.totp ?? input.role === OperatorRole.Admin;
     const secret = withTotp ? new Secret({ size: 20 }).base32 : '';
     const hash = await hashDigest(input.digest);
@@ -90,10 +104,25 @@ export class OperatorService {
       if (await nameTaken(trx, name)) throw new ApiError(400, OPERATOR_MESSAGES.nameTaken);
       const o = await trx
         .insertInto('operators')
-        .values({ name, password_hash: hash, role: input.role, totp_secret: secret, totp_enabled: withTotp, created_by: by?.id ?? null, created_at: now })
+        .values({
+          name,
+          password_hash: hash,
+          role: input.role,
+          totp_secret: secret,
+          totp_enabled: withTotp,
+          created_by: by?.id ?? null,
+          created_at: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (by) await audit(trx, by, { action: 'operator.add', target: 'operators', targetId: o.id, after: OperatorService.toEntity(o), at: now });
+      if (by)
+        await audit(trx, by, {
+          action: 'operator.add',
+          target: 'operators',
+          targetId: o.id,
+          after: OperatorService.toEntity(o),
+          at: now,
+        });
       return o;
     });
     return { operator, ...(withTotp ? { totp: { secret, uri: totpOf(secret, name, this.issuer()).toString() } } : {}) };
@@ -124,11 +153,18 @@ export class OperatorService {
     const c = (code ?? '').trim();
     if (!c) throw new ApiError(428, OPERATOR_MESSAGES.totpRequired);
     const now = this.ctx.now().getTime();
-    const delta = /^\d{6}$/.test(c) ? totpOf(o.totp_secret, o.name, this.issuer()).validate({ token: c, timestamp: now, window: 1 }) : null;
+    const delta = /^\d{6}$/.test(c)
+      ? totpOf(o.totp_secret, o.name, this.issuer()).validate({ token: c, timestamp: now, window: 1 })
+      : null;
     if (delta === null) throw new ApiError(400, OPERATOR_MESSAGES.totpWrong);
     const step = Math.floor(now / 1000 / TOTP_PERIOD) + delta;
     // used once: only a step after the last accepted one moves the mark
-    const r = await this.ctx.db.updateTable('operators').set({ totp_last_step: step }).where('id', '=', o.id).where('totp_last_step', '<', step).executeTakeFirst();
+    const r = await this.ctx.db
+      .updateTable('operators')
+      .set({ totp_last_step: step })
+      .where('id', '=', o.id)
+      .where('totp_last_step', '<', step)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new ApiError(400, OPERATOR_MESSAGES.totpWrong);
   }
 
@@ -142,7 +178,11 @@ export class OperatorService {
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('operators').set({ last_login_at: now }).where('id', '=', o.id).execute();
-      await audit(trx, { id: o.id, name: o.name }, { action: 'operator.login', target: 'operators', targetId: o.id, remark: ip.slice(0, 64), at: now });
+      await audit(
+        trx,
+        { id: o.id, name: o.name },
+        { action: 'operator.login', target: 'operators', targetId: o.id, remark: ip.slice(0, 64), at: now },
+      );
     });
   }
 
@@ -151,12 +191,24 @@ export class OperatorService {
     if (id === by.id) throw new ApiError(400, OPERATOR_MESSAGES.notSelf);
     const now = this.ctx.now();
     return this.ctx.db.transaction().execute(async (trx) => {
-      const cur = await trx.selectFrom('operators').select(['id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+      const cur = await trx
+        .selectFrom('operators')
+        .select(['id', 'status'])
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!cur) throw new ApiError(404, OPERATOR_MESSAGES.notFound);
       if (cur.status === status) return OPERATOR_MESSAGES.statusSet;
       await trx.updateTable('operators').set({ status }).where('id', '=', id).execute();
       if (status !== OPERATOR_ACTIVE) await trx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
-      await audit(trx, by, { action: 'operator.status', target: 'operators', targetId: id, before: { status: cur.status }, after: { status }, at: now });
+      await audit(trx, by, {
+        action: 'operator.status',
+        target: 'operators',
+        targetId: id,
+        before: { status: cur.status },
+        after: { status },
+        at: now,
+      });
       return OPERATOR_MESSAGES.statusSet;
     });
   }

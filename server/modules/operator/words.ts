@@ -42,8 +42,15 @@ export class WordService {
       .limit(paging.size)
       .offset(paging.offset)
       .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
-    const list: SensitiveWord[] = rows.map((r) => ({ id: r.id, word: r.word, createdBy: r.created_by, createdAt: formatDateTime(r.created_at) }));
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const list: SensitiveWord[] = rows.map((r) => ({
+      id: r.id,
+      word: r.word,
+      createdBy: r.created_by,
+      createdAt: formatDateTime(r.created_at),
+    }));
     return { ...listPage(list, total, paging), fileCount: this.ctx.words.count - Number((await this.count()).n) };
   }
 
@@ -93,9 +100,19 @@ export class WordService {
   async remove(who: Actor, id: number): Promise<string> {
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('sensitive_words').where('id', '=', id).returning(['id', 'word']).executeTakeFirst();
+      const r = await trx
+        .deleteFrom('sensitive_words')
+        .where('id', '=', id)
+        .returning(['id', 'word'])
+        .executeTakeFirst();
       if (!r) throw errors.notFound('敏感词');
-      await audit(trx, who, { action: 'words.remove', target: 'sensitive_words', targetId: r.id, before: { word: r.word }, at: now });
+      await audit(trx, who, {
+        action: 'words.remove',
+        target: 'sensitive_words',
+        targetId: r.id,
+        before: { word: r.word },
+        at: now,
+      });
     });
     await syncWords(this.ctx, true);
     return WORD_MESSAGES.removed;

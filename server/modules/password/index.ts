@@ -13,6 +13,10 @@ declare module '../../context' {
 }
 
 export default defineModule({ name: 'password', dependencies: ['captcha'] }, async (app, ctx) => {
-  const password = (app.services.password = new PasswordService(ctx, { codes: app.services.codes, captcha: app.services.captcha, sessions: app.services.sessions }));
+  const password = (app.services.password = new PasswordService(ctx, {
+    codes: app.services.codes,
+    captcha: app.services.captcha,
+    sessions: app.services.sessions,
+  }));
   await app.register(passwordRoutes(ctx, password));
 });

@@ -15,7 +15,14 @@ export function passwordRoutes(ctx: AppContext, password: PasswordService): Fast
     const app = api(plugin);
     app.post(
       '/password/email',
-      route({ tag: TAG, summary: '发送找回密码验证码（邮箱或手机）', access: 'public', body: request(ctx, 'forms/password-code'), response: okEmpty, with: limit }),
+      route({
+        tag: TAG,
+        summary: '发送找回密码验证码（邮箱或手机）',
+        access: 'public',
+        body: request(ctx, 'forms/password-code'),
+        response: okEmpty,
+        with: limit,
+      }),
       async (req, reply) => {
         const cid = req.cookies[CAPTCHA_COOKIE];
         // the image answer is single-use: the cookie goes with it
@@ -27,7 +34,14 @@ export function passwordRoutes(ctx: AppContext, password: PasswordService): Fast
 
     app.post(
       '/password/change',
-      route({ tag: TAG, summary: '以验证码重设密码', access: 'public', body: request(ctx, 'forms/password-reset'), response: okEmpty, with: limit }),
+      route({
+        tag: TAG,
+        summary: '以验证码重设密码',
+        access: 'public',
+        body: request(ctx, 'forms/password-reset'),
+        response: okEmpty,
+        with: limit,
+      }),
       async (req) => {
         await password.reset(req.body);
         return ok(undefined, PASSWORD_MESSAGES.changed);

@@ -40,7 +40,11 @@ export class PasswordService {
 
   private async findAccount(f: { sendType: 1 | 2; email: string }): Promise<Account | undefined> {
     const q = this.ctx.db.selectFrom('accounts').selectAll().where('status', '<>', AccountStatus.Unactivated);
-    return (f.sendType === RecoveryWay.Email ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim()))
+    return (
+      f.sendType === RecoveryWay.Email
+        ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase())
+        : q.where('mobile', '=', f.email.trim())
+    )
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
@@ -53,9 +57,11 @@ export class PasswordService {
     if (form.sendType === RecoveryWay.Mobile) checkMobile(countryCode, form.email.trim());
     const account = await this.findAccount(form);
     const deliver = account !== undefined;
-    if (form.sendType === RecoveryWay.Email) await this.deps.codes.sendMail({ purpose: 'reset', email: form.email.trim(), ip, deliver });
+    if (form.sendType === RecoveryWay.Email)
+      await this.deps.codes.sendMail({ purpose: 'reset', email: form.email.trim(), ip, deliver });
     else await this.deps.codes.sendSms({ purpose: 'reset', countryCode, mobile: form.email.trim(), ip, deliver });
-    if (!deliver) this.ctx.log.info({ sendType: form.sendType }, 'password code requested for an unknown account (nothing sent)');
+    if (!deliver)
+      this.ctx.log.info({ sendType: form.sendType }, 'password code requested for an unknown account (nothing sent)');
   }
 
   /** POST /password/change */
@@ -63,9 +69,18 @@ export class PasswordService {
     // The address was checked at the code request (forms/password-code.json carries the per-way
     // rules; the displayed reset form cannot, RJSF mishandles a root allOf there): check it again
     // with that schema's rules and messages.
-    const address = this.ctx.schemas.validate('forms/password-code', { sendType: form.sendType, email: form.email, countryCode: form.countryCode ?? '86', captcha: '-' });
+    const address = this.ctx.schemas.validate('forms/password-code', {
+      sendType: form.sendType,
+      email: form.email,
+      countryCode: form.countryCode ?? '86',
+      captcha: '-',
+    });
     if (!address.ok) throw new ApiError(400, address.message);
-    const codeId = await this.deps.codes.check({ purpose: 'reset', target: this.target(form), code: form.validateCode });
+    const codeId = await this.deps.codes.check({
+      purpose: 'reset',
+      target: this.target(form),
+      code: form.validateCode,
+    });
     const account = await this.findAccount(form);
     if (!account) throw new ApiError(500, CODE_MESSAGES.invalid);
     const hash = await hashPassword(form.password);

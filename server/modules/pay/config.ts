@@ -105,7 +105,13 @@ export function payConfigFromEnv(env: ServerEnv): PayConfig {
       gateway: env.ALIPAY_GATEWAY,
     };
   }
-  if (env.WECHATPAY_APP_ID && env.WECHATPAY_MCH_ID && env.WECHATPAY_SERIAL_NO && env.WECHATPAY_PRIVATE_KEY && env.WECHATPAY_API_V3_KEY) {
+  if (
+    env.WECHATPAY_APP_ID &&
+    env.WECHATPAY_MCH_ID &&
+    env.WECHATPAY_SERIAL_NO &&
+    env.WECHATPAY_PRIVATE_KEY &&
+    env.WECHATPAY_API_V3_KEY
+  ) {
     c.wechat = {
       appId: env.WECHATPAY_APP_ID,
       mchId: env.WECHATPAY_MCH_ID,

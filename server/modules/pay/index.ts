@@ -8,7 +8,14 @@ import { payRoutes } from './routes';
 import { PayService } from './service';
 import { PayProviders } from './providers';
 
-export { PayService, EXPIRED_REMARK, PAY_SUBJECT, SANDBOX_MARK, ONLINE_RECHARGE_KIND, type NotifyResult } from './service';
+export {
+  PayService,
+  EXPIRED_REMARK,
+  PAY_SUBJECT,
+  SANDBOX_MARK,
+  ONLINE_RECHARGE_KIND,
+  type NotifyResult,
+} from './service';
 export { PayProviders } from './providers';
 export { DEFAULT_PAY_CONFIG, payConfigFromEnv, type PayConfig } from './config';
 
@@ -19,6 +26,10 @@ declare module '../../context' {
 }
 
 export default defineModule({ name: 'pay', dependencies: ['ledger'] }, async (app, ctx) => {
-  const pay = (app.services.pay = new PayService(ctx, app.services.ledger, new PayProviders(ctx.config.pay, ctx.dataDir)));
+  const pay = (app.services.pay = new PayService(
+    ctx,
+    app.services.ledger,
+    new PayProviders(ctx.config.pay, ctx.dataDir),
+  ));
   await app.register(payRoutes(ctx, pay));
 });

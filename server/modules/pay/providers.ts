@@ -127,12 +127,18 @@ export class SandboxProvider implements PayProvider {
   }
 
   async create(o: CreateOrderInput) {
-    return { qrCode: `${o.baseUrl}/onlinePay/sandbox/scan?paymentId=${encodeURIComponent(o.paymentId)}&token=${this.scanToken(o.paymentId)}` };
+    return {
+      qrCode: `${o.baseUrl}/onlinePay/sandbox/scan?paymentId=${encodeURIComponent(o.paymentId)}&token=${this.scanToken(o.paymentId)}`,
+    };
   }
 
   /** A signed notification, as the sandbox "pays" it (the scan page's 确认支付). */
   sign(n: Omit<SandboxNotice, 'sign' | 'timestamp' | 'nonce'> & { timestamp?: string; nonce?: string }): SandboxNotice {
-    const full = { ...n, timestamp: n.timestamp ?? String(Date.now()), nonce: n.nonce ?? crypto.randomBytes(8).toString('hex') };
+    const full = {
+      ...n,
+      timestamp: n.timestamp ?? String(Date.now()),
+      nonce: n.nonce ?? crypto.randomBytes(8).toString('hex'),
+    };
     return { ...full, sign: hmac(this.secret, sandboxSignText(full)) };
   }
 
@@ -165,15 +171,26 @@ export class AlipayProvider implements PayProvider {
     cfg: AlipayConfig,
     private readonly publicUrl: string,
   ) {
-    this.sdk = new AlipaySdk({ appId: cfg.appId, privateKey: cfg.privateKey, alipayPublicKey: cfg.alipayPublicKey, gateway: cfg.gateway });
+    this.sdk = new AlipaySdk({
+      appId: cfg.appId,
+      privateKey: cfg.privateKey,
+      alipayPublicKey: cfg.alipayPublicKey,
+      gateway: cfg.gateway,
+    });
   }
 
   async create(o: CreateOrderInput) {
     const r = await this.sdk.exec('alipay.trade.precreate', {
       notify_url: `${this.publicUrl || o.baseUrl}/onlinePay/notify/alipay`,
-      bizContent: { out_trade_no: o.paymentId, total_amount: o.amount, subject: o.subject, time_expire: shanghaiTime(o.expiresAt) },
+      bizContent: {
+        out_trade_no: o.paymentId,
+        total_amount: o.amount,
+        subject: o.subject,
+        time_expire: shanghaiTime(o.expiresAt),
+      },
     });
-    if (r.code !== '10000' || typeof r.qrCode !== 'string') throw new Error(`alipay.trade.precreate: ${r.code} ${r.subMsg ?? r.msg ?? ''}`);
+    if (r.code !== '10000' || typeof r.qrCode !== 'string')
+      throw new Error(`alipay.trade.precreate: ${r.code} ${r.subMsg ?? r.msg ?? ''}`);
     return { qrCode: r.qrCode };
   }
 
@@ -192,14 +209,23 @@ export class AlipayProvider implements PayProvider {
     const amount = String(b.total_amount ?? '');
     if (!paymentId || !/^\d+(?:\.\d{1,2})?$/.test(amount)) return null;
     const status = String(b.trade_status ?? '');
-    return { paymentId, tradeNo: String(b.trade_no ?? ''), amount: money2(amount), paid: status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED' };
+    return {
+      paymentId,
+      tradeNo: String(b.trade_no ?? ''),
+      amount: money2(amount),
+      paid: status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED',
+    };
   }
 
   async query(paymentId: string): Promise<ProviderQuery | null> {
     const r = await this.sdk.exec('alipay.trade.query', { bizContent: { out_trade_no: paymentId } });
     if (r.code !== '10000') return null;
     const status = String(r.tradeStatus ?? '');
-    return { paid: status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED', tradeNo: String(r.tradeNo ?? ''), amount: money2(String(r.totalAmount ?? '0')) };
+    return {
+      paid: status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED',
+      tradeNo: String(r.tradeNo ?? ''),
+      amount: money2(String(r.totalAmount ?? '0')),
+    };
   }
 
   async close(paymentId: string) {
@@ -218,7 +244,10 @@ interface WxResource {
 
 export class WechatPayProvider implements PayProvider {
   readonly name = 'wechat' as const;
-  readonly ack = { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'SUCCESS', message: '成功' }) };
+  readonly ack = {
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ code: 'SUCCESS', message: '成功' }),
+  };
   readonly sdk: WxPay;
 
   constructor(
@@ -235,7 +264,8 @@ export class WechatPayProvider implements PayProvider {
     });
     // a configured platform public key verifies notifications without fetching certificates
     if (cfg.platformPublicKey && cfg.platformSerial) {
-      (WxPay as unknown as { certificates: Record<string, string> }).certificates[cfg.platformSerial] = cfg.platformPublicKey;
+      (WxPay as unknown as { certificates: Record<string, string> }).certificates[cfg.platformSerial] =
+        cfg.platformPublicKey;
     }
   }
 
@@ -248,7 +278,8 @@ export class WechatPayProvider implements PayProvider {
       amount: { total: fen(o.amount), currency: 'CNY' },
     });
     const url = (r.data as { code_url?: unknown } | undefined)?.code_url;
-    if (r.status !== HTTP_OK || typeof url !== 'string') throw new Error(`wechat transactions_native: ${r.status} ${JSON.stringify(r.error ?? '')}`);
+    if (r.status !== HTTP_OK || typeof url !== 'string')
+      throw new Error(`wechat transactions_native: ${r.status} ${JSON.stringify(r.error ?? '')}`);
     return { qrCode: url };
   }
 
@@ -266,17 +297,32 @@ export class WechatPayProvider implements PayProvider {
     // replays of an old notification: WeChat's timestamps are seconds; accept 5 minutes of skew
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return null;
     try {
-      if (!(await this.sdk.verifySign({ timestamp, nonce, serial, signature, body: req.raw, apiSecret: this.cfg.apiV3Key }))) return null;
+      if (
+        !(await this.sdk.verifySign({
+          timestamp,
+          nonce,
+          serial,
+          signature,
+          body: req.raw,
+          apiSecret: this.cfg.apiV3Key,
+        }))
+      )
+        return null;
       const resource = (req.body as { resource?: WxResource } | null)?.resource;
       if (!resource?.ciphertext || !resource.nonce) return null;
-      const t = this.sdk.decipher_gcm<{ out_trade_no?: string; transaction_id?: string; trade_state?: string; amount?: { total?: number } }>(
-        resource.ciphertext,
-        resource.associated_data ?? '',
-        resource.nonce,
-        this.cfg.apiV3Key,
-      );
+      const t = this.sdk.decipher_gcm<{
+        out_trade_no?: string;
+        transaction_id?: string;
+        trade_state?: string;
+        amount?: { total?: number };
+      }>(resource.ciphertext, resource.associated_data ?? '', resource.nonce, this.cfg.apiV3Key);
       if (!t?.out_trade_no || !Number.isSafeInteger(t.amount?.total)) return null;
-      return { paymentId: t.out_trade_no, tradeNo: t.transaction_id ?? '', amount: yuan(t.amount!.total!), paid: t.trade_state === 'SUCCESS' };
+      return {
+        paymentId: t.out_trade_no,
+        tradeNo: t.transaction_id ?? '',
+        amount: yuan(t.amount!.total!),
+        paid: t.trade_state === 'SUCCESS',
+      };
     } catch {
       return null;
     }
@@ -325,7 +371,9 @@ export class PayProviders {
 
   /** enums/payment-mode: 0 支付宝, 1 微信支付; null: the mode is not offered */
   forMode(mode: number): PayProvider | null {
-    return (mode === PaymentMode.Alipay ? this.alipay : mode === PaymentMode.WeChatPay ? this.wechat : null) ?? this.sandbox;
+    return (
+      (mode === PaymentMode.Alipay ? this.alipay : mode === PaymentMode.WeChatPay ? this.wechat : null) ?? this.sandbox
+    );
   }
 
   /** some payment mode is offered */

@@ -26,7 +26,10 @@ declare module 'fastify' {
 export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync {
   const byId = request(ctx, 'params/pay-order-ref');
   const order = okOf(ctx, 'entities/pay-order');
-  const modes: JsonSchema = { type: 'object', properties: { 0: { type: 'boolean', title: '支付宝' }, 1: { type: 'boolean', title: '微信支付' } } };
+  const modes: JsonSchema = {
+    type: 'object',
+    properties: { 0: { type: 'boolean', title: '支付宝' }, 1: { type: 'boolean', title: '微信支付' } },
+  };
   const configReply = okOf(ctx, {
     type: 'object',
     required: ['isOpenPay', 'orderTtlSeconds', 'minAmount', 'maxAmount', 'modes', 'sandbox'],
@@ -40,15 +43,26 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     },
   });
   // the providers' acknowledgement (their own text), or {code, msg} when refused
-  const ackReply: JsonSchema = { description: '渠道要求的应答（文本 / JSON）', content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: okEmpty } } };
-  const htmlPage: JsonSchema = { description: '沙箱扫码页（HTML）', content: { 'text/html': { schema: { type: 'string' } } } };
+  const ackReply: JsonSchema = {
+    description: '渠道要求的应答（文本 / JSON）',
+    content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: okEmpty } },
+  };
+  const htmlPage: JsonSchema = {
+    description: '沙箱扫码页（HTML）',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  };
   const notifyOpts = { config: { csrf: false } } as RouteShorthandOptions;
 
   const answer = async (provider: PayProvider | null, req: FastifyRequest, reply: FastifyReply) => {
     if (!provider) return reply.status(404).send({ code: 404, msg: '支付渠道未配置' });
     const r = await pay.notify(provider, { body: req.body, raw: req.rawBody ?? '', headers: req.headers });
     // a verified notification that is handled (or can never be) is acknowledged, so the provider stops repeating it
-    if (r.credited || r.reason === MESSAGES.payOrderNotFound || r.reason === '金额不符' || r.reason === '支付渠道不符') {
+    if (
+      r.credited ||
+      r.reason === MESSAGES.payOrderNotFound ||
+      r.reason === '金额不符' ||
+      r.reason === '支付渠道不符'
+    ) {
       if (!r.credited) req.log.warn({ reason: r.reason }, 'pay notification not credited');
       return reply
         .status(r.credited ? 200 : 400)
@@ -62,22 +76,36 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     const app = api(plugin);
     app.get(
       '/onlinePay/config',
-      route({ tag: TAG, summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道', access: 'session', response: configReply }),
+      route({
+        tag: TAG,
+        summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道',
+        access: 'session',
+        response: configReply,
+      }),
       async (req) => ok(pay.config(sessionOf(req).account)),
     );
     app.post(
       '/onlinePay/createPay',
       route({
         tag: TAG,
-        summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容；同金额同支付方式且剩余一分钟以上的待支付订单直接返回该订单',
+        summary:
+          '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容；同金额同支付方式且剩余一分钟以上的待支付订单直接返回该订单',
         access: 'session',
         body: request(ctx, 'forms/online-recharge'),
         response: order,
       }),
-      async (req) => ok(await pay.create(sessionOf(req).account, { amount: money2(req.body.amount), paymentMode: req.body.paymentMode })),
+      async (req) =>
+        ok(
+          await pay.create(sessionOf(req).account, {
+            amount: money2(req.body.amount),
+            paymentMode: req.body.paymentMode,
+          }),
+        ),
     );
-    app.post('/onlinePay/payStatus', route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId, response: order }), async (req) =>
-      ok(await pay.status(sessionOf(req).account, req.body.paymentId)),
+    app.post(
+      '/onlinePay/payStatus',
+      route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId, response: order }),
+      async (req) => ok(await pay.status(sessionOf(req).account, req.body.paymentId)),
     );
     app.post(
       '/onlinePay/queryPayOrder',
@@ -90,10 +118,14 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
       }),
       async (req) => ok(await pay.list(sessionOf(req).account, req.body)),
     );
-    app.post('/onlinePay/cancelPay', route({ tag: TAG, summary: '取消待支付的订单', access: 'session', body: byId, response: okEmpty }), async (req) => {
-      await pay.cancel(sessionOf(req).account, req.body.paymentId);
-      return ok(undefined, MESSAGES.payOrderCancelled);
-    });
+    app.post(
+      '/onlinePay/cancelPay',
+      route({ tag: TAG, summary: '取消待支付的订单', access: 'session', body: byId, response: okEmpty }),
+      async (req) => {
+        await pay.cancel(sessionOf(req).account, req.body.paymentId);
+        return ok(undefined, MESSAGES.payOrderCancelled);
+      },
+    );
 
     // ---- provider notifications (no session, no CSRF token: their signature authenticates them)
     app.post(
@@ -129,7 +161,8 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
         req.rawBody = raw;
         try {
           const v: unknown = JSON.parse(raw);
-          if (!v || typeof v !== 'object' || Array.isArray(v)) return done(new ApiError(400, MESSAGES.badParam), undefined);
+          if (!v || typeof v !== 'object' || Array.isArray(v))
+            return done(new ApiError(400, MESSAGES.badParam), undefined);
           done(null, v);
         } catch {
           done(new ApiError(400, MESSAGES.badParam), undefined);
@@ -152,13 +185,24 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     // ---- the sandbox provider's pay page (what the QR code opens)
     app.get(
       '/onlinePay/sandbox/scan',
-      route({ tag: SANDBOX_TAG, summary: '沙箱扫码支付页（HTML：确认支付 / 取消）', access: 'public', querystring: request(ctx, 'params/pay-sandbox-scan'), response: htmlPage }),
+      route({
+        tag: SANDBOX_TAG,
+        summary: '沙箱扫码支付页（HTML：确认支付 / 取消）',
+        access: 'public',
+        querystring: request(ctx, 'params/pay-sandbox-scan'),
+        response: htmlPage,
+      }),
       async (req, reply) => {
         const q = req.query;
         const o = await pay.sandboxOrder(q.paymentId, q.token, { open: true });
-        return reply
-          .header('content-type', 'text/html; charset=utf-8')
-          .send(sandboxPage({ order: o, token: q.token ?? '', now: ctx.now(), label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '' }));
+        return reply.header('content-type', 'text/html; charset=utf-8').send(
+          sandboxPage({
+            order: o,
+            token: q.token ?? '',
+            now: ctx.now(),
+            label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '',
+          }),
+        );
       },
     );
     app.post(
@@ -175,9 +219,15 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
         const b = req.body;
         const r = await pay.sandboxPay(b.paymentId, b.token, b.action === 'cancel' ? 'cancel' : 'confirm');
         const o = r.order ? await pay.sandboxOrder(b.paymentId, b.token) : null;
-        return reply
-          .header('content-type', 'text/html; charset=utf-8')
-          .send(sandboxPage({ order: o, token: b.token ?? '', now: ctx.now(), label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '', result: r }));
+        return reply.header('content-type', 'text/html; charset=utf-8').send(
+          sandboxPage({
+            order: o,
+            token: b.token ?? '',
+            now: ctx.now(),
+            label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '',
+            result: r,
+          }),
+        );
       },
     );
   };

@@ -7,7 +7,8 @@ import { formatDateTime } from '../../lib/time';
 import { PayOrderState } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 interface PageOrder {
   payment_id: string;
@@ -39,7 +40,9 @@ export function sandboxPage(p: {
     ]
       .map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`)
       .join('');
-    const result = p.result ? `<p class="msg ${p.result.ok ? 'ok' : 'err'}" data-testid="sandbox-result">${esc(p.result.message)}</p>` : '';
+    const result = p.result
+      ? `<p class="msg ${p.result.ok ? 'ok' : 'err'}" data-testid="sandbox-result">${esc(p.result.message)}</p>`
+      : '';
     const form = open
       ? `<form method="post" action="/api/onlinePay/sandbox/pay">
   <input type="hidden" name="paymentId" value="${esc(o.payment_id)}">

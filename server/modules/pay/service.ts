@@ -35,7 +35,13 @@ import { ApiError, errors } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { addMs, formatDateTime } from '../../lib/time';
 import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, PayOrderState, UserType, type PayOrder, type PayOrderFilter } from '../../../common/generated/schemas';
+import {
+  BillPaymentType,
+  PayOrderState,
+  UserType,
+  type PayOrder,
+  type PayOrderFilter,
+} from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
 import type { LedgerService } from '../ledger';
@@ -119,7 +125,10 @@ export class PayService {
       /** which modes are offered at all */
       modes: { 0: !!this.providers.forMode(0), 1: !!this.providers.forMode(1) },
       /** which modes pay through the sandbox (the console says so) */
-      sandbox: { 0: !this.providers.alipay && !!this.providers.sandbox, 1: !this.providers.wechat && !!this.providers.sandbox },
+      sandbox: {
+        0: !this.providers.alipay && !!this.providers.sandbox,
+        1: !this.providers.wechat && !!this.providers.sandbox,
+      },
     };
   }
 
@@ -248,7 +257,13 @@ export class PayService {
       }
       let qrCode: string;
       try {
-        ({ qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl: payApiBase(this.ctx.config.pay) }));
+        ({ qrCode } = await provider.create({
+          paymentId,
+          amount,
+          subject: PAY_SUBJECT,
+          expiresAt,
+          baseUrl: payApiBase(this.ctx.config.pay),
+        }));
       } catch (err) {
         // the provider refused or could not be reached: the order can never be paid
         await this.ctx.db
@@ -259,7 +274,12 @@ export class PayService {
           .execute();
         throw err;
       }
-      const row = await this.ctx.db.updateTable('pay_orders').set({ qr_code: qrCode }).where('id', '=', order.id).returningAll().executeTakeFirstOrThrow();
+      const row = await this.ctx.db
+        .updateTable('pay_orders')
+        .set({ qr_code: qrCode })
+        .where('id', '=', order.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return this.row(row, now);
     }
   }
@@ -276,14 +296,20 @@ export class PayService {
       const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       if (!OPEN_STATES.includes(o.state)) return null;
       if (o.qr_code) return o;
-      if (Date.now() >= until) throw new Error(`pay order ${o.payment_id}: no QR code from the provider within ${QR_WAIT_MS} ms`);
+      if (Date.now() >= until)
+        throw new Error(`pay order ${o.payment_id}: no QR code from the provider within ${QR_WAIT_MS} ms`);
       await new Promise((r) => setTimeout(r, QR_POLL_MS));
     }
   }
 
   private async own(account: Account, paymentId: unknown): Promise<OrderRow> {
     if (typeof paymentId !== 'string' || !paymentId) throw errors.notFound('支付订单');
-    const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('account_id', '=', account.id).executeTakeFirst();
+    const o = await this.ctx.db
+      .selectFrom('pay_orders')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .where('account_id', '=', account.id)
+      .executeTakeFirst();
     if (!o) throw new ApiError(404, MESSAGES.payOrderNotFound);
     return o;
   }
@@ -296,7 +322,11 @@ export class PayService {
       const provider = this.providers.byName(o.provider);
       const q = await provider?.query(o.payment_id).catch(() => null);
       if (provider && q?.paid) {
-        await this.credit(provider, { paymentId: o.payment_id, tradeNo: q.tradeNo, amount: q.amount, paid: true }, 'query');
+        await this.credit(
+          provider,
+          { paymentId: o.payment_id, tradeNo: q.tradeNo, amount: q.amount, paid: true },
+          'query',
+        );
         o = await this.own(account, paymentId);
       }
     }
@@ -332,13 +362,24 @@ export class PayService {
     await this.expire(account.id);
     const paging = pagingOf(q);
     // payment mode and the time range: the filter schema's x-column / x-op (server/db/filters.ts)
-    let base = whereFrom(this.ctx.db.selectFrom('pay_orders').where('account_id', '=', account.id), this.ctx, 'filters/pay-order', q);
+    let base = whereFrom(
+      this.ctx.db.selectFrom('pay_orders').where('account_id', '=', account.id),
+      this.ctx,
+      'filters/pay-order',
+      q,
+    );
     const states = statesOf(q.paymentState);
     if (states) base = base.where('state', 'in', states);
     const search = q.searchText?.trim();
     if (search) base = base.where((eb) => eb.or([eb('payment_id', '=', search), eb('trade_no', '=', search)]));
     const [{ n }] = await base.select((eb) => eb.fn.countAll<string>().as('n')).execute();
-    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
     const now = this.ctx.now();
     return dataPage(
       rows.map((r, i) => this.row(r, now, paging.offset + i + 1)),
@@ -363,29 +404,55 @@ export class PayService {
   /** Credits a verified payment: under the order's row lock, once. */
   async credit(provider: PayProvider, v: VerifiedNotice, payload: string): Promise<NotifyResult> {
     const result = await this.ctx.db.transaction().execute(async (trx): Promise<NotifyResult> => {
-      const o = await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst();
+      const o = await trx
+        .selectFrom('pay_orders')
+        .selectAll()
+        .where('payment_id', '=', v.paymentId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!o) return { credited: false, creditedNow: false, reason: MESSAGES.payOrderNotFound };
       if (o.provider !== provider.name) return { credited: false, creditedNow: false, reason: '支付渠道不符' };
       if (PAID_STATES.includes(o.state)) return { credited: true, creditedNow: false, reason: MESSAGES.payOrderPaid };
       if (!v.paid) return { credited: false, creditedNow: false, reason: '未支付' };
       if (!new Money(o.amount).eq(v.amount)) return { credited: false, creditedNow: false, reason: '金额不符' };
       const remark = o.sandbox ? `在线充值（${SANDBOX_MARK}，不可开票） ${o.payment_id}` : `在线充值 ${o.payment_id}`;
-      const applied = await this.ledger.applyIn(trx, [{ accountId: o.account_id, amount: money2(o.amount), kind: ONLINE_RECHARGE_KIND, remark }]);
+      const applied = await this.ledger.applyIn(trx, [
+        { accountId: o.account_id, amount: money2(o.amount), kind: ONLINE_RECHARGE_KIND, remark },
+      ]);
       if (!applied.ok || applied.ledgerIds.length !== 1) throw new Error('online recharge: ledger refused a credit');
       const ledgerId = applied.ledgerIds[0];
       await trx.updateTable('ledger').set({ request_id: o.payment_id }).where('id', '=', ledgerId).execute();
       const now = this.ctx.now();
-      await trx.updateTable('pay_orders').set({ state: PayOrderState.Paid, ledger_id: ledgerId, trade_no: v.tradeNo, paid_at: now, remark: '' }).where('id', '=', o.id).execute();
+      await trx
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Paid, ledger_id: ledgerId, trade_no: v.tradeNo, paid_at: now, remark: '' })
+        .where('id', '=', o.id)
+        .execute();
       return { credited: true, creditedNow: true, reason: MESSAGES.paySuccess };
     });
     await this.log(provider.name, v.paymentId, true, result.creditedNow, result.reason, payload);
     return result;
   }
 
-  private async log(provider: string, paymentId: string, verified: boolean, credited: boolean, reason: string, payload: string) {
+  private async log(
+    provider: string,
+    paymentId: string,
+    verified: boolean,
+    credited: boolean,
+    reason: string,
+    payload: string,
+  ) {
     await this.ctx.db
       .insertInto('pay_notifications')
-      .values({ provider, payment_id: paymentId.slice(0, 64), verified, credited, reason, payload: payload.slice(0, 4000), created_at: this.ctx.now() })
+      .values({
+        provider,
+        payment_id: paymentId.slice(0, 64),
+        verified,
+        credited,
+        reason,
+        payload: payload.slice(0, 4000),
+        created_at: this.ctx.now(),
+      })
       .execute()
       .catch((err) => this.ctx.log.warn({ err }, 'pay notification log failed'));
   }
@@ -398,10 +465,20 @@ export class PayService {
     // the sandbox turned off: its pages show nothing and pay nothing
     if (typeof paymentId !== 'string' || !this.providers.sandbox?.checkScanToken(paymentId, token)) return null;
     await this.expire();
-    const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst();
+    const o = await this.ctx.db
+      .selectFrom('pay_orders')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .where('provider', '=', 'sandbox')
+      .executeTakeFirst();
     if (!o) return null;
     if (opts.open && o.state === PayOrderState.Unpaid) {
-      await this.ctx.db.updateTable('pay_orders').set({ state: PayOrderState.Submitted }).where('id', '=', o.id).where('state', '=', PayOrderState.Unpaid).execute();
+      await this.ctx.db
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Submitted })
+        .where('id', '=', o.id)
+        .where('state', '=', PayOrderState.Unpaid)
+        .execute();
       return { ...o, state: PayOrderState.Submitted };
     }
     return o;
@@ -411,11 +488,16 @@ export class PayService {
    * 确认支付 on the sandbox page: refused unless the order is open and in time; otherwise the
    * sandbox signs a notification and hands it to the same path as the notify route.
    */
-  async sandboxPay(paymentId: unknown, token: unknown, action: 'confirm' | 'cancel'): Promise<{ ok: boolean; message: string; order: OrderRow | null }> {
+  async sandboxPay(
+    paymentId: unknown,
+    token: unknown,
+    action: 'confirm' | 'cancel',
+  ): Promise<{ ok: boolean; message: string; order: OrderRow | null }> {
     const o = await this.sandboxOrder(paymentId, token);
     if (!o) return { ok: false, message: MESSAGES.payOrderNotFound, order: null };
     if (PAID_STATES.includes(o.state)) return { ok: false, message: MESSAGES.payOrderPaid, order: o };
-    if (!OPEN_STATES.includes(o.state) || o.expires_at <= this.ctx.now()) return { ok: false, message: MESSAGES.payOrderClosed, order: o };
+    if (!OPEN_STATES.includes(o.state) || o.expires_at <= this.ctx.now())
+      return { ok: false, message: MESSAGES.payOrderClosed, order: o };
     if (action === 'cancel') {
       await this.ctx.db
         .updateTable('pay_orders')
@@ -427,7 +509,12 @@ export class PayService {
     }
     const sandbox = this.providers.sandbox;
     if (!sandbox) return { ok: false, message: MESSAGES.payModeNotOpen, order: null };
-    const notice = sandbox.sign({ paymentId: o.payment_id, tradeNo: `SANDBOX${o.payment_id.slice(1)}`, amount: money2(o.amount), status: 'SUCCESS' });
+    const notice = sandbox.sign({
+      paymentId: o.payment_id,
+      tradeNo: `SANDBOX${o.payment_id.slice(1)}`,
+      amount: money2(o.amount),
+      status: 'SUCCESS',
+    });
     const r = await this.notify(sandbox, { body: notice, raw: JSON.stringify(notice), headers: {} });
     return { ok: r.credited, message: r.credited ? MESSAGES.paySuccess : r.reason, order: o };
   }

@@ -20,18 +20,34 @@ export function profileRoutes(ctx: AppContext, profile: ProfileService): Fastify
   });
   return async (plugin) => {
     const app = api(plugin);
-    app.get('/admin/info', route({ tag: TAG, summary: '当前用户信息', access: 'session', response: okOf(ctx, 'entities/current-user') }), async (req) =>
-      ok(await profile.currentUser(sessionOf(req).account)),
+    app.get(
+      '/admin/info',
+      route({ tag: TAG, summary: '当前用户信息', access: 'session', response: okOf(ctx, 'entities/current-user') }),
+      async (req) => ok(await profile.currentUser(sessionOf(req).account)),
     );
 
-    app.get('/admin/baseinfo', route({ tag: TAG, summary: '代理商基本信息与认证状态', access: 'session', response: okOf(ctx, 'entities/agent-base-info') }), async (req) =>
-      ok(profile.baseInfo(sessionOf(req).account)),
+    app.get(
+      '/admin/baseinfo',
+      route({
+        tag: TAG,
+        summary: '代理商基本信息与认证状态',
+        access: 'session',
+        response: okOf(ctx, 'entities/agent-base-info'),
+      }),
+      async (req) => ok(profile.baseInfo(sessionOf(req).account)),
     );
 
-    app.get('/client/oauth', route({ tag: TAG, summary: '当前账户认证状态', access: 'session', response: oauth }), async (req) => {
-      const a = sessionOf(req).account;
-      // a rejection carries its reason (the layout's banner shows it)
-      return ok({ oauth_status: oauthStatusForApi(a.oauth_status), ...(a.oauth_status === OauthStatus.Rejected ? { oauth_remark: a.oauth_remark } : {}) });
-    });
+    app.get(
+      '/client/oauth',
+      route({ tag: TAG, summary: '当前账户认证状态', access: 'session', response: oauth }),
+      async (req) => {
+        const a = sessionOf(req).account;
+        // a rejection carries its reason (the layout's banner shows it)
+        return ok({
+          oauth_status: oauthStatusForApi(a.oauth_status),
+          ...(a.oauth_status === OauthStatus.Rejected ? { oauth_remark: a.oauth_remark } : {}),
+        });
+      },
+    );
   };
 }

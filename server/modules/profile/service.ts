@@ -68,7 +68,11 @@ export class ProfileService {
     let agentClientid = a.clientid;
     let operationMode = a.operation_mode;
     if (a.user_type === UserType.SubAccount && a.agent_id !== null) {
-      const agent = await this.ctx.db.selectFrom('accounts').select(['clientid', 'operation_mode']).where('id', '=', a.agent_id).executeTakeFirst();
+      const agent = await this.ctx.db
+        .selectFrom('accounts')
+        .select(['clientid', 'operation_mode'])
+        .where('id', '=', a.agent_id)
+        .executeTakeFirst();
       if (agent) {
         agentClientid = agent.clientid;
         operationMode = agent.operation_mode;

@@ -9,7 +9,18 @@ import { defineModule } from '../module';
 import { purchaseRoutes } from './routes';
 import { PurchaseService } from './service';
 
-export { PurchaseService, discountFor, lineAmount, discounted, MAX_LINES, REBATE_THRESHOLD, EXPIRING_DAYS, PURCHASE_MSG, type OrderLine, type PurchaseResult } from './service';
+export {
+  PurchaseService,
+  discountFor,
+  lineAmount,
+  discounted,
+  MAX_LINES,
+  REBATE_THRESHOLD,
+  EXPIRING_DAYS,
+  PURCHASE_MSG,
+  type OrderLine,
+  type PurchaseResult,
+} from './service';
 export { seedPurchase } from './seed';
 
 declare module '../../context' {

@@ -27,7 +27,11 @@ export const BILL_EXPORT_MAX = 100_000;
 
 const str = (title: string): JsonSchema => ({ type: 'string', title });
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  properties,
+});
 const PURCHASED = obj({
   orderId: str('订单号'),
   total: str('订单金额(元)'),
@@ -58,8 +62,17 @@ const PRODUCT_PAGE = {
   rebate_threshold: str('返点抵扣起点(元)'),
   balance: str('余额(元)'),
 };
-const SMS_BILL_DATA = obj({ balance: str('余额(元)'), rebate_useable: str('可用返点(元)'), purchase_amount: str('购买合计(元)'), purchase_count: int('购买笔数') });
-const REBATE_PAGE = { rebate_income: str('可用返点(元)'), accumulated_rebate_income: str('累计返点收入(元)'), accumulated_rebate_pay: str('累计返点支出(元)') };
+const SMS_BILL_DATA = obj({
+  balance: str('余额(元)'),
+  rebate_useable: str('可用返点(元)'),
+  purchase_amount: str('购买合计(元)'),
+  purchase_count: int('购买笔数'),
+});
+const REBATE_PAGE = {
+  rebate_income: str('可用返点(元)'),
+  accumulated_rebate_income: str('累计返点收入(元)'),
+  accumulated_rebate_pay: str('累计返点支出(元)'),
+};
 
 /** /sms/products, /sms/order/*, /finance/bill/{sms,rebate,purchaseHistory}, pools (docs/api-purchase.md). */
 export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): FastifyPluginAsync {
@@ -76,7 +89,13 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
   const xlsxFile = fileReply(XLSX_MIME);
 
   /** an xlsx of these rows, streamed; refused with NO_DATA when there are none */
-  const xlsx = (reply: FastifyReply, name: string, entity: string, columns: ExportColumn[], rows: Record<string, unknown>[]) => {
+  const xlsx = (
+    reply: FastifyReply,
+    name: string,
+    entity: string,
+    columns: ExportColumn[],
+    rows: Record<string, unknown>[],
+  ) => {
     if (!rows.length) throw errors.refused(NO_DATA);
     const out = xlsxStream(ctx, name, { sheet: name, entity, columns, rows: [rows] });
     return sendFile(reply, out, `${name}_${formatDateTime(ctx.now()).replace(/\D/g, '')}.xlsx`, { mime: XLSX_MIME });
@@ -107,7 +126,12 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       }),
       async (req) =>
         ok(
-          await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId, { useRebate: req.body.useRebate }),
+          await purchase.purchase(
+            me(req),
+            [{ productId: req.body.product_id, num: String(req.body.num) }],
+            req.body.requestId,
+            { useRebate: req.body.useRebate },
+          ),
           MESSAGES.purchased,
         ),
     );
@@ -121,42 +145,64 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
         response: okOf(ctx, PURCHASED),
       }),
       async (req) => {
-        const lines: OrderLine[] = (req.body.list ?? []).map((l) => ({ productId: l.productId ?? '', num: l.purchaseNum === undefined ? '' : String(l.purchaseNum) }));
-        return ok(await purchase.purchase(me(req), lines, req.body.requestId, { useRebate: req.body.useRebate }), MESSAGES.purchased);
+        const lines: OrderLine[] = (req.body.list ?? []).map((l) => ({
+          productId: l.productId ?? '',
+          num: l.purchaseNum === undefined ? '' : String(l.purchaseNum),
+        }));
+        return ok(
+          await purchase.purchase(me(req), lines, req.body.requestId, { useRebate: req.body.useRebate }),
+          MESSAGES.purchased,
+        );
       },
     );
-    app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', response: okOf(ctx, SMS_BILL_DATA) }), async (req) =>
-      ok(await purchase.smsBillData(me(req))),
+    app.get(
+      '/finance/bill/sms/data',
+      route({
+        tag: BILL,
+        summary: '短信账单页头：余额、可用返点、购买合计',
+        access: 'session',
+        response: okOf(ctx, SMS_BILL_DATA),
+      }),
+      async (req) => ok(await purchase.smsBillData(me(req))),
     );
     app.post(
       '/finance/bill/sms',
-      route({ tag: BILL, summary: '短信账单（每页 15；国际为元，其余为条）', access: 'session', body: smsBill, response: listOf(ctx, 'entities/sms-bill') }),
+      route({
+        tag: BILL,
+        summary: '短信账单（每页 15；国际为元，其余为条）',
+        access: 'session',
+        body: smsBill,
+        response: listOf(ctx, 'entities/sms-bill'),
+      }),
       async (req) => ok(await purchase.smsBill(me(req), req.body)),
     );
-    app.post('/finance/bill/sms/export', route({ tag: BILL, summary: '导出短信账单（xlsx）', access: 'session', body: smsBillExport, response: xlsxFile }), async (req, reply) =>
-      xlsx(
-        reply,
-        '短信账单',
-        'entities/sms-bill',
-        [
-          { key: 'order_id', width: 22 },
-          { key: 'client_id', width: 12 },
-          { key: 'name', width: 24 },
-          { key: 'product_code', width: 14 },
-          { key: 'product_name', width: 22 },
-          { key: 'product_type_str', width: 10 },
-          { key: 'operator_code_str', width: 10 },
-          { key: 'area_code_str', width: 10 },
-          { key: 'unit_price', width: 12 },
-          { key: 'order_amount', width: 12 },
-          { key: 'sms_balance_change_flag', width: 6 },
-          { key: 'sms_balance_change_amount', width: 12 },
-          { key: 'order_type_str', width: 10 },
-          { key: 'create_time', width: 20 },
-          { key: 'due_time', width: 20 },
-        ],
-        await purchase.smsBillRows(me(req), req.body, BILL_EXPORT_MAX),
-      ),
+    app.post(
+      '/finance/bill/sms/export',
+      route({ tag: BILL, summary: '导出短信账单（xlsx）', access: 'session', body: smsBillExport, response: xlsxFile }),
+      async (req, reply) =>
+        xlsx(
+          reply,
+          '短信账单',
+          'entities/sms-bill',
+          [
+            { key: 'order_id', width: 22 },
+            { key: 'client_id', width: 12 },
+            { key: 'name', width: 24 },
+            { key: 'product_code', width: 14 },
+            { key: 'product_name', width: 22 },
+            { key: 'product_type_str', width: 10 },
+            { key: 'operator_code_str', width: 10 },
+            { key: 'area_code_str', width: 10 },
+            { key: 'unit_price', width: 12 },
+            { key: 'order_amount', width: 12 },
+            { key: 'sms_balance_change_flag', width: 6 },
+            { key: 'sms_balance_change_amount', width: 12 },
+            { key: 'order_type_str', width: 10 },
+            { key: 'create_time', width: 20 },
+            { key: 'due_time', width: 20 },
+          ],
+          await purchase.smsBillRows(me(req), req.body, BILL_EXPORT_MAX),
+        ),
     );
 
     app.get(
@@ -170,33 +216,48 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       }),
       async (req) => ok(await purchase.rebateBill(me(req), req.query)),
     );
-    app.post('/finance/bill/rebate/export', route({ tag: BILL, summary: '导出返点账单（xlsx）', access: 'session', body: rebateExport, response: xlsxFile }), async (req, reply) =>
-      xlsx(
-        reply,
-        '返点账单',
-        'entities/rebate-bill',
-        [
-          { key: 'id', width: 8 },
-          { key: 'financial_type_str', width: 10 },
-          { key: 'payment_type_str', width: 14 },
-          { key: 'balance', width: 12 },
-          { key: 'balance_after', width: 12 },
-          { key: 'order_id', width: 22 },
-          { key: 'remark', width: 30 },
-          { key: 'create_time', width: 20 },
-        ],
-        await purchase.rebateRows(me(req), req.body, BILL_EXPORT_MAX),
-      ),
+    app.post(
+      '/finance/bill/rebate/export',
+      route({ tag: BILL, summary: '导出返点账单（xlsx）', access: 'session', body: rebateExport, response: xlsxFile }),
+      async (req, reply) =>
+        xlsx(
+          reply,
+          '返点账单',
+          'entities/rebate-bill',
+          [
+            { key: 'id', width: 8 },
+            { key: 'financial_type_str', width: 10 },
+            { key: 'payment_type_str', width: 14 },
+            { key: 'balance', width: 12 },
+            { key: 'balance_after', width: 12 },
+            { key: 'order_id', width: 22 },
+            { key: 'remark', width: 30 },
+            { key: 'create_time', width: 20 },
+          ],
+          await purchase.rebateRows(me(req), req.body, BILL_EXPORT_MAX),
+        ),
     );
 
     app.post(
       '/finance/bill/purchaseHistory',
-      route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: records, response: listOf(ctx, 'entities/purchase-record') }),
+      route({
+        tag: BILL,
+        summary: '消费记录（套餐模式）',
+        access: 'session',
+        body: records,
+        response: listOf(ctx, 'entities/purchase-record'),
+      }),
       async (req) => ok(await purchase.purchaseHistory(me(req), req.body)),
     );
     app.post(
       '/finance/bill/purchaseHistory/export',
-      route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordsExport, response: xlsxFile }),
+      route({
+        tag: BILL,
+        summary: '导出消费记录（套餐模式，xlsx）',
+        access: 'session',
+        body: recordsExport,
+        response: xlsxFile,
+      }),
       async (req, reply) => {
         const agent = me(req).user_type === UserType.Agent;
         const cols: ExportColumn[] = [
@@ -213,7 +274,13 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
           { key: 'consumer_date', width: 12 },
           { key: 'create_time', width: 20 },
         ];
-        return xlsx(reply, '消费记录', 'entities/purchase-record', cols, (await purchase.purchaseHistory(me(req), req.body, BILL_EXPORT_MAX)).list);
+        return xlsx(
+          reply,
+          '消费记录',
+          'entities/purchase-record',
+          cols,
+          (await purchase.purchaseHistory(me(req), req.body, BILL_EXPORT_MAX)).list,
+        );
       },
     );
     app.post(
@@ -229,7 +296,13 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
     );
     app.post(
       '/finance/bill/direct/purchaseHistory/export',
-      route({ tag: BILL, summary: '导出消费记录（直充模式，xlsx）', access: 'session', body: directExport, response: xlsxFile }),
+      route({
+        tag: BILL,
+        summary: '导出消费记录（直充模式，xlsx）',
+        access: 'session',
+        body: directExport,
+        response: xlsxFile,
+      }),
       async (req, reply) =>
         xlsx(
           reply,
@@ -251,12 +324,24 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
 
     app.post(
       '/agent/newpools',
-      route({ tag: BUY, summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）', access: 'agent', body: pools, response: listOf(ctx, 'entities/pool') }),
+      route({
+        tag: BUY,
+        summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）',
+        access: 'agent',
+        body: pools,
+        response: listOf(ctx, 'entities/pool'),
+      }),
       async (req) => ok(await purchase.pools(me(req), req.body)),
     );
     app.get(
       '/client/pools',
-      route({ tag: BUY, summary: '剩余条数（子账户自己的产品池）', access: 'session', querystring: pools, response: listOf(ctx, 'entities/pool') }),
+      route({
+        tag: BUY,
+        summary: '剩余条数（子账户自己的产品池）',
+        access: 'session',
+        querystring: pools,
+        response: listOf(ctx, 'entities/pool'),
+      }),
       async (req) => ok(await purchase.pools(me(req), req.query)),
     );
   };

@@ -25,8 +25,24 @@ import { formatDateTime } from '../../lib/time';
 import { LedgerService } from '../ledger';
 import { Money, money2, yuanText, type MoneyValue } from '../../lib/money';
 import { poolFigure, poolText, poolUnitsBought } from '../billing';
-import type { DirectPurchaseRecordFilter, PoolFilter, ProductListParams, PurchaseRecordFilter, RebateBillFilter, SmsBillFilter } from '../../../common/generated/schemas';
-import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
+import type {
+  DirectPurchaseRecordFilter,
+  PoolFilter,
+  ProductListParams,
+  PurchaseRecordFilter,
+  RebateBillFilter,
+  SmsBillFilter,
+} from '../../../common/generated/schemas';
+import {
+  BillPaymentType,
+  OauthStatus,
+  OperationMode,
+  ProductState,
+  ProductType,
+  RebateType,
+  SmsBillOrderType,
+  UserType,
+} from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';
 
@@ -54,7 +70,16 @@ export interface PurchaseResult {
   paid: string;
   balance: string;
   rebateUseable: string;
-  lines: { productId: number; productName: string; num: number; unitPrice: string; discount: string; amount: string; poolId: number; dueTime: string }[];
+  lines: {
+    productId: number;
+    productName: string;
+    num: number;
+    unitPrice: string;
+    discount: string;
+    amount: string;
+    poolId: number;
+    dueTime: string;
+  }[];
 }
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
@@ -74,7 +99,10 @@ const orderInfoMatch = (info: string) => containsAny(info, ['o.product_name', 'a
 const realnameMatch = (rn: string) => containsAny(rn, ['a.realname', 'a.name']);
 
 /** The discount (percent) of an account for a product type. */
-export function discountFor(a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discount' | 'gj_sms_discount'>, productType: number): string {
+export function discountFor(
+  a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discount' | 'gj_sms_discount'>,
+  productType: number,
+): string {
   if (productType === ProductType.Marketing) return a.yx_sms_discount;
   if (productType === ProductType.International) return a.gj_sms_discount;
   return a.hy_sms_discount;
@@ -85,7 +113,8 @@ export const lineAmount = (num: number | string, unit: string, discount: string)
   new Money(num).times(unit).times(discount).div(100).toDecimalPlaces(2, Money.ROUND_UP);
 
 /** A package product's size as shown: '10,000条', '100.00元' (international: yuan). */
-export const packText = (p: { product_type: number; pack_size: number | null }) => (p.pack_size ? poolText(p.product_type, p.pack_size) : '');
+export const packText = (p: { product_type: number; pack_size: number | null }) =>
+  p.pack_size ? poolText(p.product_type, p.pack_size) : '';
 
 /** The message for a quantity that is not a whole number of packages (products.pack_size, 0038), or undefined. */
 export function packError(p: { product_type: number; pack_size: number | null }, num: number): string | undefined {
@@ -101,7 +130,8 @@ const linesKey = (lines: { productId: number | string; num: number | string }[])
     .join(',');
 
 /** unit × discount / 100 to 4 decimals (the displayed discounted unit price) */
-export const discounted = (unit: string, discount: string) => new Money(unit).times(discount).div(100).toDecimalPlaces(4, Money.ROUND_HALF_UP).toFixed(4);
+export const discounted = (unit: string, discount: string) =>
+  new Money(unit).times(discount).div(100).toDecimalPlaces(4, Money.ROUND_HALF_UP).toFixed(4);
 
 export class PurchaseService {
   constructor(
@@ -135,7 +165,12 @@ export class PurchaseService {
   async products(me: Account, b: ProductListParams & CurrentPaging) {
     const acc = await this.account(me.id);
     const paging = pagingOf(b, 15);
-    let q = whereFrom(this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale), this.ctx, 'params/product-list', b);
+    let q = whereFrom(
+      this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale),
+      this.ctx,
+      'params/product-list',
+      b,
+    );
     if (b.keyword) q = q.where(keywordMatch(b.keyword));
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(paging.size).offset(paging.offset).execute();
@@ -178,7 +213,12 @@ export class PurchaseService {
    * packages), an unknown or withdrawn product, an
    * uncertified or non-package account, not enough balance.
    */
-  async purchase(me: Account, lines: OrderLine[], requestIdRaw?: unknown, opts: { useRebate?: boolean } = {}): Promise<PurchaseResult> {
+  async purchase(
+    me: Account,
+    lines: OrderLine[],
+    requestIdRaw?: unknown,
+    opts: { useRebate?: boolean } = {},
+  ): Promise<PurchaseResult> {
     if (me.test_expires_at) throw errors.refused(TEST_MSG.noPurchase);
     if (!lines.length) throw new ApiError(400, PURCHASE_MSG.noSelection);
     if (lines.length > MAX_LINES) throw new ApiError(400, `一次最多购买 ${MAX_LINES} 种产品`);
@@ -193,7 +233,12 @@ export class PurchaseService {
 
     const replay = async (): Promise<PurchaseResult | null> => {
       if (!requestId) return null;
-      const prev = await this.ctx.db.selectFrom('purchase_orders').select('result').where('account_id', '=', me.id).where('request_id', '=', requestId).executeTakeFirst();
+      const prev = await this.ctx.db
+        .selectFrom('purchase_orders')
+        .select('result')
+        .where('account_id', '=', me.id)
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
       if (!prev) return null;
       const result = (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as PurchaseResult;
       // a retry is the same request; the same id with other lines is a mistake (or a probe): refused
@@ -205,7 +250,14 @@ export class PurchaseService {
 
     const ids = [...new Set(lines.map((l) => Number(l.productId)))];
     const products = new Map(
-      (await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]),
+      (
+        await this.ctx.db
+          .selectFrom('products')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('state', '=', ProductState.OnSale)
+          .execute()
+      ).map((p) => [p.id, p]),
     );
     for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
     for (const l of lines) {
@@ -217,7 +269,12 @@ export class PurchaseService {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const now = this.ctx.now();
         // the buyer's row first (the ledger's lock order: one account)
-        const locked = await trx.selectFrom('accounts').selectAll().where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
+        const locked = await trx
+          .selectFrom('accounts')
+          .selectAll()
+          .where('id', '=', me.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
         const priced = lines.map((l) => {
           const p = products.get(Number(l.productId))!;
           const discount = money2(discountFor(locked, p.product_type));
@@ -226,14 +283,22 @@ export class PurchaseService {
         const total = priced.reduce((s, x) => s.plus(x.amount), new Money(0));
         const rebateBefore = new Money(locked.rebate_useable);
         // the buyer chooses (useRebate, default yes) whether the usable rebate pays first
-        const rebate = opts.useRebate !== false && total.gt(REBATE_THRESHOLD) ? Money.min(rebateBefore, total) : new Money(0);
+        const rebate =
+          opts.useRebate !== false && total.gt(REBATE_THRESHOLD) ? Money.min(rebateBefore, total) : new Money(0);
         const paid = total.minus(rebate);
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
         const r = await ledger.applyIn(trx, [
-          { accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` },
+          {
+            accountId: me.id,
+            amount: paid.neg(),
+            kind: BillPaymentType.PackagePurchase,
+            operatorId: me.id,
+            remark: `购买短信 订单${orderId}`,
+          },
         ]);
-        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${yuanText(r.balance)} 元，本次需支付 ${yuanText(paid)} 元`);
+        if (!r.ok)
+          throw errors.refused(`余额不足，当前余额 ${yuanText(r.balance)} 元，本次需支付 ${yuanText(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
           const after = rebateBefore.minus(rebate);
@@ -361,7 +426,11 @@ export class PurchaseService {
   private async newOrderId(trx: Tx, now: Date): Promise<string> {
     for (;;) {
       const id = `${formatDateTime(now).replace(/\D/g, '')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-      const hit = await trx.selectFrom('purchase_orders').select('order_id').where('order_id', '=', id).executeTakeFirst();
+      const hit = await trx
+        .selectFrom('purchase_orders')
+        .select('order_id')
+        .where('order_id', '=', id)
+        .executeTakeFirst();
       if (!hit) return id;
     }
   }
@@ -375,7 +444,10 @@ export class PurchaseService {
 
   /** the SMS bill lines of these accounts */
   private ordersOf(ids: number[]) {
-    return this.ctx.db.selectFrom('sms_orders as o').innerJoin('accounts as a', 'a.id', 'o.account_id').where('o.account_id', 'in', ids);
+    return this.ctx.db
+      .selectFrom('sms_orders as o')
+      .innerJoin('accounts as a', 'a.id', 'o.account_id')
+      .where('o.account_id', 'in', ids);
   }
 
   /** the SMS bill (filters/sms-bill.json) */
@@ -412,7 +484,12 @@ export class PurchaseService {
 
   private billRow(r: BillRow, rownum: number) {
     // a purchase adds to the pools; recharge of / rollback from a sub-account moves pieces out / in
-    const flag = r.order_type === SmsBillOrderType.Purchase || r.order_type === SmsBillOrderType.Rollback || r.order_type === SmsBillOrderType.CountRollback ? '+' : '-';
+    const flag =
+      r.order_type === SmsBillOrderType.Purchase ||
+      r.order_type === SmsBillOrderType.Rollback ||
+      r.order_type === SmsBillOrderType.CountRollback
+        ? '+'
+        : '-';
     return {
       rownum,
       order_id: r.order_id,
@@ -446,7 +523,13 @@ export class PurchaseService {
     );
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    const rows = await q
+      .select(this.billColumns)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
     return listPage(
       rows.map((r, i) => this.billRow(r, paging.offset + i + 1)),
       Number(n),
@@ -464,7 +547,12 @@ export class PurchaseService {
       .where('account_id', 'in', ids)
       .where('order_type', '=', SmsBillOrderType.Purchase)
       .executeTakeFirstOrThrow();
-    return { balance: money2(acc.balance), rebate_useable: money2(acc.rebate_useable), purchase_amount: money2(agg.amount), purchase_count: Number(agg.n) };
+    return {
+      balance: money2(acc.balance),
+      rebate_useable: money2(acc.rebate_useable),
+      purchase_amount: money2(agg.amount),
+      purchase_count: Number(agg.n),
+    };
   }
 
   /** rows of a bill query for an export (at most `max`; [] when none) */
@@ -473,7 +561,12 @@ export class PurchaseService {
       (await this.scope(me)).map((a) => a.id),
       b,
     );
-    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
+    const rows = await q
+      .select(this.billColumns)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(max)
+      .execute();
     return rows.map((r, i) => this.billRow(r, i + 1));
   }
 
@@ -481,10 +574,26 @@ export class PurchaseService {
 
   /** the rebate bill of one account (filters/rebate-bill.json) */
   private rebateQuery(accountId: number, b: RebateBillFilter) {
-    return whereFrom(this.ctx.db.selectFrom('rebate_ledger').where('account_id', '=', accountId), this.ctx, 'filters/rebate-bill', b);
+    return whereFrom(
+      this.ctx.db.selectFrom('rebate_ledger').where('account_id', '=', accountId),
+      this.ctx,
+      'filters/rebate-bill',
+      b,
+    );
   }
 
-  private rebateRow(r: { id: number; kind: number; amount: string; balance_after: string; order_id: string; remark: string; created_at: Date }, rownum: number) {
+  private rebateRow(
+    r: {
+      id: number;
+      kind: number;
+      amount: string;
+      balance_after: string;
+      order_id: string;
+      remark: string;
+      created_at: Date;
+    },
+    rownum: number,
+  ) {
     return {
       rownum,
       id: r.id,
@@ -558,12 +667,28 @@ export class PurchaseService {
     );
     const agent = me.user_type === UserType.Agent;
     if (max !== undefined) {
-      const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
-      return { list: rows.map((r, i) => this.recordRow(r, i + 1, agent)), totalCount: rows.length, currentPage: 1, pageRowCount: max };
+      const rows = await q
+        .select(this.billColumns)
+        .orderBy('o.created_at', 'desc')
+        .orderBy('o.id', 'desc')
+        .limit(max)
+        .execute();
+      return {
+        list: rows.map((r, i) => this.recordRow(r, i + 1, agent)),
+        totalCount: rows.length,
+        currentPage: 1,
+        pageRowCount: max,
+      };
     }
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    const rows = await q
+      .select(this.billColumns)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
     return listPage(
       rows.map((r, i) => this.recordRow(r, paging.offset + i + 1, agent)),
       Number(n),
@@ -585,7 +710,19 @@ export class PurchaseService {
     return b.realname ? q.where(realnameMatch(b.realname)) : q;
   }
 
-  private directRow(r: { id: number; clientid: string; realname: string; name: string; kind: number; amount: string; remark: string; created_at: Date }, rownum: number) {
+  private directRow(
+    r: {
+      id: number;
+      clientid: string;
+      realname: string;
+      name: string;
+      kind: number;
+      amount: string;
+      remark: string;
+      created_at: Date;
+    },
+    rownum: number,
+  ) {
     return {
       rownum,
       id: r.id,
@@ -610,10 +747,24 @@ export class PurchaseService {
     const ids = me.user_type === UserType.Agent ? scope.filter((a) => a.id !== me.id).map((a) => a.id) : [me.id];
     if (!ids.length) ids.push(-1);
     const q = this.directQuery(ids, b);
-    const cols = ['l.id', 'a.clientid', 'a.realname', 'a.name', 'l.kind', 'l.amount', 'l.remark', 'l.created_at'] as const;
+    const cols = [
+      'l.id',
+      'a.clientid',
+      'a.realname',
+      'a.name',
+      'l.kind',
+      'l.amount',
+      'l.remark',
+      'l.created_at',
+    ] as const;
     if (max !== undefined) {
       const rows = await q.select(cols).orderBy('l.id', 'desc').limit(max).execute();
-      return { list: rows.map((r, i) => this.directRow(r, i + 1)), totalCount: rows.length, currentPage: 1, pageRowCount: max };
+      return {
+        list: rows.map((r, i) => this.directRow(r, i + 1)),
+        totalCount: rows.length,
+        currentPage: 1,
+        pageRowCount: max,
+      };
     }
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
@@ -644,7 +795,18 @@ export class PurchaseService {
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q
-      .select(['p.id', 'a.clientid', 'a.name', 'p.product_type', 'p.operator_code', 'p.area_name', 'p.unit_price', 'p.remaining', 'p.due_time', 'p.gift'])
+      .select([
+        'p.id',
+        'a.clientid',
+        'a.name',
+        'p.product_type',
+        'p.operator_code',
+        'p.area_name',
+        'p.unit_price',
+        'p.remaining',
+        'p.due_time',
+        'p.gift',
+      ])
       .orderBy('p.due_time')
       .orderBy('p.id')
       .limit(paging.size)

@@ -3,5 +3,12 @@
  * (outbox.ts: reports, uplink, template review results) and the pusher that delivers them
  * (pusher.ts, run by the dispatch pipeline). Not a plugin: no routes, no service of its own.
  */
-export { enqueueMo, enqueueReports, enqueueTemplateReview, stateTitle, type MoRecord, type ReportRecord } from './outbox';
+export {
+  enqueueMo,
+  enqueueReports,
+  enqueueTemplateReview,
+  stateTitle,
+  type MoRecord,
+  type ReportRecord,
+} from './outbox';
 export { Pusher } from './pusher';

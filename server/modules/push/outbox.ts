@@ -67,7 +67,9 @@ export interface MoRecord {
   receivedateStr: string;
 }
 
-const STATE_TITLES = new Map<number, string>((statusEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]));
+const STATE_TITLES = new Map<number, string>(
+  (statusEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]),
+);
 
 export function stateTitle(state: number): string {
   return STATE_TITLES.get(state) ?? String(state);
@@ -75,7 +77,11 @@ export function stateTitle(state: number): string {
 
 type Db = Kysely<Database>;
 
-async function targets(trx: Db, accountIds: number[], kind: number): Promise<Map<number, { clientid: string; url: string }>> {
+async function targets(
+  trx: Db,
+  accountIds: number[],
+  kind: number,
+): Promise<Map<number, { clientid: string; url: string }>> {
   const out = new Map<number, { clientid: string; url: string }>();
   const ids = [...new Set(accountIds)];
   for (let i = 0; i < ids.length; i += 1000) {
@@ -89,18 +95,34 @@ async function targets(trx: Db, accountIds: number[], kind: number): Promise<Map
             .where('needreport', '=', NeedReport.SimplePush)
             .where('deliveryurl', '<>', '')
             .execute()
-        : await trx.selectFrom('accounts').select(['id', 'clientid', 'mourl as url']).where('id', 'in', chunk).where('needmo', '=', NeedMo.Push).where('mourl', '<>', '').execute();
+        : await trx
+            .selectFrom('accounts')
+            .select(['id', 'clientid', 'mourl as url'])
+            .where('id', 'in', chunk)
+            .where('needmo', '=', NeedMo.Push)
+            .where('mourl', '<>', '')
+            .execute();
     for (const r of rows) out.set(r.id, { clientid: r.clientid, url: r.url });
   }
   return out;
 }
 
-async function insertGrouped<T>(trx: Db, kind: number, byAccount: Map<number, T[]>, urls: Map<number, { url: string }>): Promise<number> {
+async function insertGrouped<T>(
+  trx: Db,
+  kind: number,
+  byAccount: Map<number, T[]>,
+  urls: Map<number, { url: string }>,
+): Promise<number> {
   const values: { account_id: number; kind: number; url: string; payload: string }[] = [];
   for (const [accountId, records] of byAccount) {
     const url = urls.get(accountId)!.url;
     for (let i = 0; i < records.length; i += PUSH_RECORDS_PER_ROW) {
-      values.push({ account_id: accountId, kind, url, payload: JSON.stringify(records.slice(i, i + PUSH_RECORDS_PER_ROW)) });
+      values.push({
+        account_id: accountId,
+        kind,
+        url,
+        payload: JSON.stringify(records.slice(i, i + PUSH_RECORDS_PER_ROW)),
+      });
     }
   }
   for (let i = 0; i < values.length; i += 500)
@@ -157,7 +179,14 @@ export async function enqueueMo(trx: Db, rows: MoRow[]): Promise<number> {
     if (!t) continue;
     let list = byAccount.get(r.accountId);
     if (!list) byAccount.set(r.accountId, (list = []));
-    list.push({ clientid: t.clientid, id: r.moId ?? null, phone: r.phone, content: r.content, dest: r.dest ?? '', receivedateStr: formatDateTime(r.receivedAt) });
+    list.push({
+      clientid: t.clientid,
+      id: r.moId ?? null,
+      phone: r.phone,
+      content: r.content,
+      dest: r.dest ?? '',
+      receivedateStr: formatDateTime(r.receivedAt),
+    });
   }
   return insertGrouped(trx, PushKind.Mo, byAccount, urls);
 }
@@ -187,7 +216,9 @@ export interface TemplateReviewRecord {
   updateTimeStr: string;
 }
 
-const AUDIT_TITLES = new Map<number, string>((templateStateEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]));
+const AUDIT_TITLES = new Map<number, string>(
+  (templateStateEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]),
+);
 
 /**
  * Queues a template's review result for auto_template_callback_url: the template account's own

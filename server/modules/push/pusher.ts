@@ -18,7 +18,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, PushOutboxTable } from '../../db/types';
-import { pinnedLookup, resolveForPush, systemResolver, UnsafeUrlError, type CheckedTarget, type HostResolver } from '../../lib/safe-url';
+import {
+  pinnedLookup,
+  resolveForPush,
+  systemResolver,
+  UnsafeUrlError,
+  type CheckedTarget,
+  type HostResolver,
+} from '../../lib/safe-url';
 
 export interface PusherLog {
   info(obj: unknown, msg?: string): void;
@@ -207,7 +214,13 @@ export class Pusher {
     const now = this.now();
     // the outcome is recorded only while the row is still this claim's
     const mine = (set: Updateable<PushOutboxTable>) =>
-      this.db.updateTable('push_outbox').set(set).where('id', '=', row.id).where('attempts', '=', row.attempts).where('done_at', 'is', null).execute();
+      this.db
+        .updateTable('push_outbox')
+        .set(set)
+        .where('id', '=', row.id)
+        .where('attempts', '=', row.attempts)
+        .where('done_at', 'is', null)
+        .execute();
     try {
       if (!error) {
         this.stats.delivered++;
@@ -249,7 +262,11 @@ export class Pusher {
           method: 'POST',
           lookup: pinnedLookup(connectTo),
           timeout: this.o.timeoutMs,
-          headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'smsp-push/1' },
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': body.length,
+            'user-agent': 'smsp-push/1',
+          },
           agent: false,
         },
         (res) => {
@@ -265,7 +282,10 @@ export class Pusher {
           res.on('error', () => finish());
         },
       );
-      const deadline = setTimeout(() => req.destroy(new PushFailure(`timed out after ${this.o.timeoutMs} ms`)), this.o.timeoutMs);
+      const deadline = setTimeout(
+        () => req.destroy(new PushFailure(`timed out after ${this.o.timeoutMs} ms`)),
+        this.o.timeoutMs,
+      );
       req.on('timeout', () => req.destroy(new PushFailure(`timed out after ${this.o.timeoutMs} ms`)));
       req.on('error', (e) => reject(e instanceof PushFailure ? e : new PushFailure(e.message)));
       req.on('close', () => clearTimeout(deadline));

@@ -131,7 +131,11 @@ export const OUTCOME_STATES: Record<number, readonly number[]> = {
     SendRecordStatus.BillingFailed,
   ],
   [TaskDetailOutcome.Unknown]: [SendRecordStatus.Submitted, SendRecordStatus.SubmittedAlt],
-  [TaskDetailOutcome.Intercepted]: [SendRecordStatus.GatewayReceiveIntercepted, SendRecordStatus.GatewaySendIntercepted, SendRecordStatus.FrequencyIntercepted],
+  [TaskDetailOutcome.Intercepted]: [
+    SendRecordStatus.GatewayReceiveIntercepted,
+    SendRecordStatus.GatewaySendIntercepted,
+    SendRecordStatus.FrequencyIntercepted,
+  ],
   [TaskDetailOutcome.Pending]: [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview],
 };
 

@@ -41,7 +41,13 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     );
     app.post(
       '/send/exportTaskInfoPhones',
-      route({ tag: TASKS, summary: '导出任务中所选发送结果的号码（txt，每行一个）', access: 'session', body: request(ctx, 'params/task-phones'), response: fileReply(TXT_MIME) }),
+      route({
+        tag: TASKS,
+        summary: '导出任务中所选发送结果的号码（txt，每行一个）',
+        access: 'session',
+        body: request(ctx, 'params/task-phones'),
+        response: fileReply(TXT_MIME),
+      }),
       async (req, reply) => {
         const f = await records.taskPhones(sessionOf(req).account, req.body);
         return sendFile(reply, f.stream, f.name, { mime: TXT_MIME });
@@ -69,7 +75,10 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
       }),
       async (req) => {
         const r = await records.resendFailed(sessionOf(req).account, req.body);
-        return ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount }, r.msg);
+        return ok(
+          { taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount },
+          r.msg,
+        );
       },
     );
     app.post(
@@ -93,7 +102,13 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         response: okOf(ctx, {
           type: 'object',
           required: ['list', 'totalCount'],
-          properties: { list: { type: 'array', items: { type: 'object', properties: { phone: { type: 'string', title: '手机号码' } } } }, totalCount: { type: 'integer' } },
+          properties: {
+            list: {
+              type: 'array',
+              items: { type: 'object', properties: { phone: { type: 'string', title: '手机号码' } } },
+            },
+            totalCount: { type: 'integer' },
+          },
         }),
       }),
       async (req) => ok(await records.taskNumbers(sessionOf(req).account, req.body)),
@@ -107,7 +122,9 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         access: 'session',
         cachedSession: true,
         body: recordFilter,
-        response: listOf(ctx, 'entities/send-record', { totalCapped: { type: 'boolean', title: '总数超过计数上限（只计到上限）' } }),
+        response: listOf(ctx, 'entities/send-record', {
+          totalCapped: { type: 'boolean', title: '总数超过计数上限（只计到上限）' },
+        }),
       }),
       async (req) => ok(await records.records(sessionOf(req).account, req.body)),
     );
@@ -145,7 +162,13 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     );
     app.post(
       '/send/exportRecordsTxt',
-      route({ tag: RECORDS, summary: '导出发送记录号码（txt，≤ 500 万个）', access: 'session', body: recordFilter, response: fileReply(TXT_MIME) }),
+      route({
+        tag: RECORDS,
+        summary: '导出发送记录号码（txt，≤ 500 万个）',
+        access: 'session',
+        body: recordFilter,
+        response: fileReply(TXT_MIME),
+      }),
       async (req, reply) => {
         const f = await records.recordsTxt(sessionOf(req).account, req.body);
         return sendFile(reply, f.stream, f.name, { mime: TXT_MIME });
@@ -153,12 +176,24 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     );
     app.post(
       '/send/getmologs',
-      route({ tag: RECORDS, summary: '上行记录（每页 15；近三个月，跨度不超过一个月）', access: 'session', body: moFilter, response: listOf(ctx, 'entities/mo-record') }),
+      route({
+        tag: RECORDS,
+        summary: '上行记录（每页 15；近三个月，跨度不超过一个月）',
+        access: 'session',
+        body: moFilter,
+        response: listOf(ctx, 'entities/mo-record'),
+      }),
       async (req) => ok(await records.moList(sessionOf(req).account, req.body)),
     );
     app.post(
       '/send/exportmologs',
-      route({ tag: RECORDS, summary: '导出上行记录（Excel，条件同列表）', access: 'session', body: moFilter, response: fileReply(XLSX_MIME) }),
+      route({
+        tag: RECORDS,
+        summary: '导出上行记录（Excel，条件同列表）',
+        access: 'session',
+        body: moFilter,
+        response: fileReply(XLSX_MIME),
+      }),
       async (req, reply) => {
         const f = await records.moExport(sessionOf(req).account, req.body);
         return sendFile(reply, f.stream, f.name, { mime: XLSX_MIME });

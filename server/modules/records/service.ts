@@ -55,7 +55,16 @@ import type {
   TaskRefParams,
   TimedTaskFilter,
 } from '../../../common/generated/schemas';
-import { OUTCOME_STATES, optionalRange, outcomeStates, RECORD_MSG, recordRange, statesOf, uplinkRange, type DayRange } from './filters';
+import {
+  OUTCOME_STATES,
+  optionalRange,
+  outcomeStates,
+  RECORD_MSG,
+  recordRange,
+  statesOf,
+  uplinkRange,
+  type DayRange,
+} from './filters';
 
 export const RECORD_PAGE_SIZE = 10;
 /** failed numbers a resend reads at most (one over the manual input's 60,000: the acceptance refuses it) */
@@ -165,8 +174,9 @@ const TASK_COLUMNS = [
 ] as const;
 
 /** pending = submit_total − success − fail − unknown − intercept (never below 0) */
-export const pendingOf = (t: Pick<TaskRow, 'submit_total' | 'success_num' | 'fail_num' | 'unknown_num' | 'intercept_num'>) =>
-  Math.max(0, t.submit_total - t.success_num - t.fail_num - t.unknown_num - t.intercept_num);
+export const pendingOf = (
+  t: Pick<TaskRow, 'submit_total' | 'success_num' | 'fail_num' | 'unknown_num' | 'intercept_num'>,
+) => Math.max(0, t.submit_total - t.success_num - t.fail_num - t.unknown_num - t.intercept_num);
 
 /** 100 × (submit_total − pending) / submit_total, rounded down: 100 only when nothing is pending */
 export function scheduleOf(t: Parameters<typeof pendingOf>[0] & { status: number }): number {
@@ -202,7 +212,11 @@ export class RecordsService {
 
   // ---------------------------------------------------------------- tasks
 
-  private taskRow(t: TaskRow, rowNum: number, clientids: Map<number, string>): Required<Omit<SendTask, 'sentNum' | 'successNum' | 'failNum' | 'unknownNum' | 'interceptNum'>> {
+  private taskRow(
+    t: TaskRow,
+    rowNum: number,
+    clientids: Map<number, string>,
+  ): Required<Omit<SendTask, 'sentNum' | 'successNum' | 'failNum' | 'unknownNum' | 'interceptNum'>> {
     return {
       rowNum,
       id: t.id,
@@ -235,12 +249,20 @@ export class RecordsService {
   /** POST /send/sendTask (filters/send-task.json: every field filters by its x-column / x-op) */
   async taskList(me: Account, f: SendTaskFilter & PageRows) {
     const accounts = await this.accountsOf(me, undefined);
-    const q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/send-task', f, { scope: accounts, agent: me.user_type === UserType.Agent });
+    const q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/send-task', f, {
+      scope: accounts,
+      agent: me.user_type === UserType.Agent,
+    });
     return this.taskPage(q, pagingOf(f, TASK_PAGE_SIZE), accounts, (t, n, ids) => this.taskRow(t, n, ids));
   }
 
   /** one query for the page and the total (a window count), a second only past the last page */
-  private async taskPage<R>(q: TaskQuery, paging: Paging, accounts: ScopedAccount[], toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R) {
+  private async taskPage<R>(
+    q: TaskQuery,
+    paging: Paging,
+    accounts: ScopedAccount[],
+    toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R,
+  ) {
     const { rows, total } = await pageOf(
       q,
       (f) =>
@@ -259,7 +281,10 @@ export class RecordsService {
   }
 
   /** A task of the scope by its uid or its numeric id; 任务不存在 otherwise (another account's task included). */
-  async findTask(me: Account, ref: string | number | undefined): Promise<{ task: TaskRow; clientids: Map<number, string> }> {
+  async findTask(
+    me: Account,
+    ref: string | number | undefined,
+  ): Promise<{ task: TaskRow; clientids: Map<number, string> }> {
     const v = ref === undefined ? '' : String(ref).trim();
     if (!v || v.length > 40) throw new ApiError(400, RECORD_MSG.badParam);
     const accounts = await this.accountsOf(me, undefined);
@@ -295,7 +320,10 @@ export class RecordsService {
     const { task } = await this.findTask(me, b.id ?? b.uid ?? b.taskId);
     const db = this.ctx.db;
     // a large task's numbers not yet written as rows are written first (docs/api-send.md "Large tasks")
-    if (!(await expandTask(db, task.id))) this.ctx.log.warn(`task ${task.uid}: a chunk of its numbers could not be written; the export holds the numbers written so far`);
+    if (!(await expandTask(db, task.id)))
+      this.ctx.log.warn(
+        `task ${task.uid}: a chunk of its numbers could not be written; the export holds the numbers written so far`,
+      );
     async function* lines() {
       let after = 0;
       for (;;) {
@@ -324,11 +352,10 @@ export class RecordsService {
     const accounts = await this.accountsOf(me, undefined);
     const range = optionalRange(f.startTime, f.endTime);
     const col = f.timeType === TimedTaskTimeType.SendTime ? 't.send_time' : 't.created_at';
-    let q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/timed-task', f, { scope: accounts, agent: me.user_type === UserType.Agent }).where(
-      't.send_type',
-      '=',
-      SendTimeType.Scheduled,
-    );
+    let q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/timed-task', f, {
+      scope: accounts,
+      agent: me.user_type === UserType.Agent,
+    }).where('t.send_type', '=', SendTimeType.Scheduled);
     if (range.from) q = q.where(col, '>=', range.from);
     if (range.to) q = q.where(col, '<', range.to);
     const paging = pagingOf(f, TASK_PAGE_SIZE);
@@ -359,7 +386,10 @@ export class RecordsService {
   async taskNumbers(me: Account, b: TaskNumbersParams) {
     const { task } = await this.findTask(me, b.uid ?? b.taskId ?? b.id);
     const paging = pagingOf(b, TASK_PAGE_SIZE);
-    if (!(await expandTask(this.ctx.db, task.id))) this.ctx.log.warn(`task ${task.uid}: a chunk of its numbers could not be written; the list holds the numbers written so far`);
+    if (!(await expandTask(this.ctx.db, task.id)))
+      this.ctx.log.warn(
+        `task ${task.uid}: a chunk of its numbers could not be written; the list holds the numbers written so far`,
+      );
     const numbers = this.ctx.db.selectFrom('sms_messages').where('task_id', '=', task.id);
     const { rows, total } = await pageOf(numbers, (q) => q.select(['phone']).orderBy('id'), paging);
     return listPage(
@@ -379,7 +409,11 @@ export class RecordsService {
     if (!this.send) throw new Error('records: the send service is not wired');
     const { task, clientids } = await this.findTask(me, b.id);
     if (task.send_kind !== SendKind.Ordinary) throw errors.refused(MESSAGES.resendKindRefused);
-    const meta = await this.ctx.db.selectFrom('sms_tasks').select(['template_id', 'template_type']).where('id', '=', task.id).executeTakeFirstOrThrow();
+    const meta = await this.ctx.db
+      .selectFrom('sms_tasks')
+      .select(['template_id', 'template_type'])
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
     if (!(await expandTask(this.ctx.db, task.id))) throw errors.refused(MESSAGES.taskNumbersPending);
     const failed = OUTCOME_STATES[TaskDetailOutcome.Failure];
     const rows = await this.ctx.db
@@ -397,7 +431,9 @@ export class RecordsService {
       sign: task.sign,
       smstype: task.smstype as SendForm['smstype'],
       ...(meta.template_id ? { templateId: meta.template_id } : {}),
-      ...(meta.template_type !== null && meta.template_type !== undefined ? { templateType: meta.template_type as SendForm['templateType'] } : {}),
+      ...(meta.template_type !== null && meta.template_type !== undefined
+        ? { templateType: meta.template_type as SendForm['templateType'] }
+        : {}),
       // past the manual input's limit the acceptance refuses with its own message (号码不能大于60000个)
       mobile: rows.map((r) => r.phone).join(','),
     });
@@ -426,7 +462,12 @@ export class RecordsService {
    */
   async withTask(ids: number[], f: RecordFilter): Promise<RecordFilter> {
     if (!f.taskUid) return f;
-    const t = await this.ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', f.taskUid).where('account_id', 'in', ids).executeTakeFirst();
+    const t = await this.ctx.db
+      .selectFrom('sms_tasks')
+      .select('id')
+      .where('uid', '=', f.taskUid)
+      .where('account_id', 'in', ids)
+      .executeTakeFirst();
     const mine = t ? [t.id] : [];
     return { ...f, taskIds: f.taskIds ? f.taskIds.filter((x) => mine.includes(x)) : mine };
   }
@@ -476,10 +517,18 @@ export class RecordsService {
   private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
     const accounts = sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`;
     // one task (the task-number filter): its own rows on the task index, not the accounts' range
-    if (f.taskUid && f.taskIds?.length === 1) return { from: sql`(values (${f.taskIds[0]}::int)) as a(id)`, key: sql`m.task_id = a.id and m.account_id in (${sql.join(ids)})` };
+    if (f.taskUid && f.taskIds?.length === 1)
+      return {
+        from: sql`(values (${f.taskIds[0]}::int)) as a(id)`,
+        key: sql`m.task_id = a.id and m.account_id in (${sql.join(ids)})`,
+      };
     const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
     if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
-    if (f.states) return { from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`, key: sql`m.account_id = a.id and m.state = s.state` };
+    if (f.states)
+      return {
+        from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`,
+        key: sql`m.account_id = a.id and m.state = s.state`,
+      };
     return { from: accounts, key: sql`m.account_id = a.id` };
   }
 
@@ -490,7 +539,11 @@ export class RecordsService {
    * its own (one statement: no second round trip for the texts). `count`: each row also carries
    * the matching rows counted up to that cap + 1 (recordCount's count, in the same statement).
    */
-  private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number }; count?: number }): Promise<MessageRow[]> {
+  private async recordRows(
+    ids: number[],
+    f: RecordFilter,
+    o: { limit: number; offset?: number; after?: { t: Date; id: number }; count?: number },
+  ): Promise<MessageRow[]> {
     const conds = this.recordConds(f);
     if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
     const offset = o.offset ?? 0;
@@ -513,7 +566,11 @@ export class RecordsService {
       join sms_messages m on m.id = p.id
       left join sms_tasks t on t.id = m.task_id
       order by m.created_at desc, m.id desc`.execute(this.ctx.db);
-    return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
+    return r.rows.map((x) => ({
+      ...x,
+      created_at: new Date(x.created_at),
+      submitted_at: x.submitted_at ? new Date(x.submitted_at) : null,
+    }));
   }
 
   /** matching rows, counted up to `cap` + 1 in all (so "more than cap" is known without counting them all) */
@@ -561,7 +618,14 @@ export class RecordsService {
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
     // one statement for the page and its count; pages past the counted rows are not read (the
     // list is bounded by the cap), and a page past the last row counts alone
-    const rows = paging.offset < cap ? await this.recordRows(ids, f, { limit: Math.min(paging.size, cap - paging.offset), offset: paging.offset, count: cap }) : [];
+    const rows =
+      paging.offset < cap
+        ? await this.recordRows(ids, f, {
+            limit: Math.min(paging.size, cap - paging.offset),
+            offset: paging.offset,
+            count: cap,
+          })
+        : [];
     const counted = rows.length ? Number(rows[0].total) : await this.recordCount(ids, f, cap);
     return {
       ...listPage(
@@ -600,7 +664,10 @@ export class RecordsService {
     async function* lines() {
       for await (const rows of batches) yield rows.map((r) => `${r.phone}\n`).join('');
     }
-    return { name: `发送记录号码_${stamp(this.ctx.now())}.txt`, stream: this.guarded(Readable.from(lines()), 'record numbers export') };
+    return {
+      name: `发送记录号码_${stamp(this.ctx.now())}.txt`,
+      stream: this.guarded(Readable.from(lines()), 'record numbers export'),
+    };
   }
 
   /**
@@ -662,7 +729,14 @@ export class RecordsService {
       }
       await this.ctx.db
         .insertInto('export_files')
-        .values({ id, account_id: me.id, file_name: `发送记录_${stamp(this.ctx.now())}.xlsx`, path: rel, rows, created_at: this.ctx.now() })
+        .values({
+          id,
+          account_id: me.id,
+          file_name: `发送记录_${stamp(this.ctx.now())}.xlsx`,
+          path: rel,
+          rows,
+          created_at: this.ctx.now(),
+        })
         .execute();
       return { filePath: id, rows };
     } finally {
@@ -696,8 +770,16 @@ export class RecordsService {
   async download(me: Account, filePath: string | undefined): Promise<{ name: string; stream: Readable; size: number }> {
     const id = filePath ?? '';
     if (!/^[0-9a-f]{32}$/.test(id)) throw new ApiError(400, RECORD_MSG.badParam);
-    const row = await this.ctx.db.selectFrom('export_files').selectAll().where('id', '=', id).where('account_id', '=', me.id).executeTakeFirst();
-    const file = row && row.created_at.getTime() > this.ctx.now().getTime() - EXPORT_TTL_MS ? this.exportFile(row.path) : undefined;
+    const row = await this.ctx.db
+      .selectFrom('export_files')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', me.id)
+      .executeTakeFirst();
+    const file =
+      row && row.created_at.getTime() > this.ctx.now().getTime() - EXPORT_TTL_MS
+        ? this.exportFile(row.path)
+        : undefined;
     if (!row || !file || !fs.existsSync(file)) throw new ApiError(404, RECORD_MSG.fileNotFound);
     return { name: row.file_name, stream: fs.createReadStream(file), size: fs.statSync(file).size };
   }
@@ -708,14 +790,28 @@ export class RecordsService {
     const range = uplinkRange(f.startReceivedate, f.endReceivedate, this.ctx.now());
     const phone = f.phone;
     const content = f.searchContent;
-    let q = this.ctx.db.selectFrom('sms_mo as o').where('o.account_id', 'in', ids).where('o.received_at', '>=', range.from).where('o.received_at', '<', range.to);
+    let q = this.ctx.db
+      .selectFrom('sms_mo as o')
+      .where('o.account_id', 'in', ids)
+      .where('o.received_at', '>=', range.from)
+      .where('o.received_at', '<', range.to);
     if (phone) q = q.where('o.phone', '=', phone);
     if (content) q = q.where(sql<boolean>`o.content ilike ${`%${escapeLike(content)}%`}`);
     return q;
   }
 
-  private moRow(r: { account_id: number; phone: string; content: string; received_at: Date }, rowNum: number, clientids: Map<number, string>): Required<MoRecord> {
-    return { rowNum, clientid: clientids.get(r.account_id) ?? '', phone: r.phone, content: r.content, receivedateStr: formatDateTime(r.received_at) };
+  private moRow(
+    r: { account_id: number; phone: string; content: string; received_at: Date },
+    rowNum: number,
+    clientids: Map<number, string>,
+  ): Required<MoRecord> {
+    return {
+      rowNum,
+      clientid: clientids.get(r.account_id) ?? '',
+      phone: r.phone,
+      content: r.content,
+      receivedateStr: formatDateTime(r.received_at),
+    };
   }
 
   /** POST /send/getmologs (filters/mo-record.json): last three months, a span of one month at most */
@@ -726,7 +822,11 @@ export class RecordsService {
     const paging = pagingOf(bd, MO_PAGE_SIZE);
     const { rows, total } = await pageOf(
       q,
-      (f) => f.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc'),
+      (f) =>
+        f
+          .select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at'])
+          .orderBy('o.received_at', 'desc')
+          .orderBy('o.id', 'desc'),
       paging,
     );
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
@@ -758,8 +858,13 @@ export class RecordsService {
     let rowNum = 0;
     const pages = keysetPages(
       (after: { t: Date; id: number } | undefined, limit) => {
-        let page = q.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc').limit(limit);
-        if (after) page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(after.t, after.id)));
+        let page = q
+          .select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at'])
+          .orderBy('o.received_at', 'desc')
+          .orderBy('o.id', 'desc')
+          .limit(limit);
+        if (after)
+          page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(after.t, after.id)));
         return page.execute();
       },
       (last) => ({ t: last.received_at, id: last.id }),

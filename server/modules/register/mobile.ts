@@ -14,6 +14,9 @@ export const MOBILE_MESSAGES = {
 
 export function checkMobile(countryCode: string, mobile: string): void {
   if (!isKnownCallingCode(countryCode)) throw new ApiError(400, MOBILE_MESSAGES.countryCode);
-  const ok = countryCode === '86' ? /^1\d{10}$/.test(mobile) : isPossiblePhoneNumber(mobile, { defaultCallingCode: countryCode });
+  const ok =
+    countryCode === '86'
+      ? /^1\d{10}$/.test(mobile)
+      : isPossiblePhoneNumber(mobile, { defaultCallingCode: countryCode });
   if (!ok) throw new ApiError(400, MOBILE_MESSAGES.mobile);
 }

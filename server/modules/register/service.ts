@@ -36,7 +36,11 @@ export class RegisterService {
 
   /** A live (status ≠ 0) account other than `exceptId` holding this mobile? */
   async mobileTaken(mobile: string, exceptId?: number): Promise<boolean> {
-    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', AccountStatus.Unactivated);
+    let q = this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('mobile', '=', mobile)
+      .where('status', '<>', AccountStatus.Unactivated);
     if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
     return !!(await q.limit(1).executeTakeFirst());
   }
@@ -56,7 +60,8 @@ export class RegisterService {
    * the token is used up by any try), before the number is even looked at.
    */
   async sendRegisterCode(form: SendCodeForm, ip: string): Promise<void> {
-    if (!(await this.captcha.consumeSliderToken(form.server, form.token))) throw new ApiError(402, SLIDER_MESSAGES.required);
+    if (!(await this.captcha.consumeSliderToken(form.server, form.token)))
+      throw new ApiError(402, SLIDER_MESSAGES.required);
     const countryCode = form.countryCode ?? '86';
     checkMobile(countryCode, form.mobile);
     if (await this.mobileTaken(form.mobile)) throw new ApiError(500, REGISTER_MESSAGES.mobileExists);
@@ -77,7 +82,11 @@ export class RegisterService {
     const countryCode = form.countryCode ?? '86';
     const email = form.email.toLowerCase();
     checkMobile(countryCode, form.mobile);
-    const codeId = await this.codes.check({ purpose: 'register', target: smsTarget(countryCode, form.mobile), code: form.validateCode });
+    const codeId = await this.codes.check({
+      purpose: 'register',
+      target: smsTarget(countryCode, form.mobile),
+      code: form.validateCode,
+    });
     if (await this.mobileTaken(form.mobile)) throw new ApiError(500, REGISTER_MESSAGES.mobileExists);
     if (await this.emailTaken(email)) throw new ApiError(500, REGISTER_MESSAGES.emailExists);
     const pending = await db
@@ -103,7 +112,9 @@ export class RegisterService {
             .execute();
         }
         await this.codes.consume(tx, codeId);
-        const { n } = await sql<{ n: number }>`select nextval('agent_clientid_seq')::int as n`.execute(tx).then((r) => r.rows[0]);
+        const { n } = await sql<{ n: number }>`select nextval('agent_clientid_seq')::int as n`
+          .execute(tx)
+          .then((r) => r.rows[0]);
         return tx
           .insertInto('accounts')
           .values({
@@ -134,7 +145,10 @@ export class RegisterService {
       // a concurrent registration won the race for the same mobile or e-mail
       if (codeOf(e) === '23505') {
         const which = detailOf(e);
-        throw new ApiError(500, which.includes('email') ? REGISTER_MESSAGES.emailExists : REGISTER_MESSAGES.mobileExists);
+        throw new ApiError(
+          500,
+          which.includes('email') ? REGISTER_MESSAGES.emailExists : REGISTER_MESSAGES.mobileExists,
+        );
       }
       throw e;
     }

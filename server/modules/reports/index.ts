@@ -7,7 +7,14 @@ import { defineModule, moduleTimer } from '../module';
 import { reportsRoutes } from './routes';
 import { ReportsService } from './service';
 
-export { ReportsService, businessDay, poolHeaderData, EXPIRING_DAYS, LOW_BALANCE_DEFAULT, lowBalanceOf } from './service';
+export {
+  ReportsService,
+  businessDay,
+  poolHeaderData,
+  EXPIRING_DAYS,
+  LOW_BALANCE_DEFAULT,
+  lowBalanceOf,
+} from './service';
 
 declare module '../../context' {
   interface Services {

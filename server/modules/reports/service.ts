@@ -56,9 +56,14 @@ export const LOW_BALANCE_DEFAULT = '10.00';
  * The low-balance rule of the agent overview and the sub-account list: a sub-account paying by
  * amount (not postpaid) whose balance is below its 余额提醒, or LOW_BALANCE_DEFAULT when none is set.
  */
-export function lowBalanceOf(a: Pick<Account, 'paytype' | 'operation_mode' | 'balance' | 'balance_alarm'>): { low: boolean; threshold: string } {
+export function lowBalanceOf(a: Pick<Account, 'paytype' | 'operation_mode' | 'balance' | 'balance_alarm'>): {
+  low: boolean;
+  threshold: string;
+} {
   const threshold = new Money(a.balance_alarm).gt(0) ? money2(a.balance_alarm) : LOW_BALANCE_DEFAULT;
-  const byAmount = a.paytype !== PayType.Postpaid && (a.operation_mode === OperationMode.DirectCharge || a.paytype === PayType.PrepaidByAmount);
+  const byAmount =
+    a.paytype !== PayType.Postpaid &&
+    (a.operation_mode === OperationMode.DirectCharge || a.paytype === PayType.PrepaidByAmount);
   return { low: byAmount && new Money(a.balance).lt(threshold), threshold };
 }
 /** how far back a report may start, by paytype (0 prepaid 365 days, 1 postpaid 90) */
@@ -70,7 +75,8 @@ export const REPORT_EXPORT_MAX = 200_000;
 
 /** The business day ('YYYY-MM-DD', Asia/Shanghai) of an instant. */
 export const businessDay = (d: Date) => new Date(d.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** Which report: pre (prepaid tab / 普通短信) or suf (postpaid tab / 国际短信), resolved per operation mode. */
 export type ReportSide = 'pre' | 'suf';
@@ -88,7 +94,8 @@ export type RemainInput = RemainFilter & { clientId?: string; type?: unknown };
 export function reportAccount(f: ReportInput): string {
   for (const v of [f.id, f.clientid, f.clientId]) {
     if (v === undefined || v === null || v === '') continue;
-    if ((typeof v !== 'string' && typeof v !== 'number') || String(v).length > 32) throw new ApiError(400, MESSAGES.badParam);
+    if ((typeof v !== 'string' && typeof v !== 'number') || String(v).length > 32)
+      throw new ApiError(400, MESSAGES.badParam);
     return String(v).trim();
   }
   return '';
@@ -121,7 +128,13 @@ const SUMS = sql`coalesce(sum(r.send_num), 0)::int as send_num, coalesce(sum(r.c
   coalesce(sum(r.intercept_num), 0)::int as intercept_num`;
 
 /** header keys of /index/data by product type (0 行业, 3 验证码, 4 通知, 1 营销, 2 国际) */
-const REMAIN_KEYS: Record<number, string> = { 0: 'hy_remain_num', 3: 'yzm_remain_num', 4: 'tz_remain_num', 1: 'yx_remain_num', 2: 'gj_remain_amount' };
+const REMAIN_KEYS: Record<number, string> = {
+  0: 'hy_remain_num',
+  3: 'yzm_remain_num',
+  4: 'tz_remain_num',
+  1: 'yx_remain_num',
+  2: 'gj_remain_amount',
+};
 
 export class ReportsService {
   constructor(private readonly ctx: AppContext) {}
@@ -153,13 +166,19 @@ export class ReportsService {
    */
   dayRange(f: Pick<ReportFilter, 'start_time_day' | 'end_time_day'>, paytype: number): { start: string; end: string } {
     const yesterday = addDays(this.today(), -1);
-    const back = paytype === ReportPayType.Postpaid ? REPORT_BACK_DAYS[ReportPayType.Postpaid] : REPORT_BACK_DAYS[ReportPayType.Prepaid];
+    const back =
+      paytype === ReportPayType.Postpaid
+        ? REPORT_BACK_DAYS[ReportPayType.Postpaid]
+        : REPORT_BACK_DAYS[ReportPayType.Prepaid];
     // the format (date, 日期格式不正确) is the filter schema's
     const end = f.end_time_day || this.today();
     const start = f.start_time_day || addDays(end, -(Math.min(DEFAULT_REPORT_DAYS, back) - 1));
     if (end > this.today()) throw errors.refused(MESSAGES.reportUpToToday);
     if (end < start) throw errors.refused(MESSAGES.endBeforeStart);
-    if (start < addDays(yesterday, -back)) throw errors.refused(paytype === ReportPayType.Postpaid ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange);
+    if (start < addDays(yesterday, -back))
+      throw errors.refused(
+        paytype === ReportPayType.Postpaid ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange,
+      );
     return { start, end };
   }
 
@@ -168,13 +187,25 @@ export class ReportsService {
    * suf = 子账户(后付费); direct mode (0) pre = 普通短信 (clickType normal), suf = 国际短信 (inter).
    * An explicit clickType / paytype parameter wins. The date limit follows the paytype (direct mode: pre 365, suf 90).
    */
-  private sideFilter(me: Account, side: ReportSide, f: ReportInput): { paytype?: number; inter?: number; limitPaytype: number } {
+  private sideFilter(
+    me: Account,
+    side: ReportSide,
+    f: ReportInput,
+  ): { paytype?: number; inter?: number; limitPaytype: number } {
     // clickType and paytype: the enums of the filter schema
     const click = f.clickType;
     const paytype = f.paytype;
     const sidePay = side === 'pre' ? ReportPayType.Prepaid : ReportPayType.Postpaid;
     const directMode = String(me.operation_mode) === OperationMode.DirectCharge;
-    const inter = click ? (click === ReportClickType.International ? 1 : 0) : directMode ? (side === 'pre' ? 0 : 1) : undefined;
+    const inter = click
+      ? click === ReportClickType.International
+        ? 1
+        : 0
+      : directMode
+        ? side === 'pre'
+          ? 0
+          : 1
+        : undefined;
     const pt = paytype ?? (directMode ? undefined : sidePay);
     return { paytype: pt, inter, limitPaytype: pt ?? sidePay };
   }
@@ -185,7 +216,12 @@ export class ReportsService {
     const id = reportAccount(f);
     if (id === me.clientid) return { accountIds: [me.id] };
     if (id) {
-      const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
+      const a = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', id)
+        .where('agent_id', '=', me.id)
+        .executeTakeFirst();
       if (!a) throw errors.forbidden();
       return { accountIds: [a.id] };
     }
@@ -221,7 +257,10 @@ export class ReportsService {
     return sql.join(c, sql` and `);
   }
 
-  private row(r: Sums & { clientid: string; name: string; smstype: number; paytype: number; date?: string }, rownum: number) {
+  private row(
+    r: Sums & { clientid: string; name: string; smstype: number; paytype: number; date?: string },
+    rownum: number,
+  ) {
     return {
       rownum,
       ...(r.date !== undefined ? { date: r.date } : {}),
@@ -260,7 +299,17 @@ export class ReportsService {
   /** one grouped query: per account (total) or per account and day (daily), SMS type and paytype */
   private async grouped(q: ReportQuery, daily: boolean, limit: number, offset: number) {
     const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
-    const rows = await sql<Sums & { account_id: number; clientid: string; name: string; smstype: number; paytype: number; date?: string; total: number }>`
+    const rows = await sql<
+      Sums & {
+        account_id: number;
+        clientid: string;
+        name: string;
+        smstype: number;
+        paytype: number;
+        date?: string;
+        total: number;
+      }
+    >`
       select g.*, ${daily ? sql`to_char(g.day, 'YYYY-MM-DD')` : sql`null`} as date, a.clientid, a.name, count(*) over ()::int as total from (
         select ${keys}, ${SUMS} from report_rows r where ${this.where(q)}
         group by ${keys}
@@ -274,7 +323,10 @@ export class ReportsService {
   async total(me: Account, side: ReportSide, input: ReportInput) {
     const q = await this.query(me, side, input);
     const paging = pagingOf(input);
-    const [rows, totals] = await Promise.all([this.grouped({ ...q }, false, paging.size, paging.offset), this.totals(q)]);
+    const [rows, totals] = await Promise.all([
+      this.grouped({ ...q }, false, paging.size, paging.offset),
+      this.totals(q),
+    ]);
     return {
       ...listPage(
         rows.map((r, i) => this.row(r, paging.offset + i + 1)),
@@ -308,7 +360,11 @@ export class ReportsService {
   /** the number of groups (asked only when a page came back empty: past the end, or none at all) */
   private async countGroups(q: ReportQuery, daily: boolean): Promise<number> {
     const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
-    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from report_rows r where ${this.where(q)} group by ${keys}) g`.execute(this.ctx.db);
+    const r = await sql<{
+      n: number;
+    }>`select count(*)::int as n from (select 1 from report_rows r where ${this.where(q)} group by ${keys}) g`.execute(
+      this.ctx.db,
+    );
     return r.rows[0]?.n ?? 0;
   }
 
@@ -317,7 +373,10 @@ export class ReportsService {
     const paytype = input.paytype ?? ReportPayType.Prepaid;
     const side: ReportSide = paytype === ReportPayType.Postpaid ? 'suf' : 'pre';
     if (daily && me.user_type === UserType.Agent && !reportAccount(input)) throw new ApiError(400, MESSAGES.badParam);
-    const q = await this.query(me, side, { ...input, paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype });
+    const q = await this.query(me, side, {
+      ...input,
+      paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype,
+    });
     const rows = await this.grouped(q, daily, REPORT_EXPORT_MAX, 0);
     if (!rows.length) throw errors.refused(RECORD_MSG.noData);
     const out = new PassThrough();
@@ -371,7 +430,12 @@ export class ReportsService {
     if (me.user_type !== UserType.Agent) return sql`r.account_id = ${me.id}`;
     const id = p.clientId || p.clientid || '';
     if (id && id !== me.clientid) {
-      const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
+      const a = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', id)
+        .where('agent_id', '=', me.id)
+        .executeTakeFirst();
       if (!a) throw errors.forbidden();
       return sql`r.account_id = ${a.id}`;
     }
@@ -382,7 +446,11 @@ export class ReportsService {
   /** GET /index/dataoftoday: today's messages by outcome */
   async todayStats(me: Account, p: ReportsClientParams) {
     const scope = await this.dashScope(me, p);
-    const r = (await sql<Sums>`select ${SUMS} from report_rows r where ${scope} and r.day = ${this.today()}::date`.execute(this.ctx.db)).rows[0];
+    const r = (
+      await sql<Sums>`select ${SUMS} from report_rows r where ${scope} and r.day = ${this.today()}::date`.execute(
+        this.ctx.db,
+      )
+    ).rows[0];
     return {
       day: this.today(),
       submitTotal: r.send_num,
@@ -405,7 +473,13 @@ export class ReportsService {
     const by = new Map(rows.rows.map((r) => [r.day, r]));
     const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
     const of = (k: keyof Sums) => days.map((d) => by.get(d)?.[k] ?? 0);
-    return { dates: days, submitTotal: of('send_num'), sendSuccess: of('success_num'), sendFail: of('fail_num'), unknown: of('unknown_num') };
+    return {
+      dates: days,
+      submitTotal: of('send_num'),
+      sendSuccess: of('success_num'),
+      sendFail: of('fail_num'),
+      unknown: of('unknown_num'),
+    };
   }
 
   // ---------------------------------------------------------------- the agent's overview
@@ -453,8 +527,19 @@ export class ReportsService {
       days: OVERVIEW_DAYS,
       expiringDays: EXPIRING_DAYS,
       lowBalanceDefault: LOW_BALANCE_DEFAULT,
-      topConsumers: top.rows.map((r) => ({ clientid: r.clientid, name: r.name, chargeNum: Number(r.charge), sendNum: Number(r.sent), successNum: Number(r.success) })),
-      lowBalance: low.rows.map((r) => ({ clientid: r.clientid, name: r.name, balance: money2(r.balance), threshold: money2(r.threshold) })),
+      topConsumers: top.rows.map((r) => ({
+        clientid: r.clientid,
+        name: r.name,
+        chargeNum: Number(r.charge),
+        sendNum: Number(r.sent),
+        successNum: Number(r.success),
+      })),
+      lowBalance: low.rows.map((r) => ({
+        clientid: r.clientid,
+        name: r.name,
+        balance: money2(r.balance),
+        threshold: money2(r.threshold),
+      })),
       expiringPools: pools.map((p) => ({
         clientid: p.clientid,
         name: p.name,
@@ -507,7 +592,12 @@ export class ReportsService {
       const r = byDayMap.get(day);
       return { day, ...figures(r?.send_num ?? 0, r?.success_num ?? 0, r?.fail_num ?? 0, r?.unknown_num ?? 0) };
     });
-    const total = figures(...byDay.reduce<[number, number, number, number]>((a, d) => [a[0] + d.submit, a[1] + d.success, a[2] + d.fail, a[3] + d.unknown], [0, 0, 0, 0]));
+    const total = figures(
+      ...byDay.reduce<[number, number, number, number]>(
+        (a, d) => [a[0] + d.submit, a[1] + d.success, a[2] + d.fail, a[3] + d.unknown],
+        [0, 0, 0, 0],
+      ),
+    );
     type Acc = [number, number, number, number];
     const add = (m: Map<number, Acc>, k: number, g: { outcome: string; n: number }) => {
       const a = m.get(k) ?? [0, 0, 0, 0];
@@ -533,13 +623,24 @@ export class ReportsService {
       byDay,
       byCarrier: [...carriers.entries()]
         .sort((a, b) => a[0] - b[0])
-        .map(([carrier, a]) => ({ carrier: carrier as DeliveryStats['byCarrier'][number]['carrier'], ...figures(...a) })),
+        .map(([carrier, a]) => ({
+          carrier: carrier as DeliveryStats['byCarrier'][number]['carrier'],
+          ...figures(...a),
+        })),
       byProvince: [...provinces.entries()]
         .sort((a, b) => b[1][0] - a[1][0])
-        .map(([province, a]) => ({ province, provinceName: province ? (findProvince(province)?.provinceName ?? String(province)) : '未知', ...figures(...a) })),
+        .map(([province, a]) => ({
+          province,
+          provinceName: province ? (findProvince(province)?.provinceName ?? String(province)) : '未知',
+          ...figures(...a),
+        })),
       reasons: [...reasons.entries()]
         .sort((a, b) => b[1] - a[1])
-        .map(([code, count]) => ({ code, meaning: code ? (this.ctx.schemas.registry.enumLabel('receipt-code', code) ?? '') : '', count })),
+        .map(([code, count]) => ({
+          code,
+          meaning: code ? (this.ctx.schemas.registry.enumLabel('receipt-code', code) ?? '') : '',
+          count,
+        })),
     };
   }
 
@@ -547,7 +648,12 @@ export class ReportsService {
   private async scopeIds(me: Account, clientid: string | undefined): Promise<number[]> {
     if (me.user_type !== UserType.Agent || clientid === me.clientid) return [me.id];
     if (clientid) {
-      const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', clientid).where('agent_id', '=', me.id).executeTakeFirst();
+      const a = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', clientid)
+        .where('agent_id', '=', me.id)
+        .executeTakeFirst();
       if (!a) throw errors.forbidden();
       return [a.id];
     }
@@ -570,7 +676,12 @@ export class ReportsService {
     const id = f.clientid || f.clientId || '';
     if (me.user_type === UserType.Agent) {
       if (id && id !== me.clientid) {
-        const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
+        const a = await this.ctx.db
+          .selectFrom('accounts')
+          .select('id')
+          .where('clientid', '=', id)
+          .where('agent_id', '=', me.id)
+          .executeTakeFirst();
         if (!a) throw errors.forbidden();
         ids = [a.id];
       } else if (!id) {
@@ -588,7 +699,18 @@ export class ReportsService {
     let q = this.ctx.db
       .selectFrom('product_pools as p')
       .innerJoin('accounts as a', 'a.id', 'p.account_id')
-      .select(['a.clientid', 'a.name', 'p.id', 'p.product_type', 'p.operator_code', 'p.area_name', 'p.unit_price', 'p.remaining', 'p.due_time', 'p.gift'])
+      .select([
+        'a.clientid',
+        'a.name',
+        'p.id',
+        'p.product_type',
+        'p.operator_code',
+        'p.area_name',
+        'p.unit_price',
+        'p.remaining',
+        'p.due_time',
+        'p.gift',
+      ])
       .where('p.account_id', 'in', ids)
       .where('p.remaining', '>', 0)
       .where('p.due_time', '>', now);
@@ -617,26 +739,42 @@ export class ReportsService {
       const rs = list.filter((r) => (r.client_id === me.clientid) === own);
       const intl = rs.filter((r) => r.product_type === ProductType.International);
       return {
-        pieces: rs.filter((r) => r.product_type !== ProductType.International).reduce((s, r) => s + r.account_balance, 0),
+        pieces: rs
+          .filter((r) => r.product_type !== ProductType.International)
+          .reduce((s, r) => s + r.account_balance, 0),
         yuan: money2(intl.reduce((s, r) => s.plus(r.account_balance), new Money(0))),
         pools: rs.length,
       };
     };
-    return { list, totalCount: list.length, total: me.user_type === UserType.Agent ? { own: sums(true), subAccounts: sums(false) } : null, expiringDays: EXPIRING_DAYS };
+    return {
+      list,
+      totalCount: list.length,
+      total: me.user_type === UserType.Agent ? { own: sums(true), subAccounts: sums(false) } : null,
+      expiringDays: EXPIRING_DAYS,
+    };
   }
 }
 
 /** 100 × part / whole, two decimals; 0 when nothing was submitted */
 export const rateOf = (part: number, whole: number) => (whole > 0 ? Math.round((10_000 * part) / whole) / 100 : 0);
 
-const figures = (submit: number, success: number, fail: number, unknown: number) => ({ submit, success, fail, unknown, successRate: rateOf(success, submit) });
+const figures = (submit: number, success: number, fail: number, unknown: number) => ({
+  submit,
+  success,
+  fail,
+  unknown,
+  successRate: rateOf(success, submit),
+});
 
 /**
  * The pool figures of the header (/index/data): remaining pieces per product type (`data`), the
  * part of them due within EXPIRING_DAYS (`agent_pool_due_time_data`) and the gift pools
  * (`smsGivePoolData`, sub-accounts only) of the account's own unexpired pools.
  */
-export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>, account: { id: number; user_type: string | number }) {
+export async function poolHeaderData(
+  ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>,
+  account: { id: number; user_type: string | number },
+) {
   const now = ctx.now();
   const soon = new Date(now.getTime() + EXPIRING_DAYS * DAY_MS);
   const pools = await ctx.db

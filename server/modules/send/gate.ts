@@ -59,6 +59,12 @@ export async function deferredPieces(trx: Transaction<Database>, accountId: numb
 }
 
 /** Refuses (403, as a timed send's credit refusal) an uncharged timed task that would pass the account's bound. */
-export async function assertDeferredRoom(ctx: Pick<AppContext, 'config'>, trx: Transaction<Database>, accountId: number, pieces: number): Promise<void> {
-  if ((await deferredPieces(trx, accountId)) + pieces > ctx.config.deferredTimedMax) throw new ApiError(403, GATE_MSG.deferredCap);
+export async function assertDeferredRoom(
+  ctx: Pick<AppContext, 'config'>,
+  trx: Transaction<Database>,
+  accountId: number,
+  pieces: number,
+): Promise<void> {
+  if ((await deferredPieces(trx, accountId)) + pieces > ctx.config.deferredTimedMax)
+    throw new ApiError(403, GATE_MSG.deferredCap);
 }

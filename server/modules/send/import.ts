@@ -53,12 +53,18 @@ export async function textTokens(stream: Readable, max = MAX_NUMBERS): Promise<s
 export async function xlsxTokens(buf: Buffer, max = MAX_NUMBERS): Promise<string[]> {
   const tokens: string[] = [];
   try {
-    for await (const row of readSheetRows(buf, { ...IMPORT_SHEET_LIMITS, maxRows: max + 10, maxCellsPerRow: 64, maxColumns: 64 })) {
+    for await (const row of readSheetRows(buf, {
+      ...IMPORT_SHEET_LIMITS,
+      maxRows: max + 10,
+      maxCellsPerRow: 64,
+      maxColumns: 64,
+    })) {
       for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
       if (tokens.length > max) break;
     }
   } catch (e) {
-    if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? NUMBER_MESSAGES.tooMany : IMPORT_MSG.parseFailed);
+    if (e instanceof SpreadsheetError)
+      throw new ApiError(400, e.reason === 'tooManyRows' ? NUMBER_MESSAGES.tooMany : IMPORT_MSG.parseFailed);
     throw e;
   }
   return tokens;

@@ -32,7 +32,14 @@ export { dropStaged, expandNextChunk, expandTask, insertMessages, stageChunks, t
 export { textTokens, NUMBER_HEADER } from './import';
 export { fireDueTimedTasks } from './timer';
 export { reviewTask, ReviewError } from './review';
-export { InterfaceSend, InterfaceRefusal, acceptInterfaceMessage, type InterfaceSendInput, type InterfaceSendResult, type InterfaceRefusalReason } from './interface';
+export {
+  InterfaceSend,
+  InterfaceRefusal,
+  acceptInterfaceMessage,
+  type InterfaceSendInput,
+  type InterfaceSendResult,
+  type InterfaceRefusalReason,
+} from './interface';
 
 declare module '../../context' {
   interface Services {

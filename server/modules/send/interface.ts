@@ -31,17 +31,51 @@ import { ApiError } from '../../http/errors';
 import sendForm from '../../../schemas/forms/send.json';
 import { LedgerService } from '../ledger';
 import { Money } from '../../lib/money';
-import { carryOf, ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
+import {
+  carryOf,
+  ceilCent,
+  chargePlan,
+  planCost,
+  planPieces,
+  remainOf,
+  usablePools,
+  type ChargePlan,
+} from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertInterfaceAllowed } from './gate';
 import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
-import { MSG, newTaskUid, refusalOf, smsTypesOf, withBlacklistMsg, X, type SendResult, type SendService } from './service';
+import {
+  MSG,
+  newTaskUid,
+  refusalOf,
+  smsTypesOf,
+  withBlacklistMsg,
+  X,
+  type SendResult,
+  type SendService,
+} from './service';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
-import { checkNumbers, isChineseMobile, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
+import {
+  checkNumbers,
+  isChineseMobile,
+  MAX_NUMBERS,
+  NUMBER_MESSAGES,
+  numberPoolError,
+} from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
 import { allowsDomestic } from '../../../common/send';
 import { sendTimeError } from '../../../common/send/time';
-import { ChargeMode, ChargeState, NeedAudit, OperationMode, SendKind, SendRecordStatus, SmsType, TaskStatus, TemplateType } from '../../../common/generated/schemas';
+import {
+  ChargeMode,
+  ChargeState,
+  NeedAudit,
+  OperationMode,
+  SendKind,
+  SendRecordStatus,
+  SmsType,
+  TaskStatus,
+  TemplateType,
+} from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 
@@ -60,9 +94,11 @@ export const INTERFACE_MSG = {
 const INVALID_SHOWN = 1000;
 
 /** Why an SMPP submit was refused (smpp-server maps it to a status). */
-export type InterfaceRefusalReason = 'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit' | 'busy' | 'blacklist';
+export type InterfaceRefusalReason =
+  'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit' | 'busy' | 'blacklist';
 /** Which stable error the HTTP API answers (openapi/routes.ts). */
-export type InterfaceRefusalKind = 'signMissing' | 'signNotApproved' | 'tooMany' | 'noValidNumber' | 'badInput' | 'refused';
+export type InterfaceRefusalKind =
+  'signMissing' | 'signNotApproved' | 'tooMany' | 'noValidNumber' | 'badInput' | 'refused';
 
 const REASON_OF: Record<InterfaceRefusalKind, InterfaceRefusalReason> = {
   signMissing: 'sign',
@@ -295,11 +331,15 @@ export class InterfaceSend {
         invalidNumbers: rawPhones.slice(0, INVALID_SHOWN).map((p) => String(p).slice(0, 20)),
       });
     const poolError = numberPoolError(checked);
-    if (poolError) throw new InterfaceRefusal(checked.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
+    if (poolError)
+      throw new InterfaceRefusal(checked.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
     // marketing: not to the account's or the platform's blacklisted numbers (docs/api-blacklist.md)
-    const blocked = honoursBlacklist(smstype) ? await blacklistedOf(this.ctx.db, account.id, checked.unique) : new Set<string>();
+    const blocked = honoursBlacklist(smstype)
+      ? await blacklistedOf(this.ctx.db, account.id, checked.unique)
+      : new Set<string>();
     const { check: numbers, blacklistNum } = withoutBlocked(checked, blocked);
-    if (blacklistNum > 0 && !numbers.unique.length) throw new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist');
+    if (blacklistNum > 0 && !numbers.unique.length)
+      throw new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist');
     const phones = numbers.unique;
     const n = phones.length;
     const pieces = new Uint16Array(n);
@@ -320,7 +360,8 @@ export class InterfaceSend {
     } else {
       // the first text of each number (a repeated number is counted in repeatNum, as the console does)
       const textOf = new Map<string, string>();
-      for (let i = 0; i < rawPhones.length; i++) if (!textOf.has(rawPhones[i])) textOf.set(rawPhones[i], input.items![i].content);
+      for (let i = 0; i < rawPhones.length; i++)
+        if (!textOf.has(rawPhones[i])) textOf.set(rawPhones[i], input.items![i].content);
       texts = new Array<string>(n);
       const counted = new Map<string, { pieces: number; text: string; sign: string; signs: string[] }>();
       for (let i = 0; i < n; i++) {
@@ -347,7 +388,9 @@ export class InterfaceSend {
     }
 
     const audit =
-      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
+      account.needaudit === NeedAudit.All ||
+      (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) ||
+      (account.needaudit === NeedAudit.Keyword && hit);
     const intercepted = hit && !audit;
     const prices = this.send.pricesOf(account);
     const payerId = this.send.payerOf(account);
@@ -355,26 +398,53 @@ export class InterfaceSend {
     const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
     for (let i = 0; i < n; i++) piecesBy[numbers.uniqueCarriers[i] as 1 | 2 | 3] += pieces[i];
     const perCarrier = {} as ChargePlan['perCarrier'];
-    for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
+    for (const k of [1, 2, 3] as const)
+      perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
     // by amount: through the payer's rounding carry (one message a task pays what a console task of them all would: billing.ts)
-    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier, carry: mode === ChargeMode.Money };
+    const plan: ChargePlan = {
+      taskId: 0,
+      uid: '',
+      mode,
+      accountId: account.id,
+      payerId,
+      smstype,
+      piecesPerMsg: 1,
+      perCarrier,
+      carry: mode === ChargeMode.Money,
+    };
     const chargeNow = !intercepted;
     if (chargeNow && !opts.skipCreditPrecheck) {
       // the usual refusal before anything is written (checked again on locked rows by chargePlan)
       if (mode === ChargeMode.Money) {
-        const [balance, carry] = await Promise.all([new LedgerService(this.ctx).balanceOf(payerId), carryOf(this.ctx.db, payerId)]);
+        const [balance, carry] = await Promise.all([
+          new LedgerService(this.ctx).balanceOf(payerId),
+          carryOf(this.ctx.db, payerId),
+        ]);
         const needed = Money.max(ceilCent(planCost(plan).minus(carry)), 0);
-        if (new Money(balance).lt(needed)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }), 'credit');
+        if (new Money(balance).lt(needed))
+          throw new InterfaceRefusal(
+            'refused',
+            refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }),
+            'credit',
+          );
       } else {
         const pools = await usablePools(this.ctx.db, payerId, smstype, now);
         if (remainOf(pools) < planPieces(plan))
-          throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(plan) }), 'credit');
+          throw new InterfaceRefusal(
+            'refused',
+            refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(plan) }),
+            'credit',
+          );
       }
     }
 
     const timed = !!input.sendTime;
     const uid = newTaskUid(now);
-    const state = intercepted ? SendRecordStatus.GatewayReceiveIntercepted : audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
+    const state = intercepted
+      ? SendRecordStatus.GatewayReceiveIntercepted
+      : audit
+        ? SendRecordStatus.AwaitingReview
+        : SendRecordStatus.NotSent;
     const status = intercepted ? TaskStatus.Completed : timed ? TaskStatus.Waiting : TaskStatus.Processing;
     const maxPieces = pieces.reduce((m, p) => Math.max(m, p), 0);
     const batch: UnplacedBatch = {
@@ -455,7 +525,10 @@ export class InterfaceSend {
             ? await sql<{ id: number; phone: string }>`
                 with charged as (update sms_tasks set amount = ${amount}, cost = ${cost}, charge_num_total = ${chargeNum} where id = ${task.id})
                 select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx)
-            : await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
+            : await sql<{
+                id: number;
+                phone: string;
+              }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
           const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
           const result: InterfaceSendResult = {
             taskId: uid,
@@ -478,7 +551,8 @@ export class InterfaceSend {
       );
     } catch (err) {
       await dropStaged(this.ctx.db, staged);
-      if (err instanceof ApiError && !(err instanceof InterfaceRefusal) && err.code === 500) throw new InterfaceRefusal('refused', err.message);
+      if (err instanceof ApiError && !(err instanceof InterfaceRefusal) && err.code === 500)
+        throw new InterfaceRefusal('refused', err.message);
       throw err;
     }
   }
@@ -668,7 +742,8 @@ class InterfaceBatcher {
         const id = idOf.get(p.phone);
         // a blacklisted number of a marketing batch: refused alone, not sent, not charged
         if (id === undefined) p.reject(new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist'));
-        else p.resolve({ msgId: String(id), taskUid: r.taskId, pieces: r.smsNum, state: r.state, createdAt: r.createdAt });
+        else
+          p.resolve({ msgId: String(id), taskUid: r.taskId, pieces: r.smsNum, state: r.state, createdAt: r.createdAt });
       }
     } catch (err) {
       // the balance or pools cannot pay for all: each message on its own, in order
@@ -713,7 +788,12 @@ const batchers = new WeakMap<AppContext, InterfaceBatcher>();
  * Accepts one message of a customer's SMPP session (smpp-server's adapter). Resolves after its row
  * and charge are committed; refused with an `InterfaceRefusal` (its `reason`), nothing charged.
  */
-export function acceptInterfaceMessage(ctx: AppContext, send: Pick<SendService, 'pricesOf' | 'payerOf'>, account: Account, m: InterfaceMessage): Promise<InterfaceAccepted> {
+export function acceptInterfaceMessage(
+  ctx: AppContext,
+  send: Pick<SendService, 'pricesOf' | 'payerOf'>,
+  account: Account,
+  m: InterfaceMessage,
+): Promise<InterfaceAccepted> {
   let b = batchers.get(ctx);
   if (!b) batchers.set(ctx, (b = new InterfaceBatcher(ctx, send)));
   return b.submit(account, m);

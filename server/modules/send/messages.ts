@@ -79,7 +79,8 @@ interface Rows {
   text(i: number): string | null;
 }
 
-const COLUMNS = 'task_id, account_id, phone, carrier, province_id, city_id, pieces, price, state, created_at, done_at, content';
+const COLUMNS =
+  'task_id, account_id, phone, carrier, province_id, city_id, pieces, price, state, created_at, done_at, content';
 
 /** Province and city ids of every phone (0 when the data names none). */
 function regions(phones: readonly string[]): { province: Int32Array; city: Int32Array } {
@@ -103,7 +104,9 @@ function regions(phones: readonly string[]): { province: Int32Array; city: Int32
 
 /** Which driver runs this transaction ('pg' when it is a node-postgres client). */
 async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
-  return trx.getExecutor().provideConnection(async (conn) => (conn.constructor.name === 'PostgresConnection' ? 'pg' : 'other'));
+  return trx
+    .getExecutor()
+    .provideConnection(async (conn) => (conn.constructor.name === 'PostgresConnection' ? 'pg' : 'other'));
 }
 
 /** What stageChunks staged: the batch's numbers [from, n) under `token`. */
@@ -114,7 +117,8 @@ export interface StagedChunks {
 }
 
 /** Messages in a final state at acceptance (intercepted): their chunks are not expanded by the workers. */
-export const isHeldState = (state: number) => state !== SendRecordStatus.NotSent && state !== SendRecordStatus.AwaitingReview;
+export const isHeldState = (state: number) =>
+  state !== SendRecordStatus.NotSent && state !== SendRecordStatus.AwaitingReview;
 
 /** A batch without its task (its chunks are staged before the task row exists). */
 export type UnplacedBatch = Omit<MessageBatch, 'taskId' | 'staged'>;
@@ -155,7 +159,9 @@ export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
 
 /** Province and city ids of the batch's numbers [from, to) (indexes from 0), zeros for international numbers. */
 function regionsOf(b: UnplacedBatch, from: number, to: number) {
-  return b.each?.noRegions ? { province: new Int32Array(to - from), city: new Int32Array(to - from) } : regions(b.phones.slice(from, to));
+  return b.each?.noRegions
+    ? { province: new Int32Array(to - from), city: new Int32Array(to - from) }
+    : regions(b.phones.slice(from, to));
 }
 
 /**
@@ -222,7 +228,10 @@ export async function stageChunks(db: Kysely<Database>, b: UnplacedBatch): Promi
 }
 
 /** Staged chunks nobody will place (the accept was refused); never throws. */
-export async function dropStaged(db: Kysely<Database>, staged: StagedChunks | string | null | undefined): Promise<void> {
+export async function dropStaged(
+  db: Kysely<Database>,
+  staged: StagedChunks | string | null | undefined,
+): Promise<void> {
   const token = typeof staged === 'string' ? staged : staged?.token;
   if (!token) return;
   await db
@@ -245,7 +254,10 @@ async function placeChunks(trx: Tx, b: MessageBatch, staged: StagedChunks): Prom
       returning 1
     )
     select count(*)::int as n from moved`.execute(trx);
-  if (Number(moved.rows[0]?.n ?? 0) !== staged.chunks) throw new Error(`sms_chunk_staging ${staged.token}: ${staged.chunks} chunks staged, ${moved.rows[0]?.n ?? 0} found`);
+  if (Number(moved.rows[0]?.n ?? 0) !== staged.chunks)
+    throw new Error(
+      `sms_chunk_staging ${staged.token}: ${staged.chunks} chunks staged, ${moved.rows[0]?.n ?? 0} found`,
+    );
   await trx.deleteFrom('sms_chunk_staging').where('token', '=', staged.token).execute();
 }
 
@@ -317,7 +329,9 @@ async function writeChunk(trx: Tx, c: ChunkRow): Promise<number> {
     province: (i) => p.province[i],
     city: (i) => p.city[i],
     pieces: typeof p.pieces === 'number' ? () => p.pieces as number : (i) => (p.pieces as number[])[i],
-    price: Array.isArray(p.prices) ? (i) => (p.prices as string[])[i] : (i) => (p.prices as Record<string, string>)[String(p.carriers[i])],
+    price: Array.isArray(p.prices)
+      ? (i) => (p.prices as string[])[i]
+      : (i) => (p.prices as Record<string, string>)[String(p.carriers[i])],
     text: p.texts ? (i) => p.texts![i] : () => null,
   };
   await writeRows(trx, rows);
@@ -335,7 +349,12 @@ async function writeChunk(trx: Tx, c: ChunkRow): Promise<number> {
  */
 export async function expandTask(db: Kysely<Database>, taskId: number): Promise<boolean> {
   for (;;) {
-    const left = await db.selectFrom('sms_task_chunks').select('seq').where('task_id', '=', taskId).limit(1).executeTakeFirst();
+    const left = await db
+      .selectFrom('sms_task_chunks')
+      .select('seq')
+      .where('task_id', '=', taskId)
+      .limit(1)
+      .executeTakeFirst();
     if (!left) return true;
     try {
       if ((await expandNextChunk(db, taskId)) === 0) await new Promise((r) => setTimeout(r, 20));
@@ -365,7 +384,10 @@ async function writeRows(trx: Tx, rows: Rows): Promise<void> {
 
 const tsText = (d: Date | null) => (d ? d.toISOString() : '\\N');
 /** COPY text format: backslash, tab, newline and carriage return escaped */
-const copyText = (v: string | null) => (v === null ? '\\N' : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
+const copyText = (v: string | null) =>
+  v === null
+    ? '\\N'
+    : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 async function copyRows(trx: Tx, rows: Rows): Promise<void> {
   const stream = copyStreams.from(`copy sms_messages (${COLUMNS}) from stdin`);

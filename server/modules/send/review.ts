@@ -19,13 +19,23 @@ export interface ReviewResult {
 
 export class ReviewError extends Error {}
 
-export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, decision: 'approve' | 'reject', reason = ''): Promise<ReviewResult> {
+export async function reviewTask(
+  ctx: { db: Db; now: () => Date },
+  uid: string,
+  decision: 'approve' | 'reject',
+  reason = '',
+): Promise<ReviewResult> {
   // a large task's messages awaiting review past its first 10,000 may still be chunks: rows first
   const task = await ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', uid).executeTakeFirst();
   if (task && !(await expandTask(ctx.db, task.id))) throw new ReviewError(`任务 ${uid} 的号码正在处理，请稍后重试`);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
-    const t = await trx.selectFrom('sms_tasks').select(['id', 'uid', 'status', 'audit_num', 'charge_state']).where('uid', '=', uid).forUpdate().executeTakeFirst();
+    const t = await trx
+      .selectFrom('sms_tasks')
+      .select(['id', 'uid', 'status', 'audit_num', 'charge_state'])
+      .where('uid', '=', uid)
+      .forUpdate()
+      .executeTakeFirst();
     if (!t) throw new ReviewError(`任务 ${uid} 不存在`);
     if (t.status === TaskStatus.Cancelled) throw new ReviewError(`任务 ${uid} 已取消`);
     if (decision === 'approve') {
@@ -50,7 +60,12 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
     }
     const agg = await trx
       .updateTable('sms_messages')
-      .set({ state: SendRecordStatus.ReviewFailed, done_at: now, error_code: 'REJECTED', report: reason.slice(0, 200) || '审核不通过' })
+      .set({
+        state: SendRecordStatus.ReviewFailed,
+        done_at: now,
+        error_code: 'REJECTED',
+        report: reason.slice(0, 200) || '审核不通过',
+      })
       .where('task_id', '=', t.id)
       .where('state', '=', SendRecordStatus.AwaitingReview)
       .returning([sql<string>`price * pieces`.as('cost'), 'pieces', 'carrier'])

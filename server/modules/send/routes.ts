@@ -8,7 +8,17 @@ import { api, arrayOf, fileReply, okEmpty, okOf, request } from '../../http/cont
 import { route } from '../../http/route';
 import { sessionOf } from '../../http/session';
 import { CSV_MIME, sendFile, TXT_MIME, XLSX_MIME } from '../../http/download';
-import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_MSG,
+  importKindOf,
+  importResult,
+  templateCsv,
+  templateTxt,
+  templateXlsx,
+  textTokens,
+  xlsxTokens,
+} from './import';
 import { parseSendTime, sendTimeError } from '../../../common/send';
 import { MSG, X, type SendService, type SendResult } from './service';
 import { UserType, type SendAnswer } from '../../../common/generated/schemas';
@@ -17,7 +27,9 @@ const TAG = '短信发送';
 
 /** A sub-account (or direct customer) always sends as itself: its clientId comes from the session. */
 export function sendPayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+  const raw = (
+    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
+  ) as Record<string, unknown>;
   if (me.user_type !== UserType.Agent) raw.clientId = me.clientid;
   else if (raw.clientId === undefined && raw.clientid !== undefined) raw.clientId = raw.clientid;
   return raw;
@@ -25,19 +37,33 @@ export function sendPayload(me: Account, body: unknown): Record<string, unknown>
 
 /** The answer of an accepted send (responses/send-answer.json) with its msg: every send route's, here and in variable-international. */
 export const sent = (r: SendResult) => {
-  const answer: SendAnswer = { taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 };
+  const answer: SendAnswer = {
+    taskId: r.taskId,
+    smsNum: r.smsNum,
+    chargeNum: r.chargeNum,
+    submitTotal: r.submitTotal,
+    amount: r.amount,
+    blacklistNum: r.blacklistNum ?? 0,
+  };
   return ok(answer, r.msg);
 };
 
 /** /send/*: accepting sends (ordinary and timed), their charge preview, re-edit, cancel, number import and templates. */
 export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsync {
   return async (plugin) => {
-    if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+    if (!plugin.hasContentTypeParser('multipart/form-data'))
+      await plugin.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
     const app = api(plugin);
 
     app.post(
       '/send/getsmstypes',
-      route({ tag: TAG, summary: '账户可发送的短信类型', access: 'session', body: request(ctx, 'params/send-sms-types'), response: arrayOf(ctx, 'responses/sms-type-option') }),
+      route({
+        tag: TAG,
+        summary: '账户可发送的短信类型',
+        access: 'session',
+        body: request(ctx, 'params/send-sms-types'),
+        response: arrayOf(ctx, 'responses/sms-type-option'),
+      }),
       async (req) => ok(await send.getSmsTypes(sessionOf(req).account, req.body.clientid)),
     );
 
@@ -83,7 +109,13 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
 
     app.post(
       '/send/checkSubmitTime',
-      route({ tag: TAG, summary: '检查定时发送时间', access: 'session', body: request(ctx, 'params/send-submit-time'), response: okEmpty }),
+      route({
+        tag: TAG,
+        summary: '检查定时发送时间',
+        access: 'session',
+        body: request(ctx, 'params/send-submit-time'),
+        response: okEmpty,
+      }),
       async (req) => {
         const t = parseSendTime(req.body.submitTime);
         if (!t) throw new ApiError(400, MSG.badSendTime);
@@ -107,7 +139,13 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
 
     app.post(
       '/send/undoSend',
-      route({ tag: TAG, summary: '取消定时任务（发送时间前；退还费用）', access: 'session', body: request(ctx, 'params/send-task-undo'), response: okEmpty }),
+      route({
+        tag: TAG,
+        summary: '取消定时任务（发送时间前；退还费用）',
+        access: 'session',
+        body: request(ctx, 'params/send-task-undo'),
+        response: okEmpty,
+      }),
       async (req) => {
         await send.undo(sessionOf(req).account, (req.body.uid ?? '').trim());
         return ok(undefined, X.undone);
@@ -148,7 +186,8 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
           if (err instanceof ApiError) throw err;
           const e = err as { code?: string } | undefined;
           if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, IMPORT_MSG.tooLarge);
-          if (e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') throw new ApiError(400, '一次只能导入一个文件');
+          if (e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT')
+            throw new ApiError(400, '一次只能导入一个文件');
           throw new ApiError(400, IMPORT_MSG.parseFailed);
         }
         if (!result) throw new ApiError(400, IMPORT_MSG.noFile);
@@ -156,14 +195,20 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
       },
     );
 
-    app.get('/send/downloadtemplate', route({ tag: TAG, summary: '下载号码导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (_req, reply) =>
-      sendFile(reply, await templateXlsx(), '号码导入模板.xlsx'),
+    app.get(
+      '/send/downloadtemplate',
+      route({ tag: TAG, summary: '下载号码导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }),
+      async (_req, reply) => sendFile(reply, await templateXlsx(), '号码导入模板.xlsx'),
     );
-    app.get('/send/downloadtemplateCSV', route({ tag: TAG, summary: '下载号码导入模板（CSV）', access: 'session', response: fileReply(CSV_MIME) }), async (_req, reply) =>
-      sendFile(reply, templateCsv(), '号码导入模板.csv'),
+    app.get(
+      '/send/downloadtemplateCSV',
+      route({ tag: TAG, summary: '下载号码导入模板（CSV）', access: 'session', response: fileReply(CSV_MIME) }),
+      async (_req, reply) => sendFile(reply, templateCsv(), '号码导入模板.csv'),
     );
-    app.get('/send/downloadtemplateTXT', route({ tag: TAG, summary: '下载号码导入模板（TXT）', access: 'session', response: fileReply(TXT_MIME) }), async (_req, reply) =>
-      sendFile(reply, templateTxt(), '号码导入模板.txt'),
+    app.get(
+      '/send/downloadtemplateTXT',
+      route({ tag: TAG, summary: '下载号码导入模板（TXT）', access: 'session', response: fileReply(TXT_MIME) }),
+      async (_req, reply) => sendFile(reply, templateTxt(), '号码导入模板.txt'),
     );
   };
 }

@@ -89,20 +89,74 @@ const DEMO_TASKS: DemoTask[] = [
     sendType: 0,
     states: [3, 3, 16, 3, 6, 4, 1, 15, 8, 12, 13, 14, 3, 6],
   },
-  { ago: 2 * DAY, sign: '好易购', content: '您在好易购购买的蓝牙耳机已发货，快递单号SF1234567890，请留意查收。', smstype: 0, status: 3, sendType: 0, states: [3, 3, 3, 6] },
-  { ago: 2 * DAY - 3_600_000, sign: '好易购', content: '您的好易购登录验证码为105527，5分钟内有效，请勿告诉他人。', smstype: 4, status: 3, sendType: 0, states: [11, 11] },
-  { ago: DAY, sign: '好易购', content: '您在好易购购买的保温杯已发货，快递单号YT9876543210，请留意查收。', smstype: 0, status: 3, sendType: 0, states: [9, 9] },
-  { ago: 3_600_000, sign: '好易购', content: '您在好易购购买的运动鞋已发货，快递单号ZT5566778899，请留意查收。', smstype: 0, status: 0, sendType: 0, states: [7, 7, 7] },
-  { ago: 1_800_000, sign: '好易购', content: '您的好易购登录验证码为660318，5分钟内有效，请勿告诉他人。', smstype: 4, status: 1, sendType: 1, states: [0, 0, 0], sendIn: 2 * DAY },
+  {
+    ago: 2 * DAY,
+    sign: '好易购',
+    content: '您在好易购购买的蓝牙耳机已发货，快递单号SF1234567890，请留意查收。',
+    smstype: 0,
+    status: 3,
+    sendType: 0,
+    states: [3, 3, 3, 6],
+  },
+  {
+    ago: 2 * DAY - 3_600_000,
+    sign: '好易购',
+    content: '您的好易购登录验证码为105527，5分钟内有效，请勿告诉他人。',
+    smstype: 4,
+    status: 3,
+    sendType: 0,
+    states: [11, 11],
+  },
+  {
+    ago: DAY,
+    sign: '好易购',
+    content: '您在好易购购买的保温杯已发货，快递单号YT9876543210，请留意查收。',
+    smstype: 0,
+    status: 3,
+    sendType: 0,
+    states: [9, 9],
+  },
+  {
+    ago: 3_600_000,
+    sign: '好易购',
+    content: '您在好易购购买的运动鞋已发货，快递单号ZT5566778899，请留意查收。',
+    smstype: 0,
+    status: 0,
+    sendType: 0,
+    states: [7, 7, 7],
+  },
+  {
+    ago: 1_800_000,
+    sign: '好易购',
+    content: '您的好易购登录验证码为660318，5分钟内有效，请勿告诉他人。',
+    smstype: 4,
+    status: 1,
+    sendType: 1,
+    states: [0, 0, 0],
+    sendIn: 2 * DAY,
+  },
 ];
 
 export async function seedSending(db: Db, now = new Date()): Promise<void> {
-  const ids = new Map((await db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', 'in', ['agent1', 'client1']).execute()).map((r) => [r.clientid, r.id]));
+  const ids = new Map(
+    (
+      await db
+        .selectFrom('accounts')
+        .select(['id', 'clientid'])
+        .where('clientid', 'in', ['agent1', 'client1'])
+        .execute()
+    ).map((r) => [r.clientid, r.id]),
+  );
   const client1 = ids.get('client1');
   const agent1 = ids.get('agent1');
   if (!client1 || !agent1) return;
   await db.transaction().execute(async (trx) => {
-    const anyPool = await trx.selectFrom('product_pools').select('id').where('account_id', 'in', [client1, agent1]).limit(1).executeTakeFirst();
+    const anyPool = await trx
+      .selectFrom('product_pools')
+      .select('id')
+      .where('account_id', 'in', [client1, agent1])
+      .limit(1)
+      .executeTakeFirst();
     if (anyPool) return;
     for (const [who, type, op, total, dueDays, gift, name] of POOLS) {
       const p = await trx
@@ -124,11 +178,23 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('pool_movements')
-        .values({ pool_id: p.id, pieces: total, remaining_after: total, kind: gift ? 5 : 3, remark: name, created_at: new Date(now.getTime() - 30 * DAY) })
+        .values({
+          pool_id: p.id,
+          pieces: total,
+          remaining_after: total,
+          kind: gift ? 5 : 3,
+          remark: name,
+          created_at: new Date(now.getTime() - 30 * DAY),
+        })
         .execute();
     }
   });
-  const hasTasks = await db.selectFrom('sms_tasks').select('id').where('account_id', '=', client1).limit(1).executeTakeFirst();
+  const hasTasks = await db
+    .selectFrom('sms_tasks')
+    .select('id')
+    .where('account_id', '=', client1)
+    .limit(1)
+    .executeTakeFirst();
   if (hasTasks) return;
   const templates = await db
     .selectFrom('templates')
@@ -186,18 +252,44 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
         doneAt: null,
       });
       if (!intercepted) {
-        const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
+        const perCarrier = {
+          1: { count: 0, cost: new Money(0) },
+          2: { count: 0, cost: new Money(0) },
+          3: { count: 0, cost: new Money(0) },
+        } as ChargePlan['perCarrier'];
         for (const c of carriers) perCarrier[c as 1 | 2 | 3].count++;
         const r = await chargePlan(
           trx,
           { now: () => created },
-          { taskId: task.id, uid, mode: 1, accountId: client1, payerId: client1, smstype: d.smstype, piecesPerMsg: pc.pieces, perCarrier },
+          {
+            taskId: task.id,
+            uid,
+            mode: 1,
+            accountId: client1,
+            payerId: client1,
+            smstype: d.smstype,
+            piecesPerMsg: pc.pieces,
+            perCarrier,
+          },
         );
         if (!r.ok) throw new Error(`seedSending: the demo pools cannot pay ${uid}`);
         await trx.updateTable('sms_tasks').set({ charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
       }
-      const rows = await trx.selectFrom('sms_messages').select(['id', 'phone', 'carrier']).where('task_id', '=', task.id).orderBy('id').execute();
-      const count = { success: 0, fail: 0, unknown: 0, intercept: 0, audit: 0, refundPieces: 0, byCarrier: [0, 0, 0, 0, 0] };
+      const rows = await trx
+        .selectFrom('sms_messages')
+        .select(['id', 'phone', 'carrier'])
+        .where('task_id', '=', task.id)
+        .orderBy('id')
+        .execute();
+      const count = {
+        success: 0,
+        fail: 0,
+        unknown: 0,
+        intercept: 0,
+        audit: 0,
+        refundPieces: 0,
+        byCarrier: [0, 0, 0, 0, 0],
+      };
       for (let i = 0; i < rows.length; i++) {
         const s = d.states[i];
         const [error_code, report] = OUTCOME[s] ?? ['', ''];
@@ -247,9 +339,27 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
   await db
     .insertInto('sms_mo')
     .values([
-      { account_id: client1, phone: '13800138101', content: '收到，谢谢', dest: '106900001', received_at: new Date(now.getTime() - 3 * DAY + 120_000) },
-      { account_id: client1, phone: '18600186102', content: '请问什么时候发货？', dest: '106900001', received_at: new Date(now.getTime() - 2 * DAY + 300_000) },
-      { account_id: client1, phone: '18900189103', content: 'TD', dest: '106900001', received_at: new Date(now.getTime() - DAY) },
+      {
+        account_id: client1,
+        phone: '13800138101',
+        content: '收到，谢谢',
+        dest: '106900001',
+        received_at: new Date(now.getTime() - 3 * DAY + 120_000),
+      },
+      {
+        account_id: client1,
+        phone: '18600186102',
+        content: '请问什么时候发货？',
+        dest: '106900001',
+        received_at: new Date(now.getTime() - 2 * DAY + 300_000),
+      },
+      {
+        account_id: client1,
+        phone: '18900189103',
+        content: 'TD',
+        dest: '106900001',
+        received_at: new Date(now.getTime() - DAY),
+      },
     ])
     .execute();
 }

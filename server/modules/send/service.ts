@@ -13,7 +13,19 @@ import { formatDateTime } from '../../lib/time';
 import { assertTestRecipients, type ClientsService } from '../clients';
 import { Money, money2 } from '../../lib/money';
 import { LedgerService } from '../ledger';
-import { CARRIERS, ceilCent, chargePlan, planCost, planPieces, refundWholeTask, remainOf, usablePools, type CarrierCode, type ChargePlan, type ChargeResult } from '../billing';
+import {
+  CARRIERS,
+  ceilCent,
+  chargePlan,
+  planCost,
+  planPieces,
+  refundWholeTask,
+  remainOf,
+  usablePools,
+  type CarrierCode,
+  type ChargePlan,
+  type ChargeResult,
+} from '../billing';
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
@@ -99,7 +111,12 @@ export function withBlacklistMsg(msg: string, blacklistNum: number): string {
  * A marketing send's numbers without those on the sending account's or the platform's blacklist
  * (docs/api-blacklist.md); other SMS types unchanged. Every number blacklisted: refused.
  */
-export async function skipBlacklisted<C extends NumberCheck>(db: AppContext['db'], accountId: number, smstype: number, check: C): Promise<{ check: C; blacklistNum: number }> {
+export async function skipBlacklisted<C extends NumberCheck>(
+  db: AppContext['db'],
+  accountId: number,
+  smstype: number,
+  check: C,
+): Promise<{ check: C; blacklistNum: number }> {
   if (!honoursBlacklist(smstype)) return { check, blacklistNum: 0 };
   const r = withoutBlocked(check, await blacklistedOf(db, accountId, check.unique));
   if (r.blacklistNum > 0 && r.check.unique.length === 0) throw errors.refused(X.allBlacklisted);
@@ -197,7 +214,11 @@ export class SendService {
   /** /send/getsmstypes */
   async getSmsTypes(me: Account, clientid: string | undefined) {
     const a = await this.target(me, me.user_type === UserType.Agent ? clientid : me.clientid);
-    return smsTypesOf(a).map((v) => ({ value: v, label: this.ctx.schemas.registry.enumLabel('sms-type', v) ?? String(v), accountExtAttr: a.operation_mode }));
+    return smsTypesOf(a).map((v) => ({
+      value: v,
+      label: this.ctx.schemas.registry.enumLabel('sms-type', v) ?? String(v),
+      accountExtAttr: a.operation_mode,
+    }));
   }
 
   pricesOf(a: Account): Record<CarrierCode, string> {
@@ -210,13 +231,30 @@ export class SendService {
     return a.user_type === UserType.SubAccount && a.paytype === PayType.Postpaid && a.agent_id ? a.agent_id : a.id;
   }
 
-  private plan(p: Pick<Prepared, 'account' | 'payerId' | 'mode' | 'smstype' | 'pieces' | 'prices' | 'numbers'>, taskId: number, uid: string): ChargePlan {
-    const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } };
+  private plan(
+    p: Pick<Prepared, 'account' | 'payerId' | 'mode' | 'smstype' | 'pieces' | 'prices' | 'numbers'>,
+    taskId: number,
+    uid: string,
+  ): ChargePlan {
+    const perCarrier = {
+      1: { count: 0, cost: new Money(0) },
+      2: { count: 0, cost: new Money(0) },
+      3: { count: 0, cost: new Money(0) },
+    };
     for (const c of CARRIERS) {
       const n = p.numbers.carriers[c];
       perCarrier[c] = { count: n, cost: new Money(p.prices[c]).times(p.pieces).times(n) };
     }
-    return { taskId, uid, mode: p.mode, accountId: p.account.id, payerId: p.payerId, smstype: p.smstype, piecesPerMsg: p.pieces, perCarrier };
+    return {
+      taskId,
+      uid,
+      mode: p.mode,
+      accountId: p.account.id,
+      payerId: p.payerId,
+      smstype: p.smstype,
+      piecesPerMsg: p.pieces,
+      perCarrier,
+    };
   }
 
   /** Every rule of a send but the time and the charge. */
@@ -231,13 +269,22 @@ export class SendService {
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     if (!f.templateId) throw new ApiError(400, MSG.templateRequired);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', f.templateId).executeTakeFirst();
-    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || (tpl.owner_id !== null && tpl.owner_id !== account.id))
+    if (
+      !tpl ||
+      tpl.state !== TemplateAuditState.Approved ||
+      tpl.business !== TemplateBusiness.Domestic ||
+      (tpl.owner_id !== null && tpl.owner_id !== account.id)
+    )
       throw errors.refused(MSG.templateInvalid);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
-    const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
+    const categoryOk =
+      tpl.sms_type === TemplateCategory.MemberMarketing
+        ? f.smstype === SmsType.Marketing
+        : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
     await assertApprovedSign(this.ctx.db, account.id, sign);
-    const fits = tpl.template_type === TemplateType.Fixed ? content === tpl.content : fillsTemplate(tpl.content, content);
+    const fits =
+      tpl.template_type === TemplateType.Fixed ? content === tpl.content : fillsTemplate(tpl.content, content);
     if (!fits) throw errors.refused(MSG.templateMismatch);
     const file = f.importFilePath ? await this.fileNumbers(me, f.importFilePath) : undefined;
     const checked = file ? file.check : checkNumbers(f.mobile ?? '');
@@ -249,7 +296,9 @@ export class SendService {
     const { check: numbers, blacklistNum } = await skipBlacklisted(this.ctx.db, account.id, f.smstype, checked);
     const hit = this.ctx.words.contains(pc.text);
     const audit =
-      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && f.smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
+      account.needaudit === NeedAudit.All ||
+      (account.needaudit === NeedAudit.Marketing && f.smstype === SmsType.Marketing) ||
+      (account.needaudit === NeedAudit.Keyword && hit);
     return {
       account,
       payerId: this.payerOf(account),
@@ -286,11 +335,17 @@ export class SendService {
     const sign = String(b.sign ?? '').trim();
     const content = stripSign(String(b.content ?? ''), sign);
     const pc = countPieces({ content, sign });
-    const file = typeof b.importFilePath === 'string' && b.importFilePath ? await this.fileNumbers(me, b.importFilePath) : undefined;
+    const file =
+      typeof b.importFilePath === 'string' && b.importFilePath
+        ? await this.fileNumbers(me, b.importFilePath)
+        : undefined;
     const checked = file ? file.check : checkNumbers(String(b.mobile ?? '').slice(0, 1_000_000));
     const poolError = file ? (checked.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(checked);
     if (poolError) throw new ApiError(400, poolError);
-    const { check: numbers, blacklistNum } = b.smstype !== undefined ? await skipBlacklisted(this.ctx.db, account.id, b.smstype, checked) : { check: checked, blacklistNum: 0 };
+    const { check: numbers, blacklistNum } =
+      b.smstype !== undefined
+        ? await skipBlacklisted(this.ctx.db, account.id, b.smstype, checked)
+        : { check: checked, blacklistNum: 0 };
     const submitTotal = numbers.unique.length;
     const chargeNum = submitTotal * pc.pieces;
     const payerId = this.payerOf(account);
@@ -307,9 +362,28 @@ export class SendService {
               .where('product_type', '<>', ProductType.International)
               .where('due_time', '>', this.ctx.now())
               .execute();
-      return { smsNum: pc.pieces, chargeNum, submitTotal, blacklistNum, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
+      return {
+        smsNum: pc.pieces,
+        chargeNum,
+        submitTotal,
+        blacklistNum,
+        chargeMode: ChargeMode.Pool,
+        remainPieces: remainOf(pools),
+      };
     }
-    const plan = this.plan({ account, payerId, mode: ChargeMode.Money, smstype: SmsType.Notification, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
+    const plan = this.plan(
+      {
+        account,
+        payerId,
+        mode: ChargeMode.Money,
+        smstype: SmsType.Notification,
+        pieces: pc.pieces,
+        prices: this.pricesOf(account),
+        numbers,
+      },
+      0,
+      '',
+    );
     return {
       smsNum: pc.pieces,
       chargeNum,
@@ -331,7 +405,9 @@ export class SendService {
         oc
           .column('account_id')
           .doUpdateSet({ last_at: now })
-          .where(sql<boolean>`send_submit_locks.last_at <= ${new Date(now.getTime() - SUBMIT_LOCK_MS)}::timestamptz or send_submit_locks.last_at > ${now}::timestamptz`),
+          .where(
+            sql<boolean>`send_submit_locks.last_at <= ${new Date(now.getTime() - SUBMIT_LOCK_MS)}::timestamptz or send_submit_locks.last_at > ${now}::timestamptz`,
+          ),
       )
       .returning('account_id')
       .executeTakeFirst();
@@ -344,7 +420,11 @@ export class SendService {
       .selectFrom('sms_tasks')
       .selectAll()
       .where('uid', '=', uid)
-      .where((eb) => (me.user_type === UserType.Agent ? eb.or([eb('account_id', '=', me.id), eb('agent_id', '=', me.id)]) : eb('account_id', '=', me.id)))
+      .where((eb) =>
+        me.user_type === UserType.Agent
+          ? eb.or([eb('account_id', '=', me.id), eb('agent_id', '=', me.id)])
+          : eb('account_id', '=', me.id),
+      )
       .forUpdate()
       .executeTakeFirst();
     if (!t) throw errors.refused(MSG.taskNotFound);
@@ -352,7 +432,10 @@ export class SendService {
   }
 
   /** Cancels a waiting timed task: its messages are deleted, its charge returned. */
-  private async cancelWaiting(trx: Tx, t: { id: number; status: number; send_time: Date; charge_state: number; send_kind?: number }) {
+  private async cancelWaiting(
+    trx: Tx,
+    t: { id: number; status: number; send_time: Date; charge_state: number; send_kind?: number },
+  ) {
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
     // 0017_varintl: a scheduled international send cannot be cancelled (spec 02 §4)
     if (t.send_kind === SendKind.International) throw errors.refused(MESSAGES.intlTimedNoCancel);
@@ -373,7 +456,11 @@ export class SendService {
    * accepts it uncharged; it is charged when it fires. `replaceUid` (re-edit) cancels that waiting
    * task in the same transaction.
    */
-  async send(me: Account, f: SendForm, opts: { timed?: boolean; checkCredit?: boolean; replaceUid?: string } = {}): Promise<SendResult> {
+  async send(
+    me: Account,
+    f: SendForm,
+    opts: { timed?: boolean; checkCredit?: boolean; replaceUid?: string } = {},
+  ): Promise<SendResult> {
     const p = await this.prepare(me, f);
     const now = this.ctx.now();
     let sendTime = now;
@@ -393,15 +480,23 @@ export class SendService {
       if (p.mode === ChargeMode.Money) {
         const balance = await new LedgerService(this.ctx).balanceOf(p.payerId);
         const needed = ceilCent(planCost(previewPlan));
-        if (new Money(balance).lt(needed)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance, needed: money2(needed) }));
+        if (new Money(balance).lt(needed))
+          throw refuse(refusalOf({ ok: false, kind: 'balance', balance, needed: money2(needed) }));
       } else {
         const pools = await usablePools(this.ctx.db, p.payerId, p.smstype, now);
-        if (remainOf(pools) < planPieces(previewPlan)) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(previewPlan) }));
+        if (remainOf(pools) < planPieces(previewPlan))
+          throw refuse(
+            refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(previewPlan) }),
+          );
       }
     }
     const uid = newTaskUid(now);
     const n = p.numbers.unique.length;
-    const state = p.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : p.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
+    const state = p.intercepted
+      ? SendRecordStatus.GatewayReceiveIntercepted
+      : p.audit
+        ? SendRecordStatus.AwaitingReview
+        : SendRecordStatus.NotSent;
     const status = p.intercepted ? TaskStatus.Completed : opts.timed ? TaskStatus.Waiting : TaskStatus.Processing;
     const batch: UnplacedBatch = {
       accountId: p.account.id,
@@ -422,7 +517,8 @@ export class SendService {
       .execute(async (trx) => {
         await this.takeSubmitLock(trx, p.account.id);
         if (opts.replaceUid) await this.cancelWaiting(trx, await this.lockTask(trx, me, opts.replaceUid));
-        if (!chargeNow && !p.intercepted) await assertDeferredRoom(this.ctx, trx, p.account.id, planPieces(previewPlan));
+        if (!chargeNow && !p.intercepted)
+          await assertDeferredRoom(this.ctx, trx, p.account.id, planPieces(previewPlan));
         const task = await trx
           .insertInto('sms_tasks')
           .values({
@@ -465,7 +561,11 @@ export class SendService {
           if (!r.ok) throw refuse(refusalOf(r));
           amount = r.amount;
           chargeNum = r.chargeNum;
-          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+          await trx
+            .updateTable('sms_tasks')
+            .set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum })
+            .where('id', '=', task.id)
+            .execute();
         } else if (!p.intercepted) {
           // deferred: the figures it will be charged with are shown, nothing is charged yet
           chargeNum = planPieces(previewPlan);
@@ -490,10 +590,11 @@ export class SendService {
 
   /** /send/sendTim: the JSON body's jsmsAccessTimerSms mapped onto forms/send. */
   async sendTimed(me: Account, body: SendTimedParams): Promise<SendResult> {
-    const j = (body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms) ? body.jsmsAccessTimerSms : {}) as Record<
-      string,
-      unknown
-    >;
+    const j = (
+      body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms)
+        ? body.jsmsAccessTimerSms
+        : {}
+    ) as Record<string, unknown>;
     const raw: Record<string, unknown> = {
       clientId: me.user_type === UserType.Agent ? (j.clientid ?? j.clientId) : me.clientid,
       content: j.content,
@@ -507,7 +608,11 @@ export class SendService {
     };
     for (const k of Object.keys(raw)) {
       if (raw[k] === undefined || raw[k] === null) delete raw[k];
-      else if (typeof raw[k] === 'number' && (k === 'clientId' || k === 'content' || k === 'sign' || k === 'mobile' || k === 'sendtime')) raw[k] = String(raw[k]);
+      else if (
+        typeof raw[k] === 'number' &&
+        (k === 'clientId' || k === 'content' || k === 'sign' || k === 'mobile' || k === 'sendtime')
+      )
+        raw[k] = String(raw[k]);
     }
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
     const f = validateForm<SendForm>(this.ctx.schemas, SEND_FORM, raw);
@@ -522,7 +627,18 @@ export class SendService {
     const t = await this.ctx.db
       .selectFrom('sms_tasks as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
-      .select(['t.id', 't.uid', 't.content', 't.sign', 't.smstype', 't.template_id', 't.template_type', 't.send_time', 't.status', 'a.clientid'])
+      .select([
+        't.id',
+        't.uid',
+        't.content',
+        't.sign',
+        't.smstype',
+        't.template_id',
+        't.template_type',
+        't.send_time',
+        't.status',
+        'a.clientid',
+      ])
       .where('t.uid', '=', uid)
       .where('t.account_id', 'in', scope)
       .executeTakeFirst();
@@ -530,7 +646,12 @@ export class SendService {
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
     // the form must get every number: its resubmission replaces the task (a chunk that cannot be written now: refused, nothing lost)
     if (!(await expandTask(this.ctx.db, t.id))) throw errors.refused(MESSAGES.taskNumbersPending);
-    const phones = await this.ctx.db.selectFrom('sms_messages').select('phone').where('task_id', '=', t.id).orderBy('id').execute();
+    const phones = await this.ctx.db
+      .selectFrom('sms_messages')
+      .select('phone')
+      .where('task_id', '=', t.id)
+      .orderBy('id')
+      .execute();
     return {
       clientId: t.clientid,
       content: stripSign(t.content, t.sign),

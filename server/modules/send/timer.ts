@@ -53,7 +53,9 @@ export async function skipBlacklistedAtFire(
     );
   if (!honoursBlacklist(t.smstype)) return { skipped: 0, left: -1 };
   const any = await sql<{ one: number }>`
-    select 1 as one where exists (select 1 from blacklist where account_id = ${t.account_id}) or exists (select 1 from blacklist where account_id is null)`.execute(trx);
+    select 1 as one where exists (select 1 from blacklist where account_id = ${t.account_id}) or exists (select 1 from blacklist where account_id is null)`.execute(
+    trx,
+  );
   if (!any.rows.length) return { skipped: 0, left: -1 };
   const dropped = await sql<{ cost: string; pieces: number; carrier: number; state: number }>`
     delete from sms_messages m
@@ -107,7 +109,9 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         .where('status', '=', TaskStatus.Waiting)
         .where('send_time', '<=', now)
         // a large task fires once its numbers are all rows (docs/api-send.md "Large tasks"): the charge and refusal below read them
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sms_task_chunks as c').select('c.seq').whereRef('c.task_id', '=', 'sms_tasks.id'))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('sms_task_chunks as c').select('c.seq').whereRef('c.task_id', '=', 'sms_tasks.id'))),
+        )
         .orderBy('send_time')
         .orderBy('id')
         .limit(1)
@@ -122,7 +126,9 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
           .updateTable('sms_tasks')
           .set({
             status: TaskStatus.Completed,
-            ...(t.charge_state === ChargeState.Deferred ? { charge_state: ChargeState.Charged, charge_num_total: 0 } : {}),
+            ...(t.charge_state === ChargeState.Deferred
+              ? { charge_state: ChargeState.Charged, charge_num_total: 0 }
+              : {}),
             updated_at: now,
             finished_at: now,
           })
@@ -133,14 +139,24 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
       if (t.charge_state === ChargeState.Deferred) {
         const agg = await trx
           .selectFrom('sms_messages')
-          .select(['carrier', sql<string>`coalesce(sum(pieces), 0)::text`.as('n'), sql<string>`coalesce(sum(price * pieces), 0)::text`.as('cost')])
+          .select([
+            'carrier',
+            sql<string>`coalesce(sum(pieces), 0)::text`.as('n'),
+            sql<string>`coalesce(sum(price * pieces), 0)::text`.as('cost'),
+          ])
           .where('task_id', '=', t.id)
           .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
           .groupBy('carrier')
           .execute();
         // per carrier: the pieces of its messages (a variable task's rows have their own pieces)
-        const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
-        for (const a of agg) if (a.carrier >= 1 && a.carrier <= 3) perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
+        const perCarrier = {
+          1: { count: 0, cost: new Money(0) },
+          2: { count: 0, cost: new Money(0) },
+          3: { count: 0, cost: new Money(0) },
+        } as ChargePlan['perCarrier'];
+        for (const a of agg)
+          if (a.carrier >= 1 && a.carrier <= 3)
+            perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
         const plan: ChargePlan = {
           taskId: t.id,
           uid: t.uid,
@@ -156,7 +172,12 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         if (!r.ok) {
           const failed = await trx
             .updateTable('sms_messages')
-            .set({ state: SendRecordStatus.BillingFailed, done_at: now, error_code: 'BILLING', report: r.kind === 'balance' ? '余额不足' : '短信余量不足' })
+            .set({
+              state: SendRecordStatus.BillingFailed,
+              done_at: now,
+              error_code: 'BILLING',
+              report: r.kind === 'balance' ? '余额不足' : '短信余量不足',
+            })
             .where('task_id', '=', t.id)
             .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
             .executeTakeFirst();
@@ -182,7 +203,11 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
           .execute();
       }
       await enqueueTask(trx, t.id, now);
-      await trx.updateTable('sms_tasks').set({ status: TaskStatus.Processing, updated_at: now }).where('id', '=', t.id).execute();
+      await trx
+        .updateTable('sms_tasks')
+        .set({ status: TaskStatus.Processing, updated_at: now })
+        .where('id', '=', t.id)
+        .execute();
       return true;
     });
     if (!done) break;

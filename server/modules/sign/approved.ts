@@ -14,7 +14,13 @@ export const SIGN_NOT_APPROVED = sendForm['x-messages'].signRefused;
 /** the approved signs of the account among `signs` */
 export async function approvedSigns(db: Db, accountId: number, signs: string[]): Promise<Set<string>> {
   if (!signs.length) return new Set();
-  const rows = await db.selectFrom('signs').select('sign').where('account_id', '=', accountId).where('state', '=', SignState.Approved).where('sign', 'in', signs).execute();
+  const rows = await db
+    .selectFrom('signs')
+    .select('sign')
+    .where('account_id', '=', accountId)
+    .where('state', '=', SignState.Approved)
+    .where('sign', 'in', signs)
+    .execute();
   return new Set(rows.map((r) => r.sign));
 }
 

@@ -18,7 +18,11 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
   const filter = request(ctx, 'filters/sign', { paging: 'currentPage' });
   const importCounts = okOf(ctx, {
     type: 'object',
-    properties: { importSuccess: { type: 'integer', title: '成功条数' }, importTotal: { type: 'integer', title: '总条数' }, importFall: { type: 'integer', title: '失败条数' } },
+    properties: {
+      importSuccess: { type: 'integer', title: '成功条数' },
+      importTotal: { type: 'integer', title: '总条数' },
+      importFall: { type: 'integer', title: '失败条数' },
+    },
   });
   return async (plugin) => {
     // multipart only inside this plugin: the batch import's file field `excel`
@@ -27,7 +31,13 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
 
     app.post(
       '/sign/list',
-      route({ tag: TAG, summary: '签名列表（代理商：名下子账户的签名）', access: 'session', body: filter, response: listOf(ctx, 'entities/sign') }),
+      route({
+        tag: TAG,
+        summary: '签名列表（代理商：名下子账户的签名）',
+        access: 'session',
+        body: filter,
+        response: listOf(ctx, 'entities/sign'),
+      }),
       async (req) => ok(await signs.list(sessionOf(req).account, req.body)),
     );
 
@@ -39,7 +49,11 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
         summary: '新增签名（代理商须选择子账户）',
         access: 'session',
         body: request(ctx, 'forms/sign-add'),
-        response: okOf(ctx, { type: 'object', required: ['id', 'state'], properties: { id: { type: 'integer', title: '签名编号' }, state: { type: 'integer', title: '状态' } } }),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['id', 'state'],
+          properties: { id: { type: 'integer', title: '签名编号' }, state: { type: 'integer', title: '状态' } },
+        }),
         payload: signAddPayload,
       }),
       async (req) => {
@@ -50,7 +64,13 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
 
     app.post(
       '/sign/update',
-      route({ tag: TAG, summary: '删除签名（state 4；其余状态由平台审核）', access: 'session', body: request(ctx, 'params/sign-update'), response: okEmpty }),
+      route({
+        tag: TAG,
+        summary: '删除签名（state 4；其余状态由平台审核）',
+        access: 'session',
+        body: request(ctx, 'params/sign-update'),
+        response: okEmpty,
+      }),
       async (req) => {
         await signs.remove(sessionOf(req).account, req.body.id);
         return ok(undefined, MESSAGES.deleted);
@@ -59,26 +79,53 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
 
     app.post(
       '/sign/export',
-      route({ tag: TAG, summary: '导出签名（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/sign'), response: fileReply(XLSX_MIME) }),
-      async (req, reply) => sendFile(reply, await signs.exportStream(sessionOf(req).account, req.body), '签名报备.xlsx'),
+      route({
+        tag: TAG,
+        summary: '导出签名（Excel，条件同列表）',
+        access: 'session',
+        body: request(ctx, 'filters/sign'),
+        response: fileReply(XLSX_MIME),
+      }),
+      async (req, reply) =>
+        sendFile(reply, await signs.exportStream(sessionOf(req).account, req.body), '签名报备.xlsx'),
     );
 
-    app.get('/sign/downloadExcelTemplate', route({ tag: TAG, summary: '下载签名导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (req, reply) =>
-      sendFile(reply, await signs.template(sessionOf(req).account), '签名报备导入模板.xlsx'),
+    app.get(
+      '/sign/downloadExcelTemplate',
+      route({ tag: TAG, summary: '下载签名导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }),
+      async (req, reply) => sendFile(reply, await signs.template(sessionOf(req).account), '签名报备导入模板.xlsx'),
     );
 
     app.post(
       '/sign/addsignBatch',
-      route({ tag: TAG, summary: '批量导入签名（multipart，文件字段 excel）', access: 'session', body: request(ctx, 'params/excel-upload'), response: importCounts }),
+      route({
+        tag: TAG,
+        summary: '批量导入签名（multipart，文件字段 excel）',
+        access: 'session',
+        body: request(ctx, 'params/excel-upload'),
+        response: importCounts,
+      }),
       async (req) => {
-        const buf = await readOneFile(req, 'excel', { tooLarge: MSG.fileTooLarge, noFile: MSG.noFile, parseFailed: MSG.parseFailed });
+        const buf = await readOneFile(req, 'excel', {
+          tooLarge: MSG.fileTooLarge,
+          noFile: MSG.noFile,
+          parseFailed: MSG.parseFailed,
+        });
         const r = await signs.importFile(sessionOf(req).account, buf);
         return ok(r, `导入完成：成功 ${r.importSuccess} 条，失败 ${r.importFall} 条`);
       },
     );
 
-    app.get('/sign/exportImportResult', route({ tag: TAG, summary: '下载上次导入的失败记录（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (req, reply) =>
-      sendFile(reply, await signs.importFailures(sessionOf(req).account), '签名导入失败记录.xlsx'),
+    app.get(
+      '/sign/exportImportResult',
+      route({
+        tag: TAG,
+        summary: '下载上次导入的失败记录（Excel）',
+        access: 'session',
+        response: fileReply(XLSX_MIME),
+      }),
+      async (req, reply) =>
+        sendFile(reply, await signs.importFailures(sessionOf(req).account), '签名导入失败记录.xlsx'),
     );
   };
 }

@@ -7,7 +7,13 @@ import type { Db } from '../../db';
 const CLIENT1_SIGNS = [
   { sign: '好易购', remarks: '公司简称，用于订单及物流通知', state: 1, cause: '', daysAgo: 40 },
   { sign: '好易购商城', remarks: '商城会员营销短信', state: 1, cause: '', daysAgo: 21 },
-  { sign: '易购优选', remarks: '新品牌，商标注册中', state: 2, cause: '签名与企业名称不符，请补充商标注册证或授权书', daysAgo: 12 },
+  {
+    sign: '易购优选',
+    remarks: '新品牌，商标注册中',
+    state: 2,
+    cause: '签名与企业名称不符，请补充商标注册证或授权书',
+    daysAgo: 12,
+  },
   { sign: '苏州好易购', remarks: '验证码短信', state: 0, cause: '', daysAgo: 2 },
   { sign: '好易购测试', remarks: '测试用，已停用', state: 4, cause: '', daysAgo: 30 },
 ];
@@ -24,11 +30,17 @@ export async function seedSigns(db: Db): Promise<void> {
 }
 
 async function seedSignsOf(db: Db, clientid: string, signs: typeof CLIENT1_SIGNS): Promise<void> {
-  const client = await db.selectFrom('accounts').select(['id', 'clientid', 'agent_id']).where('clientid', '=', clientid).executeTakeFirst();
+  const client = await db
+    .selectFrom('accounts')
+    .select(['id', 'clientid', 'agent_id'])
+    .where('clientid', '=', clientid)
+    .executeTakeFirst();
   if (!client) return;
   const any = await db.selectFrom('signs').select('id').where('account_id', '=', client.id).limit(1).executeTakeFirst();
   if (any) return;
-  const agent = client.agent_id ? await db.selectFrom('accounts').select(['id', 'clientid']).where('id', '=', client.agent_id).executeTakeFirst() : undefined;
+  const agent = client.agent_id
+    ? await db.selectFrom('accounts').select(['id', 'clientid']).where('id', '=', client.agent_id).executeTakeFirst()
+    : undefined;
   const now = Date.now();
   await db
     .insertInto('signs')

@@ -107,7 +107,8 @@ function headerColumns(cells: string[], H: ImportHeaders): HeaderColumns | null 
   return cols;
 }
 
-const headerOk = (cols: HeaderColumns | null | undefined, agent: boolean): cols is HeaderColumns => !!cols && cols.sign !== undefined && (!agent || cols.clientid !== undefined);
+const headerOk = (cols: HeaderColumns | null | undefined, agent: boolean): cols is HeaderColumns =>
+  !!cols && cols.sign !== undefined && (!agent || cols.clientid !== undefined);
 
 /** A file the spreadsheet reader refused, in this import's words. */
 function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
@@ -128,10 +129,13 @@ function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
  * session (any posted one is dropped); an agent must choose one.
  */
 export function signAddPayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+  const raw = (
+    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
+  ) as Record<string, unknown>;
   if (me.user_type !== UserType.Agent) delete raw.clientid;
   if (me.user_type === UserType.Agent && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
-  if (me.user_type === UserType.Agent && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+  if (me.user_type === UserType.Agent && !raw.clientid)
+    throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
   return raw;
 }
 
@@ -156,12 +160,25 @@ export class SignService {
    * how each field filters); one rule of its own: deleted signs only when state 4 is asked.
    */
   private filtered(me: Account, scope: ScopedAccount[], f: SignFilter) {
-    const q = whereFrom(this.ctx.db.selectFrom('signs as s'), this.ctx, 'filters/sign', f, { scope, agent: me.user_type === UserType.Agent });
+    const q = whereFrom(this.ctx.db.selectFrom('signs as s'), this.ctx, 'filters/sign', f, {
+      scope,
+      agent: me.user_type === UserType.Agent,
+    });
     return f.state === undefined ? q.where('s.state', '<>', DELETED) : q;
   }
 
   private toRow(
-    r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string },
+    r: {
+      id: number;
+      account_id: number;
+      clientid: string;
+      sign: string;
+      creator_name: string;
+      create_time: Date;
+      remarks: string;
+      state: number;
+      cause: string;
+    },
     rownum: number,
     names: Map<number, string>,
   ): SignRow {
@@ -187,7 +204,17 @@ export class SignService {
   /** a list's columns and order over its filtered query */
   private rowsOf(q: ReturnType<SignService['filtered']>) {
     return q
-      .select(['s.id', 's.account_id', 's.clientid', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
+      .select([
+        's.id',
+        's.account_id',
+        's.clientid',
+        's.sign',
+        's.creator_name',
+        's.create_time',
+        's.remarks',
+        's.state',
+        's.cause',
+      ])
       .orderBy('s.create_time', 'desc')
       .orderBy('s.id', 'desc');
   }
@@ -207,14 +234,21 @@ export class SignService {
 
   /** Whether a live sign with this text exists for the account. */
   private async liveExists(accountId: number, sign: string): Promise<boolean> {
-    const r = await this.ctx.db.selectFrom('signs').select('id').where('account_id', '=', accountId).where('sign', '=', sign).where('state', '<>', DELETED).executeTakeFirst();
+    const r = await this.ctx.db
+      .selectFrom('signs')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('sign', '=', sign)
+      .where('state', '<>', DELETED)
+      .executeTakeFirst();
     return !!r;
   }
 
   /** The account a new sign belongs to: the agent's chosen sub-account, or the sub-account itself. */
   private async ownerFor(me: Account, clientid: string | undefined): Promise<ScopedAccount> {
     if (me.user_type !== UserType.Agent) return { id: me.id, clientid: me.clientid, name: me.name };
-    if (!clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+    if (!clientid)
+      throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
     const owner = await this.clients.ownSubAccount(me, clientid);
     if (!owner) throw errors.forbidden();
     return owner;
@@ -252,10 +286,20 @@ export class SignService {
   /** POST /sign/update: users may only delete (state 4: params/sign-update). */
   async remove(me: Account, id: number): Promise<void> {
     const ids = (await this.clients.scope(me)).map((a) => a.id);
-    const sign = await this.ctx.db.selectFrom('signs').select(['id', 'state']).where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();
+    const sign = await this.ctx.db
+      .selectFrom('signs')
+      .select(['id', 'state'])
+      .where('id', '=', id)
+      .where('account_id', 'in', ids)
+      .executeTakeFirst();
     if (!sign) throw errors.notFound('签名');
     if (sign.state === DELETED) throw errors.refused(MSG.alreadyDeleted);
-    const r = await this.ctx.db.updateTable('signs').set({ state: DELETED, update_time: this.ctx.now() }).where('id', '=', id).where('state', '<>', DELETED).executeTakeFirst();
+    const r = await this.ctx.db
+      .updateTable('signs')
+      .set({ state: DELETED, update_time: this.ctx.now() })
+      .where('id', '=', id)
+      .where('state', '<>', DELETED)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw errors.refused(MSG.alreadyDeleted);
   }
 
@@ -318,7 +362,9 @@ export class SignService {
     const lines = [
       '签名报备批量导入说明',
       '1. 请在“签名报备”工作表中填写，第 1 行为表头，请勿修改；从第 2 行起每行一个签名。',
-      ...(agent ? [`2. ${H.clientid}：必填，填写您名下子账户的账户（clientid）。`] : [`2. ${H.sign}归属当前登录账户。`]),
+      ...(agent
+        ? [`2. ${H.clientid}：必填，填写您名下子账户的账户（clientid）。`]
+        : [`2. ${H.sign}归属当前登录账户。`]),
       `3. ${H.sign}：必填，长度为2-12之间（首尾空格会被去掉），不需要加【】。同一账户不能有相同的签名。`,
       `4. ${H.remarks}：选填，最大长度不超过50个字符。`,
       `5. 仅支持 .xlsx 文件，大小不超过 ${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB，每次最多 ${IMPORT_LIMITS.maxRows} 行。`,
@@ -389,7 +435,8 @@ export class SignService {
     const good: (Line & { owner: ScopedAccount })[] = [];
     const seen = new Set<string>();
     for (const l of lines) {
-      const fail = (reason: string) => failures.push({ row: l.row, clientid: l.clientid, sign: l.sign, remarks: l.remarks, reason });
+      const fail = (reason: string) =>
+        failures.push({ row: l.row, clientid: l.clientid, sign: l.sign, remarks: l.remarks, reason });
       const payload: Record<string, unknown> = { sign: l.sign, remarks: l.remarks };
       if (agent) {
         if (!l.clientid) {
@@ -398,7 +445,10 @@ export class SignService {
         }
         payload.clientid = l.clientid;
       }
-      const v = this.ctx.schemas.validate<{ clientid?: string; sign: string; remarks?: string }>('forms/sign-add', payload);
+      const v = this.ctx.schemas.validate<{ clientid?: string; sign: string; remarks?: string }>(
+        'forms/sign-add',
+        payload,
+      );
       if (!v.ok) {
         fail(v.message);
         continue;
@@ -461,7 +511,14 @@ export class SignService {
         inserted += done.length;
         const ok = new Set(done.map((d) => `${d.account_id}\u0000${d.sign}`));
         for (const g of chunk)
-          if (!ok.has(`${g.owner.id}\u0000${g.sign}`)) failures.push({ row: g.row, clientid: g.clientid, sign: g.sign, remarks: g.remarks, reason: MSG.duplicate });
+          if (!ok.has(`${g.owner.id}\u0000${g.sign}`))
+            failures.push({
+              row: g.row,
+              clientid: g.clientid,
+              sign: g.sign,
+              remarks: g.remarks,
+              reason: MSG.duplicate,
+            });
       }
     }
     failures.sort((a, b) => a.row - b.row);
@@ -469,14 +526,20 @@ export class SignService {
     await this.ctx.db
       .insertInto('sign_import_results')
       .values({ account_id: me.id, agent_template: agent, failed_rows: rows, created_at: this.ctx.now() })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ agent_template: agent, failed_rows: rows, created_at: this.ctx.now() }))
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ agent_template: agent, failed_rows: rows, created_at: this.ctx.now() }),
+      )
       .execute();
     return { importSuccess: inserted, importTotal: lines.length, importFall: lines.length - inserted };
   }
 
   /** GET /api/sign/exportImportResult: the failed rows of this account's last import, with reasons. */
   async importFailures(me: Account): Promise<Buffer> {
-    const r = await this.ctx.db.selectFrom('sign_import_results').selectAll().where('account_id', '=', me.id).executeTakeFirst();
+    const r = await this.ctx.db
+      .selectFrom('sign_import_results')
+      .selectAll()
+      .where('account_id', '=', me.id)
+      .executeTakeFirst();
     const rows = r?.failed_rows ?? [];
     if (!r || rows.length === 0) throw errors.refused(MSG.noImportFailures);
     const H = importHeaders(this.ctx.schemas.registry);
@@ -495,8 +558,19 @@ export class SignService {
 }
 
 /** Operator review (CLI sign-approve / sign-reject): pending or rejected signs may be approved or rejected. */
-export async function reviewSign(db: Db, now: Date, id: number, approve: boolean, cause = '', by = ''): Promise<{ clientid: string; sign: string }> {
-  const sign = await db.selectFrom('signs').select(['id', 'state', 'clientid', 'sign']).where('id', '=', id).executeTakeFirst();
+export async function reviewSign(
+  db: Db,
+  now: Date,
+  id: number,
+  approve: boolean,
+  cause = '',
+  by = '',
+): Promise<{ clientid: string; sign: string }> {
+  const sign = await db
+    .selectFrom('signs')
+    .select(['id', 'state', 'clientid', 'sign'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!sign) throw errors.notFound('签名');
   if (sign.state === DELETED) throw errors.refused('签名已删除，不能审核');
   await db

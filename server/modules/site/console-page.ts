@@ -17,5 +17,7 @@ export function brandedConsolePage(template: string, name: string | null | undef
   const meta = `<meta name="${BRAND_META}" content="${esc(brand)}" />`;
   const title = `<title>${esc(brand)}</title>`;
   const TITLE = /<title>[\s\S]*?<\/title>/i;
-  return TITLE.test(template) ? template.replace(TITLE, () => `${title}\n    ${meta}`) : template.replace(/<\/head>/i, () => `  ${title}\n    ${meta}\n  </head>`);
+  return TITLE.test(template)
+    ? template.replace(TITLE, () => `${title}\n    ${meta}`)
+    : template.replace(/<\/head>/i, () => `  ${title}\n    ${meta}\n  </head>`);
 }

@@ -3,7 +3,15 @@ import { defineModule } from '../module';
 import { siteRoutes } from './routes';
 import { SiteService } from './service';
 
-export { SiteService, countryCodes, isKnownCallingCode, UNBOUND_DOMAIN, type BrandingInfo, type CountryCode, type SupportContact } from './service';
+export {
+  SiteService,
+  countryCodes,
+  isKnownCallingCode,
+  UNBOUND_DOMAIN,
+  type BrandingInfo,
+  type CountryCode,
+  type SupportContact,
+} from './service';
 
 declare module '../../context' {
   interface Services {

@@ -75,7 +75,9 @@ export class SiteService {
     const rows = await this.ctx.db.selectFrom('branding').selectAll().execute();
     const row =
       rows.find((r) => r.host_pattern && !r.host_pattern.startsWith('*.') && matches(r.host_pattern, h)) ??
-      rows.filter((r) => r.host_pattern?.startsWith('*.') && matches(r.host_pattern, h)).sort((a, b) => b.host_pattern!.length - a.host_pattern!.length)[0] ??
+      rows
+        .filter((r) => r.host_pattern?.startsWith('*.') && matches(r.host_pattern, h))
+        .sort((a, b) => b.host_pattern!.length - a.host_pattern!.length)[0] ??
       rows.find((r) => r.host_pattern === null);
     if (!row) throw new ApiError(500, UNBOUND_DOMAIN);
     return {
@@ -100,7 +102,11 @@ export class SiteService {
     const rows = await this.ctx.db
       .selectFrom('support_contacts')
       .select(['name', 'qq', 'mobile', 'email', 'branding_id'])
-      .where((eb) => (brandingId === null ? eb('branding_id', 'is', null) : eb.or([eb('branding_id', '=', brandingId), eb('branding_id', 'is', null)])))
+      .where((eb) =>
+        brandingId === null
+          ? eb('branding_id', 'is', null)
+          : eb.or([eb('branding_id', '=', brandingId), eb('branding_id', 'is', null)]),
+      )
       .orderBy('sort')
       .orderBy('id')
       .execute();

@@ -86,14 +86,23 @@ export const CMPP_RESULT_NAME: Record<keyof typeof CMPP_RESULT, string> = {
   X_SYSTEM: '平台自定义',
 };
 
-const keyOf = <T extends Record<string, number>>(table: T, code: number) => (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
+const keyOf = <T extends Record<string, number>>(table: T, code: number) =>
+  (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
 export const cmppResultName = (code: number) => {
   const k = keyOf(CMPP_RESULT, code);
   return k ? CMPP_RESULT_NAME[k] : undefined;
 };
 
-const status = (key: keyof typeof CONNECT_STATUS, when: string): CodeEntry => ({ code: CONNECT_STATUS[key], name: CONNECT_STATUS_NAME[key], when });
-const result = (key: keyof typeof CMPP_RESULT, when: string): CodeEntry => ({ code: CMPP_RESULT[key], name: CMPP_RESULT_NAME[key], when });
+const status = (key: keyof typeof CONNECT_STATUS, when: string): CodeEntry => ({
+  code: CONNECT_STATUS[key],
+  name: CONNECT_STATUS_NAME[key],
+  when,
+});
+const result = (key: keyof typeof CMPP_RESULT, when: string): CodeEntry => ({
+  code: CMPP_RESULT[key],
+  name: CMPP_RESULT_NAME[key],
+  when,
+});
 const cmd = (id: number) => `0x${(id >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 const octets = (b: Buffer) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');
 
@@ -118,16 +127,35 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
   // ---------------------------------------------------------------- examples, encoded by the door's codec
   const timestamp = '0101120000';
   const auth = sourceAuthenticator(shownLogin, EXAMPLE.password, timestamp);
-  const connect = encoded(() => encodeConnect(1, { sourceAddr: shownLogin, authenticatorSource: auth, version: VERSION_OCTET[3], timestamp: Number(timestamp) }));
+  const connect = encoded(() =>
+    encodeConnect(1, {
+      sourceAddr: shownLogin,
+      authenticatorSource: auth,
+      version: VERSION_OCTET[3],
+      timestamp: Number(timestamp),
+    }),
+  );
   const connectResp = encodeConnectResp(
     1,
-    { status: CONNECT_STATUS.OK, authenticatorIsmg: ismgAuthenticator(CONNECT_STATUS.OK, auth, EXAMPLE.password, 3), version: VERSION_OCTET[3] },
+    {
+      status: CONNECT_STATUS.OK,
+      authenticatorIsmg: ismgAuthenticator(CONNECT_STATUS.OK, auth, EXAMPLE.password, 3),
+      version: VERSION_OCTET[3],
+    },
     3,
   );
   const text = encodeCmppText(EXAMPLE.text);
   const submit = encodeSubmit(
     2,
-    { ...SUBMIT_DEFAULTS, msgSrc: '', srcId: sourceId, destTerminalIds: [EXAMPLE.mobile], msgFmt: text.msgFmt, msgContent: text.octets, registeredDelivery: 1 },
+    {
+      ...SUBMIT_DEFAULTS,
+      msgSrc: '',
+      srcId: sourceId,
+      destTerminalIds: [EXAMPLE.mobile],
+      msgFmt: text.msgFmt,
+      msgContent: text.octets,
+      registeredDelivery: 1,
+    },
     3,
   );
   const submitAt = new Date(req.now.getTime() - 60_000);
@@ -154,7 +182,14 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
     ),
   );
   const report = encodeReport(
-    { msgId, stat: 'DELIVRD', submitTime: reportTime(submitAt, tz), doneTime: reportTime(req.now, tz), destTerminalId: EXAMPLE.mobile, smscSequence: 1 },
+    {
+      msgId,
+      stat: 'DELIVRD',
+      submitTime: reportTime(submitAt, tz),
+      doneTime: reportTime(req.now, tz),
+      destTerminalId: EXAMPLE.mobile,
+      smscSequence: 1,
+    },
     3,
   );
   const deliver = encoded(() =>
@@ -181,8 +216,13 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
   const fields = (rows: (string | number)[][]) => ({ head: ['字段', '值', '说明'], rows });
   const warnings = accountWarnings(a);
   if (!login)
-    warnings.push('您的账户还没有 CMPP 登录名（登录名最长 6 个字符，账户名更长时另行生成）：请在「接口信息」中重置接口密码，之后即可看到登录名。示例中的登录名以 cli001 代替。');
-  else if (a.interface_password_hash && !door.secretUsable) warnings.push('您的接口密码设置于 CMPP 开通之前，CMPP 登录会被拒绝（Status 3）：请在「接口信息」中重置接口密码一次。');
+    warnings.push(
+      '您的账户还没有 CMPP 登录名（登录名最长 6 个字符，账户名更长时另行生成）：请在「接口信息」中重置接口密码，之后即可看到登录名。示例中的登录名以 cli001 代替。',
+    );
+  else if (a.interface_password_hash && !door.secretUsable)
+    warnings.push(
+      '您的接口密码设置于 CMPP 开通之前，CMPP 登录会被拒绝（Status 3）：请在「接口信息」中重置接口密码一次。',
+    );
 
   return {
     protocol: 'CMPP 2.0 / 3.0',
@@ -190,7 +230,13 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
       '客户系统以 SP 连接中国移动网关（ISMG）的方式，用 CMPP 2.0 或 3.0 与平台建立 TCP 长连接：CMPP_CONNECT 登录后以 CMPP_SUBMIT 提交短信，状态报告与上行短信以 CMPP_DELIVER 发回同一连接。',
       '经本接口提交的短信与控制台发送的短信受理规则相同：签名、认证、敏感词、审核、号码与计费都一样，计费在应答前完成；被拒绝的提交不写入、不计费。',
     ],
-    account: accountTable(ctx, a, { login, loginLabel: '登录名（Source_Addr）', host: req.host, port: door.port, number }),
+    account: accountTable(ctx, a, {
+      login,
+      loginLabel: '登录名（Source_Addr）',
+      host: req.host,
+      port: door.port,
+      number,
+    }),
     warnings,
     sections: {
       connect: {
@@ -215,7 +261,9 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
             ['报文长度', `Total_Length 小于 ${HEADER_LENGTH} 或大于 ${MAX_PACKET} 字节时连接被关闭`],
           ],
         },
-        notes: ['每个登录成功的连接都收发：提交短信，也接收状态报告与上行短信；没有连接时状态报告与上行在平台排队等待。'],
+        notes: [
+          '每个登录成功的连接都收发：提交短信，也接收状态报告与上行短信；没有连接时状态报告与上行在平台排队等待。',
+        ],
       },
       login: {
         paragraphs: [
@@ -234,7 +282,10 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
           entries: [
             status('OK', MESSAGES.loggedIn),
             status('BAD_SOURCE_ADDR', 'Source_Addr 为空或含不可打印字符'),
-            status('BAD_AUTH', '登录名不存在、认证码错误，或账户尚无可用于 CMPP 的接口密码（在「接口信息」中重置一次）'),
+            status(
+              'BAD_AUTH',
+              '登录名不存在、认证码错误，或账户尚无可用于 CMPP 的接口密码（在「接口信息」中重置一次）',
+            ),
             status('VERSION_TOO_HIGH', 'Version 不是 0x2X 或 0x3X（以 3.0 格式应答）'),
             status('OTHER', `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定`),
             status('OTHER', '账户不能使用接口：未启用、已冻结、认证未通过或测试账户'),
@@ -250,7 +301,12 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
           rows: [
             ['CMPP_CONNECT', cmd(CMD.CONNECT), '客户 → 平台', '登录，见「登录认证」'],
             ['CMPP_SUBMIT', cmd(CMD.SUBMIT), '客户 → 平台', '提交短信，应答 CMPP_SUBMIT_RESP（无法解析时 Result 1）'],
-            ['CMPP_DELIVER', cmd(CMD.DELIVER), '平台 → 客户', '状态报告（Registered_Delivery 1）与上行短信（Registered_Delivery 0）'],
+            [
+              'CMPP_DELIVER',
+              cmd(CMD.DELIVER),
+              '平台 → 客户',
+              '状态报告（Registered_Delivery 1）与上行短信（Registered_Delivery 0）',
+            ],
             ['CMPP_DELIVER_RESP', cmd(CMD.DELIVER_RESP), '客户 → 平台', 'Result 0：已收到，不再重发；其他：一秒后重发'],
             ['CMPP_ACTIVE_TEST', cmd(CMD.ACTIVE_TEST), '双向', '应答 CMPP_ACTIVE_TEST_RESP'],
             ['CMPP_ACTIVE_TEST_RESP', cmd(CMD.ACTIVE_TEST_RESP), '双向', ''],
@@ -272,10 +328,20 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
           ['Registered_Delivery', '0 或 1', '0 不要状态报告，其他值要所有最终状态的报告'],
           ['TP_udhi', '0 或 1', '1：Msg_Content 以 UDH 开头（长短信分段）'],
           ['Msg_Fmt', `${MSG_FMT.ASCII} / ${MSG_FMT.UCS2} / ${MSG_FMT.GB}`, '见「编码与长短信」'],
-          ['Src_Id', sourceId, a.needextend === 1 ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）` : `被忽略：一律从账户号码 ${number} 发出`],
+          [
+            'Src_Id',
+            sourceId,
+            a.needextend === 1
+              ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）`
+              : `被忽略：一律从账户号码 ${number} 发出`,
+          ],
           ['DestUsr_tl', `1–${MAX_DESTS}`, '号码个数'],
           ['Dest_terminal_Id', EXAMPLE.mobile, '中国大陆手机号，2.0 为 21 字节，3.0 为 32 字节'],
-          ['Msg_Length / Msg_Content', '内容', `Msg_Content 最多 255 字节（含 UDH）；一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`],
+          [
+            'Msg_Length / Msg_Content',
+            '内容',
+            `Msg_Content 最多 255 字节（含 UDH）；一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`,
+          ],
           [
             'Msg_level、Service_Id、Fee_UserType、Fee_terminal_Id、Fee_terminal_type、TP_pId、Msg_src、FeeType、FeeCode、ValId_Time、At_Time、Dest_terminal_type、LinkID / Reserve',
             '任意',
@@ -288,7 +354,9 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
         ],
       },
       results: {
-        paragraphs: ['CMPP_SUBMIT_RESP 的 Result：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。'],
+        paragraphs: [
+          'CMPP_SUBMIT_RESP 的 Result：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。',
+        ],
         codes: {
           format: 'decimal',
           label: 'Result',
@@ -301,12 +369,17 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
             result('FLOW_CONTROL', '超过账户每秒提交速度（accessSpeed）：请稍后重发'),
             result('FLOW_CONTROL', `本连接同时受理中的提交超过 ${opts.window} 个：请稍后重发`),
             result('X_ACCOUNT', '账户不能使用接口（登录后被冻结、认证被撤销等，一秒内生效）'),
-            result('X_PARTS_FULL', `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`),
+            result(
+              'X_PARTS_FULL',
+              `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`,
+            ),
             result('X_SYSTEM', '平台内部错误：未写入，请稍后重发'),
             ...refusalEntries(CMPP_REFUSAL_RESULT, cmppResultName),
           ],
         },
-        notes: [`Result ${CMPP_RESULT.FLOW_CONTROL} 表示「稍后重发」：请保留该短信，暂停片刻（如 50 毫秒起，逐次加倍至 1 秒）再提交。100 及以上是平台自定义的拒绝原因。`],
+        notes: [
+          `Result ${CMPP_RESULT.FLOW_CONTROL} 表示「稍后重发」：请保留该短信，暂停片刻（如 50 毫秒起，逐次加倍至 1 秒）再提交。100 及以上是平台自定义的拒绝原因。`,
+        ],
       },
       coding: {
         table: {
@@ -352,7 +425,11 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
           ['Src_terminal_Id', EXAMPLE.mobile, '回复的手机号'],
           ['Registered_Delivery', 0, '上行短信'],
           ['Msg_Fmt', `${MSG_FMT.ASCII} 或 ${MSG_FMT.UCS2}`, '纯 ASCII 为 0，否则 UCS2'],
-          ['TP_udhi / Msg_Content', `0 / ${EXAMPLE.reply}`, `超过 ${CONTENT_MAX} 字节时分段发送（TP_udhi 1，UDH \`05 00 03 参考号 总数 序号\`）`],
+          [
+            'TP_udhi / Msg_Content',
+            `0 / ${EXAMPLE.reply}`,
+            `超过 ${CONTENT_MAX} 字节时分段发送（TP_udhi 1，UDH \`05 00 03 参考号 总数 序号\`）`,
+          ],
         ]),
       },
       flow: {
@@ -364,7 +441,11 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
               `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口与服务器进程合计；每个号码（长短信的每一段）计 1 条`,
               `Result ${CMPP_RESULT.FLOW_CONTROL}，请稍后重发`,
             ],
-            ['提交窗口', `每个连接同时受理中的 CMPP_SUBMIT 最多 ${opts.window} 个（建议客户端窗口不超过此数）`, `Result ${CMPP_RESULT.FLOW_CONTROL}，请稍后重发`],
+            [
+              '提交窗口',
+              `每个连接同时受理中的 CMPP_SUBMIT 最多 ${opts.window} 个（建议客户端窗口不超过此数）`,
+              `Result ${CMPP_RESULT.FLOW_CONTROL}，请稍后重发`,
+            ],
             ['推送窗口', `每个连接最多 ${opts.deliverWindow} 个未应答的 CMPP_DELIVER`, '等待应答后继续发送'],
             ['最大连接数（nodenum）', '账户同时登录的连接数', `CONNECT_RESP Status ${CONNECT_STATUS.OTHER}`],
           ],
@@ -390,7 +471,11 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
         title: '登录应答：CMPP_CONNECT_RESP（3.0）',
         fields: fields([
           ['Status', 0, '成功（4 字节）'],
-          ['AuthenticatorISMG', ismgAuthenticator(CONNECT_STATUS.OK, auth, EXAMPLE.password, 3).toString('hex'), 'MD5(Status + AuthenticatorSource + 接口密码)'],
+          [
+            'AuthenticatorISMG',
+            ismgAuthenticator(CONNECT_STATUS.OK, auth, EXAMPLE.password, 3).toString('hex'),
+            'MD5(Status + AuthenticatorSource + 接口密码)',
+          ],
           ['Version', `0x${VERSION_OCTET[3].toString(16)}`, ''],
         ]),
         hex: connectResp,

@@ -56,7 +56,15 @@ import {
 import { openInterfaceSecret } from '../../lib/interface-secret';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
+import {
+  extensionOf,
+  interfaceRefusal,
+  MAX_PARTS,
+  PARTS_FULL,
+  type DoorPlatform,
+  type MoRow,
+  type ReceiptRow,
+} from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** CMPP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-cmpp.md "Results"): vendor codes for the platform's refusals, nothing charged */
@@ -194,14 +202,22 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
     const h = readHeader(b);
     cs.lastPduAt = Date.now();
     if (cs.accountId === null) {
-      if (h.commandId === CMD.CONNECT && !cs.loggingIn) return this.guardFrame(cs, b, this.connect(cs, b, h.sequenceId));
+      if (h.commandId === CMD.CONNECT && !cs.loggingIn)
+        return this.guardFrame(cs, b, this.connect(cs, b, h.sequenceId));
       // a packet before the connect (or while it is being checked): the connection is closed
       return cs.socket.destroy();
     }
     const v = cs.version!;
     switch (h.commandId) {
       case CMD.CONNECT:
-        this.write(cs, encodeConnectResp(h.sequenceId, { status: CONNECT_STATUS.OTHER, authenticatorIsmg: Buffer.alloc(16), version: 0x30 }, v));
+        this.write(
+          cs,
+          encodeConnectResp(
+            h.sequenceId,
+            { status: CONNECT_STATUS.OTHER, authenticatorIsmg: Buffer.alloc(16), version: 0x30 },
+            v,
+          ),
+        );
         return;
       case CMD.ACTIVE_TEST:
         this.write(cs, encodeActiveTestResp(h.sequenceId));
@@ -259,7 +275,12 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
           this.ctx.db
             .selectFrom('accounts')
             .selectAll()
-            .where((eb) => eb.or([eb('interface_login', '=', login), eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)])]))
+            .where((eb) =>
+              eb.or([
+                eb('interface_login', '=', login),
+                eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)]),
+              ]),
+            )
             // the login of its own first (a clientid of 6 is the login of an account without one)
             .orderBy('interface_login')
             .executeTakeFirst(),
@@ -281,7 +302,18 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
       cs.receive = true;
       cs.number = `${this.opts.sourcePrefix}${a.id}`;
       clearTimeout(cs.loginTimer);
-      this.write(cs, encodeConnectResp(seq, { status: 0, authenticatorIsmg: ismgAuthenticator(0, c.authenticatorSource, secret, version), version: c.version }, version));
+      this.write(
+        cs,
+        encodeConnectResp(
+          seq,
+          {
+            status: 0,
+            authenticatorIsmg: ismgAuthenticator(0, c.authenticatorSource, secret, version),
+            version: c.version,
+          },
+          version,
+        ),
+      );
       this.core.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'cmpp connect failed');
@@ -322,7 +354,8 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
     try {
       const account = await this.core.account(accountId);
       if (!account || interfaceRefusal(account)) return refuse(CMPP_RESULT.X_ACCOUNT, 'account');
-      if (s.msgFmt !== MSG_FMT.ASCII && s.msgFmt !== MSG_FMT.UCS2 && s.msgFmt !== MSG_FMT.GB) return refuse(CMPP_RESULT.BAD_STRUCTURE, 'msgFmt');
+      if (s.msgFmt !== MSG_FMT.ASCII && s.msgFmt !== MSG_FMT.UCS2 && s.msgFmt !== MSG_FMT.GB)
+        return refuse(CMPP_RESULT.BAD_STRUCTURE, 'msgFmt');
       let body = s.msgContent;
       let part: { ref: number; total: number; seq: number } | null = null;
       if (s.tpUdhi) {
@@ -333,14 +366,17 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
       let text = decodeCmppText(body, s.msgFmt);
       const phones = s.destTerminalIds.map((d) => d.trim());
       const long = !!part && part.total > 1;
-      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1)) return refuse(CMPP_RESULT.BAD_STRUCTURE, 'part');
+      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1))
+        return refuse(CMPP_RESULT.BAD_STRUCTURE, 'part');
       if ([...text].length > MAX_MESSAGE_CHARS) return refuse(CMPP_RESULT.MSG_TOO_LONG, 'length');
       const sourceAddr = s.srcId.trim();
-      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const extension =
+        account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
       const registeredDelivery = s.registeredDelivery === 0 ? 0 : 1;
       // one accessSpeed token per number (throttled: nothing stored, the customer sends it again)
       for (let i = 0; i < phones.length; i++) {
-        if (!(await this.core.buckets.take(account.id, account.access_speed))) return refuse(CMPP_RESULT.FLOW_CONTROL, 'accessSpeed');
+        if (!(await this.core.buckets.take(account.id, account.access_speed)))
+          return refuse(CMPP_RESULT.FLOW_CONTROL, 'accessSpeed');
       }
       const tz = this.opts.tzMinutes;
       let partIds: string[] | undefined;
@@ -349,15 +385,24 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
         const p = part!;
         const phone = phones[0];
         const key = `cmpp|${sourceAddr}|${phone}|${p.ref}|${p.total}`;
-        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery }, (n) =>
-          msgIdString(msgIdOf(n, new Date(), tz)),
+        const added = await this.core.addPart(
+          account.id,
+          { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery },
+          (n) => msgIdString(msgIdOf(n, new Date(), tz)),
         );
         if (added === PARTS_FULL) return refuse(CMPP_RESULT.X_PARTS_FULL, 'parts');
         if ('partId' in added) return answer(0, parseMsgId(added.partId) ?? 0n);
         ({ text, partIds, registeredDelivery: delivery } = added);
         if (!(await this.core.claimParts(account.id, key))) return answer(0, parseMsgId(added.ownPartId) ?? 0n);
       }
-      const first = await this.platform.submit(account, { phone: phones[0], text, sourceAddr, extension, registeredDelivery: delivery, partIds });
+      const first = await this.platform.submit(account, {
+        phone: phones[0],
+        text,
+        sourceAddr,
+        extension,
+        registeredDelivery: delivery,
+        partIds,
+      });
       if (!first.ok) {
         return refuse(first.status, 'refusal', first.message);
       }
@@ -366,13 +411,18 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
       // the other numbers: each its own message, its reports naming the answered Msg_Id too
       if (phones.length > 1) {
         const others = await Promise.all(
-          phones
-            .slice(1)
-            .map((phone) =>
-              this.platform
-                .submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds: [msgIdString(id)] })
-                .catch((err: unknown) => ({ ok: false as const, status: CMPP_RESULT.X_SYSTEM, message: String(err) })),
-            ),
+          phones.slice(1).map((phone) =>
+            this.platform
+              .submit(account, {
+                phone,
+                text,
+                sourceAddr,
+                extension,
+                registeredDelivery: delivery,
+                partIds: [msgIdString(id)],
+              })
+              .catch((err: unknown) => ({ ok: false as const, status: CMPP_RESULT.X_SYSTEM, message: String(err) })),
+          ),
         );
         for (const r of others) {
           if (r.ok) this.stats.accepted++;
@@ -438,7 +488,10 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
   protected deliverMo(cs: CmppSession, row: MoRow) {
     const v = cs.version!;
     const single = encodeCmppText(row.content);
-    const parts = single.octets.length <= CONTENT_MAX ? { msgFmt: single.msgFmt, contents: [single.octets] } : splitCmppText(row.content, row.mo_id & 0xff);
+    const parts =
+      single.octets.length <= CONTENT_MAX
+        ? { msgFmt: single.msgFmt, contents: [single.octets] }
+        : splitCmppText(row.content, row.mo_id & 0xff);
     let last = 0;
     for (const content of parts.contents) {
       const seq = this.nextSeq(cs);

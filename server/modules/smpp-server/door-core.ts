@@ -35,7 +35,9 @@ import { clientAddress, ipAllowed } from '../../lib/ip-allow';
  * passed, a test account, no interface password. Checked at the bind and again, on the account row
  * of at most accountCacheMs, before anything of a submit is stored.
  */
-export function interfaceRefusal(a: Pick<Account, 'status' | 'oauth_status' | 'test_expires_at' | 'interface_password_hash'>): string | null {
+export function interfaceRefusal(
+  a: Pick<Account, 'status' | 'oauth_status' | 'test_expires_at' | 'interface_password_hash'>,
+): string | null {
   try {
     // the one gate of every door and of the acceptance (send/gate.ts)
     assertInterfaceAllowed(a);
@@ -133,7 +135,12 @@ export class SharedBuckets {
         .values({ account_id: accountId, tokens: rate, updated_at: at })
         .onConflict((oc) => oc.column('account_id').doNothing())
         .execute();
-      const row = await trx.selectFrom('api_throttle').select(['tokens', 'updated_at']).where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom('api_throttle')
+        .select(['tokens', 'updated_at'])
+        .where('account_id', '=', accountId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const elapsed = Math.max(0, (at.getTime() - new Date(row.updated_at).getTime()) / 1000);
       const tokens = Math.min(rate, Number(row.tokens) + elapsed * rate);
       const take = Math.max(0, Math.min(want, Math.floor(tokens)));
@@ -221,19 +228,30 @@ export interface DoorDelivery<S extends DoorSession> {
   mo(s: S, row: MoRow): void;
 }
 
-export type DoorSubmitResult = { ok: true; msgId: string; createdAt?: Date } | { ok: false; status: number; message: string };
+export type DoorSubmitResult =
+  { ok: true; msgId: string; createdAt?: Date } | { ok: false; status: number; message: string };
 
 /** What a door needs from the platform (index.ts wires the send module's acceptance). */
 export interface DoorPlatform {
   /** accepts one (reassembled) message of the account */
   submit(
     account: Account,
-    m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: string[]; partIdsWhole?: boolean },
+    m: {
+      phone: string;
+      text: string;
+      sourceAddr: string;
+      extension: string;
+      registeredDelivery: number;
+      partIds?: string[];
+      partIdsWhole?: boolean;
+    },
   ): Promise<DoorSubmitResult>;
 }
 
 /** what `authenticate` found: the bound account and its session row, or why not */
-export type GateResult = { ok: true; account: Account; rowId: string } | { ok: false; why: 'locked' | 'auth' | 'refused' | 'nodenum' | 'gone' };
+export type GateResult =
+  | { ok: true; account: Account; rowId: string }
+  | { ok: false; why: 'locked' | 'auth' | 'refused' | 'nodenum' | 'gone' };
 
 export class DoorCore<S extends DoorSession> {
   readonly sessions = new Set<S>();
@@ -298,7 +316,8 @@ export class DoorCore<S extends DoorSession> {
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.heartbeat.unref();
     this.partsTimer = setInterval(
-      () => void this.expireParts().catch((err) => this.ctx.log.warn({ err }, `${this.name} long message expiry failed`)),
+      () =>
+        void this.expireParts().catch((err) => this.ctx.log.warn({ err }, `${this.name} long message expiry failed`)),
       Math.max(50, Math.min(5000, this.opts.reassemblyMs / 4)),
     );
     this.partsTimer.unref();
@@ -370,7 +389,8 @@ export class DoorCore<S extends DoorSession> {
     const now = Date.now();
     for (const s of this.sessions) if (s.accountId !== null && now - s.lastPduAt > this.opts.idleTimeoutMs) s.destroy();
     // addresses with nothing open whose window has passed are forgotten (the map stays small under many addresses)
-    for (const [addr, a] of this.perAddress) if (a.open <= 0 && now - a.since > this.opts.connectWindowMs) this.perAddress.delete(addr);
+    for (const [addr, a] of this.perAddress)
+      if (a.open <= 0 && now - a.since > this.opts.connectWindowMs) this.perAddress.delete(addr);
   }
 
   /** A session's connection closed: its row goes, its unanswered receipts and uplinks are sent again (on this or another session) at once. */
@@ -422,7 +442,12 @@ export class DoorCore<S extends DoorSession> {
    * account, an interface password, the whitelist, then nodenum). On success the session's
    * smpp_sessions row is written (the session must still be open).
    */
-  async authenticate(s: S, name: string, find: () => Promise<Account | undefined>, check: (a: Account | undefined) => Promise<boolean>): Promise<GateResult> {
+  async authenticate(
+    s: S,
+    name: string,
+    find: () => Promise<Account | undefined>,
+    check: (a: Account | undefined) => Promise<boolean>,
+  ): Promise<GateResult> {
     const nameHash = interfaceNameHash(name);
     if (await this.lockout.lockedUntil(nameHash, s.ip)) return { ok: false, why: 'locked' };
     const a = name ? await find() : undefined;
@@ -466,7 +491,14 @@ export class DoorCore<S extends DoorSession> {
       const id = `${this.processId}:${randomBytes(6).toString('hex')}`;
       await trx
         .insertInto('smpp_sessions')
-        .values({ id, account_id: accountId, process: this.processId, peer: peer.slice(0, 64), bound_at: now, heartbeat_at: now })
+        .values({
+          id,
+          account_id: accountId,
+          process: this.processId,
+          peer: peer.slice(0, 64),
+          bound_at: now,
+          heartbeat_at: now,
+        })
         .execute();
       return id;
     });
@@ -484,7 +516,8 @@ export class DoorCore<S extends DoorSession> {
     this.accounts.set(id, { at: now, row });
     // a failed read is not kept
     row.catch(() => this.accounts.get(id)?.row === row && this.accounts.delete(id));
-    if (this.accounts.size > 10_000) for (const [k, v] of this.accounts) if (now - v.at >= this.opts.accountCacheMs) this.accounts.delete(k);
+    if (this.accounts.size > 10_000)
+      for (const [k, v] of this.accounts) if (now - v.at >= this.opts.accountCacheMs) this.accounts.delete(k);
     return row;
   }
 
@@ -651,7 +684,17 @@ export class DoorCore<S extends DoorSession> {
     phone: string,
     partId: string,
     messageId: number | null = null,
-  ): Promise<{ id: number; state: number; created_at: Date; submitted_at: Date | null; done_at: Date | null; by: 'part' | 'id' } | undefined> {
+  ): Promise<
+    | {
+        id: number;
+        state: number;
+        created_at: Date;
+        submitted_at: Date | null;
+        done_at: Date | null;
+        by: 'part' | 'id';
+      }
+    | undefined
+  > {
     if (!phone) return undefined;
     const base = () =>
       this.ctx.db
@@ -666,7 +709,8 @@ export class DoorCore<S extends DoorSession> {
       .limit(1)
       .executeTakeFirst();
     if (byPart) return { ...byPart, by: 'part' };
-    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0x7fffffff) return undefined;
+    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0x7fffffff)
+      return undefined;
     const byId = await base().where('m.id', '=', messageId).executeTakeFirst();
     return byId && { ...byId, by: 'id' };
   }
@@ -697,7 +741,11 @@ export class DoorCore<S extends DoorSession> {
       whole?: boolean;
     },
     idOf?: (n: bigint) => string,
-  ): Promise<{ partId: string } | { text: string; partIds: string[]; registeredDelivery: number; ownPartId: string } | typeof PARTS_FULL> {
+  ): Promise<
+    | { partId: string }
+    | { text: string; partIds: string[]; registeredDelivery: number; ownPartId: string }
+    | typeof PARTS_FULL
+  > {
     return this.ctx.db.transaction().execute(async (trx) => {
       // the bytes of the account's unfinished parts (every door and process) stay under the ceiling;
       // concurrent parts may pass it by what is in flight at once (a window of parts), not more
@@ -740,13 +788,19 @@ export class DoorCore<S extends DoorSession> {
       }
       let partId;
       if (idOf) {
-        const n = await sql<{ n: string }>`select nextval(pg_get_serial_sequence('sms_messages', 'id'))::text as n`.execute(trx);
+        const n = await sql<{
+          n: string;
+        }>`select nextval(pg_get_serial_sequence('sms_messages', 'id'))::text as n`.execute(trx);
         partId = idOf(BigInt(n.rows[0].n));
       } else partId = sql<string>`nextval(pg_get_serial_sequence('sms_messages', 'id'))::text`;
       const mine = await trx
         .insertInto('smpp_parts')
         .values({ ...row, seq: p.seq, text: p.text, part_id: partId })
-        .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text, registered_delivery: p.registeredDelivery }))
+        .onConflict((oc) =>
+          oc
+            .columns(['account_id', 'msg_key', 'seq'])
+            .doUpdateSet({ text: p.text, registered_delivery: p.registeredDelivery }),
+        )
         .returning('part_id')
         .executeTakeFirstOrThrow();
       const parts = await trx
@@ -771,7 +825,12 @@ export class DoorCore<S extends DoorSession> {
 
   /** Takes the complete parts of a message (deletes its rows); false when another submit took them first. */
   async claimParts(accountId: number, key: string): Promise<boolean> {
-    const rows = await this.ctx.db.deleteFrom('smpp_parts').where('account_id', '=', accountId).where('msg_key', '=', key).returning('seq').execute();
+    const rows = await this.ctx.db
+      .deleteFrom('smpp_parts')
+      .where('account_id', '=', accountId)
+      .where('msg_key', '=', key)
+      .returning('seq')
+      .execute();
     return rows.some((r) => r.seq === 0);
   }
 
@@ -800,7 +859,9 @@ export class DoorCore<S extends DoorSession> {
       delete from smpp_parts p
       using (select account_id, msg_key from smpp_parts where seq = 0 and created_at < ${cut} order by created_at limit 200 for update skip locked) h
       where p.account_id = h.account_id and p.msg_key = h.msg_key
-      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery, p.part_id, p.whole`.execute(this.ctx.db);
+      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery, p.part_id, p.whole`.execute(
+      this.ctx.db,
+    );
     const messages = new Map<string, typeof rows.rows>();
     for (const r of rows.rows) {
       const k = `${r.account_id}|${r.msg_key}`;
@@ -830,7 +891,11 @@ export class DoorCore<S extends DoorSession> {
         })
         .catch((err: unknown) => ({ ok: false as const, status: -1, message: String(err) }));
       if (r.ok) n++;
-      else this.ctx.log.warn({ status: r.status, message: r.message }, `${this.name} long message accepted as it is: refused`);
+      else
+        this.ctx.log.warn(
+          { status: r.status, message: r.message },
+          `${this.name} long message accepted as it is: refused`,
+        );
     }
     this.partsExpired += n;
     return n;

@@ -30,8 +30,15 @@ export const REFUSAL_REASON_TEXT: Record<InterfaceRefusalReason, string> = {
 };
 
 /** the rows of a door's refusal map (reason → its code): the table follows the map the door answers with */
-export function refusalEntries(map: Record<InterfaceRefusalReason, number>, nameOf: (code: number) => string | undefined): CodeEntry[] {
-  return (Object.keys(map) as InterfaceRefusalReason[]).map((reason) => ({ code: map[reason], name: nameOf(map[reason]), when: REFUSAL_REASON_TEXT[reason] }));
+export function refusalEntries(
+  map: Record<InterfaceRefusalReason, number>,
+  nameOf: (code: number) => string | undefined,
+): CodeEntry[] {
+  return (Object.keys(map) as InterfaceRefusalReason[]).map((reason) => ({
+    code: map[reason],
+    name: nameOf(map[reason]),
+    when: REFUSAL_REASON_TEXT[reason],
+  }));
 }
 
 /** what each stat word of a receipt means (receipts.ts RECEIPT_STATS) */
@@ -60,7 +67,8 @@ export const EXAMPLE = {
   password: '12345678',
   mobile: '13800138000',
   text: '【签名】您的验证码是123456，5分钟内有效。',
-  longText: '【签名】尊敬的客户，您本月的账单已生成，本期应还金额为128.50元，最后还款日为本月25日。请您及时还款，以免影响信用记录。如已还款请忽略本短信，感谢您的支持！',
+  longText:
+    '【签名】尊敬的客户，您本月的账单已生成，本期应还金额为128.50元，最后还款日为本月25日。请您及时还款，以免影响信用记录。如已还款请忽略本短信，感谢您的支持！',
   reply: '收到，谢谢',
   extension: '01',
 } as const;
@@ -90,7 +98,13 @@ export interface DoorAccountInfo {
 
 /** a duration of the door's options as the document says it */
 export const duration = (ms: number) =>
-  ms % 3600_000 === 0 ? `${ms / 3600_000} 小时` : ms % 60_000 === 0 && ms >= 60_000 ? `${ms / 60_000} 分钟` : ms % 1000 === 0 ? `${ms / 1000} 秒` : `${ms} 毫秒`;
+  ms % 3600_000 === 0
+    ? `${ms / 3600_000} 小时`
+    : ms % 60_000 === 0 && ms >= 60_000
+      ? `${ms / 60_000} 分钟`
+      : ms % 1000 === 0
+        ? `${ms / 1000} 秒`
+        : `${ms} 毫秒`;
 
 /** the account's own settings for the door, as the door reads them */
 export function accountTable(ctx: AppContext, a: Account, d: DoorAccountInfo): DocTable {
@@ -100,14 +114,44 @@ export function accountTable(ctx: AppContext, a: Account, d: DoorAccountInfo): D
     ['服务器地址', d.host, '平台对外的主机名（以您访问控制台的地址为准，运营方另有说明时以其为准）'],
     ['端口', d.port, ''],
     ...(d.extraPorts ?? []).map(([k, v]) => [k, v, '']),
-    [d.loginLabel, d.login || '（尚未生成）', d.login ? '即「接口信息」中的登录名' : '在「接口信息」中重置接口密码后生成'],
-    ['接口密码', a.interface_password_hash ? '已设置（不在文档中显示）' : '未设置', '与控制台登录密码不同；在「接口信息」中重置，新密码只显示一次'],
+    [
+      d.loginLabel,
+      d.login || '（尚未生成）',
+      d.login ? '即「接口信息」中的登录名' : '在「接口信息」中重置接口密码后生成',
+    ],
+    [
+      '接口密码',
+      a.interface_password_hash ? '已设置（不在文档中显示）' : '未设置',
+      '与控制台登录密码不同；在「接口信息」中重置，新密码只显示一次',
+    ],
     ['账户号码', d.number, '短信的发送号码；上行回复发往此号码（加扩展号）'],
-    ['扩展号', label('need-extend', a.needextend), a.needextend === 1 ? '提交时在源号码中带 1–6 位扩展号' : '源号码被忽略，一律从账户号码发出'],
-    ['状态报告', label('need-report', a.needreport), a.needreport === 2 ? '状态报告经本接口推送' : '仅「透传状态报告」时状态报告经本接口推送；当前设置不经本接口推送'],
-    ['上行短信', label('need-mo', a.needmo), a.needmo === 1 && a.needreport === 2 ? '上行短信经本接口推送' : '上行「需要（推送）」且状态报告为「透传」时经本接口推送'],
-    ['提交速度（accessSpeed）', a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限', '所有接口（SMPP、CMPP、HTTP）合计'],
-    ['最大连接数（nodenum）', limit === Infinity ? '不限' : `${limit} 个`, '同时登录的会话数，所有接口与服务器进程合计'],
+    [
+      '扩展号',
+      label('need-extend', a.needextend),
+      a.needextend === 1 ? '提交时在源号码中带 1–6 位扩展号' : '源号码被忽略，一律从账户号码发出',
+    ],
+    [
+      '状态报告',
+      label('need-report', a.needreport),
+      a.needreport === 2 ? '状态报告经本接口推送' : '仅「透传状态报告」时状态报告经本接口推送；当前设置不经本接口推送',
+    ],
+    [
+      '上行短信',
+      label('need-mo', a.needmo),
+      a.needmo === 1 && a.needreport === 2
+        ? '上行短信经本接口推送'
+        : '上行「需要（推送）」且状态报告为「透传」时经本接口推送',
+    ],
+    [
+      '提交速度（accessSpeed）',
+      a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限',
+      '所有接口（SMPP、CMPP、HTTP）合计',
+    ],
+    [
+      '最大连接数（nodenum）',
+      limit === Infinity ? '不限' : `${limit} 个`,
+      '同时登录的会话数，所有接口与服务器进程合计',
+    ],
     ['IP 白名单', a.ip?.trim() || '不限', '设置后只接受来自这些地址的连接'],
   ];
   return { head: ['项目', '值', '说明'], rows };
@@ -116,7 +160,8 @@ export function accountTable(ctx: AppContext, a: Account, d: DoorAccountInfo): D
 /** what keeps the account from using the door now */
 export function accountWarnings(a: Account): string[] {
   const out: string[] = [];
-  if (!a.interface_password_hash) out.push('您的账户尚未设置接口密码，暂时无法登录：请在「接口信息」中重置接口密码（新密码只显示一次）。');
+  if (!a.interface_password_hash)
+    out.push('您的账户尚未设置接口密码，暂时无法登录：请在「接口信息」中重置接口密码（新密码只显示一次）。');
   const why = interfaceRefusal({ ...a, interface_password_hash: a.interface_password_hash || 'set' });
   if (why) out.push(`您的账户当前不能使用接口：${why}`);
   return out;

@@ -19,7 +19,14 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../context';
 import { clientAddress } from '../../lib/ip-allow';
-import { DoorCore, type DoorCoreOptions, type DoorPlatform, type DoorSession, type MoRow, type ReceiptRow } from './door-core';
+import {
+  DoorCore,
+  type DoorCoreOptions,
+  type DoorPlatform,
+  type DoorSession,
+  type MoRow,
+  type ReceiptRow,
+} from './door-core';
 
 /** what every door's listener is given beside the core's settings */
 export interface DoorListenerOptions extends DoorCoreOptions {
@@ -39,7 +46,11 @@ export interface DoorStats {
   refused: Record<string, { count: number; last: string }>;
 }
 
-export abstract class DoorListener<S extends DoorSession, O extends DoorListenerOptions = DoorListenerOptions, X extends object = object> {
+export abstract class DoorListener<
+  S extends DoorSession,
+  O extends DoorListenerOptions = DoorListenerOptions,
+  X extends object = object,
+> {
   /** the protocol-neutral door: limits, login gate, session rows, parts, receipt / uplink queues (door-core.ts) */
   readonly core: DoorCore<S>;
   /** this process in smpp_sessions */
@@ -59,7 +70,13 @@ export abstract class DoorListener<S extends DoorSession, O extends DoorListener
     /** the door's own counters beside the common ones */
     extraStats: X,
   ) {
-    const core = (this.core = new DoorCore<S>(ctx, platform, opts, { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) }, protocol));
+    const core = (this.core = new DoorCore<S>(
+      ctx,
+      platform,
+      opts,
+      { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) },
+      protocol,
+    ));
     this.processId = core.processId;
     const stats = { accepted: 0, refused: {}, ...extraStats };
     Object.defineProperty(stats, 'partsExpired', { enumerable: true, get: () => core.partsExpired });

@@ -28,9 +28,30 @@ import { describeSmgpDoor } from './smgp-doc';
 import { describeSgipDoor } from './sgip-doc';
 
 export { InterfacePasswordService } from './interface-password';
-export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
-export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
-export { SmgpServer, SMGP_RESULT, SMGP_REFUSAL_STATUS, SMGP_SERVER_DEFAULTS, smgpLoginOf, smgpMessageId } from './smgp-server';
+export {
+  SmppServer,
+  SMPP_STATUS,
+  SMPP_REFUSAL_STATUS,
+  SMPP_SERVER_DEFAULTS,
+  extensionOf,
+  receiptWanted,
+} from './server';
+export {
+  CmppServer,
+  CMPP_RESULT,
+  CMPP_REFUSAL_RESULT,
+  CMPP_SERVER_DEFAULTS,
+  cmppLoginOf,
+  cmppMessageId,
+} from './cmpp-server';
+export {
+  SmgpServer,
+  SMGP_RESULT,
+  SMGP_REFUSAL_STATUS,
+  SMGP_SERVER_DEFAULTS,
+  smgpLoginOf,
+  smgpMessageId,
+} from './smgp-server';
 export { SgipServer, SGIP_RESULT, SGIP_REFUSAL_RESULT, SGIP_SERVER_DEFAULTS } from './sgip-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
@@ -82,7 +103,11 @@ export function interfacePlatform(
 export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send', 'help'] }, async (app, ctx) => {
   // the key sealing interface passwords for CMPP's MD5 authentication (lib/interface-secret.ts)
   const secretKey = loadInterfaceSecretKey(ctx.config.interfaceSecretKey, ctx.dataDir);
-  const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients, secretKey));
+  const passwords = (app.services.interfacePasswords = new InterfacePasswordService(
+    ctx,
+    app.services.clients,
+    secretKey,
+  ));
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   app.services.cmppServer = null;
@@ -159,13 +184,18 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   if (cmppPort) {
     // the demo account's password sealed under this server's key (the seed cannot: it has no key)
     await sealDemoSecret(ctx, secretKey);
-    const cmpp = (app.services.cmppServer = new CmppServer(ctx, interfacePlatform(ctx, app.services.send, CMPP_REFUSAL_RESULT), secretKey, {
-      ...CMPP_SERVER_DEFAULTS,
-      host: ctx.config.cmppServerHost,
-      port: cmppPort,
-      partsMaxBytes: ctx.config.longPartsMaxBytes,
-      sourcePrefix,
-    }));
+    const cmpp = (app.services.cmppServer = new CmppServer(
+      ctx,
+      interfacePlatform(ctx, app.services.send, CMPP_REFUSAL_RESULT),
+      secretKey,
+      {
+        ...CMPP_SERVER_DEFAULTS,
+        host: ctx.config.cmppServerHost,
+        port: cmppPort,
+        partsMaxBytes: ctx.config.longPartsMaxBytes,
+        sourcePrefix,
+      },
+    ));
     app.addHook('onReady', async () => {
       const p = await cmpp.listen();
       ctx.log.info(`CMPP server for customers listening on ${ctx.config.cmppServerHost}:${p}`);
@@ -175,13 +205,18 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   const smgpPort = ctx.config.smgpServerPort;
   if (smgpPort) {
     await sealDemoSecret(ctx, secretKey);
-    const smgp = (app.services.smgpServer = new SmgpServer(ctx, interfacePlatform(ctx, app.services.send, SMGP_REFUSAL_STATUS), secretKey, {
-      ...SMGP_SERVER_DEFAULTS,
-      host: ctx.config.smgpServerHost,
-      port: smgpPort,
-      partsMaxBytes: ctx.config.longPartsMaxBytes,
-      sourcePrefix,
-    }));
+    const smgp = (app.services.smgpServer = new SmgpServer(
+      ctx,
+      interfacePlatform(ctx, app.services.send, SMGP_REFUSAL_STATUS),
+      secretKey,
+      {
+        ...SMGP_SERVER_DEFAULTS,
+        host: ctx.config.smgpServerHost,
+        port: smgpPort,
+        partsMaxBytes: ctx.config.longPartsMaxBytes,
+        sourcePrefix,
+      },
+    ));
     app.addHook('onReady', async () => {
       const p = await smgp.listen();
       ctx.log.info(`SMGP server for customers listening on ${ctx.config.smgpServerHost}:${p}`);
@@ -191,14 +226,19 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   const sgipPort = ctx.config.sgipServerPort;
   if (sgipPort) {
     if (!cmppPort && !smgpPort) await sealDemoSecret(ctx, secretKey);
-    const sgip = (app.services.sgipServer = new SgipServer(ctx, interfacePlatform(ctx, app.services.send, SGIP_REFUSAL_RESULT), secretKey, {
-      ...SGIP_SERVER_DEFAULTS,
-      host: ctx.config.sgipServerHost,
-      port: sgipPort,
-      nodeId: ctx.config.sgipNodeId,
-      partsMaxBytes: ctx.config.longPartsMaxBytes,
-      sourcePrefix,
-    }));
+    const sgip = (app.services.sgipServer = new SgipServer(
+      ctx,
+      interfacePlatform(ctx, app.services.send, SGIP_REFUSAL_RESULT),
+      secretKey,
+      {
+        ...SGIP_SERVER_DEFAULTS,
+        host: ctx.config.sgipServerHost,
+        port: sgipPort,
+        nodeId: ctx.config.sgipNodeId,
+        partsMaxBytes: ctx.config.longPartsMaxBytes,
+        sourcePrefix,
+      },
+    ));
     app.addHook('onReady', async () => {
       const p = await sgip.listen();
       ctx.log.info(`SGIP server for customers listening on ${ctx.config.sgipServerHost}:${p}`);
@@ -220,7 +260,9 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   }));
   app.addHook('onReady', async () => {
     const p = await server.listen();
-    ctx.log.info(`SMPP server for customers listening on ${ctx.config.smppServerHost}:${p}${server.tlsPort ? `, TLS on ${server.tlsPort}` : ''}`);
+    ctx.log.info(
+      `SMPP server for customers listening on ${ctx.config.smppServerHost}:${p}${server.tlsPort ? `, TLS on ${server.tlsPort}` : ''}`,
+    );
   });
   app.addHook('onClose', async () => server.close());
 });

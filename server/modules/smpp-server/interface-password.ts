@@ -24,7 +24,10 @@ export class InterfacePasswordService {
    * A new interface password for the caller's own account or (an agent) one of its sub-accounts;
    * the answer carries it once. Sessions bound with the old one keep running until they unbind.
    */
-  async reset(me: Account, clientId: string | undefined): Promise<{ clientid: string; password: string; login: string }> {
+  async reset(
+    me: Account,
+    clientId: string | undefined,
+  ): Promise<{ clientid: string; password: string; login: string }> {
     let target: { id: number; clientid: string } = me;
     // a test account has no interface access until converted (docs/api-subaccounts.md "Test accounts"): neither its own reset nor its agent's
     if (me.test_expires_at) throw errors.refused(TEST_MSG.noInterface);
@@ -32,7 +35,11 @@ export class InterfacePasswordService {
       if (me.user_type !== UserType.Agent) throw errors.forbidden();
       const sub = await this.clients.ownSubAccount(me, clientId);
       if (!sub) throw errors.forbidden();
-      const t = await this.ctx.db.selectFrom('accounts').select('test_expires_at').where('id', '=', sub.id).executeTakeFirst();
+      const t = await this.ctx.db
+        .selectFrom('accounts')
+        .select('test_expires_at')
+        .where('id', '=', sub.id)
+        .executeTakeFirst();
       if (t?.test_expires_at) throw errors.refused(TEST_MSG.noInterface);
       target = sub;
     }
@@ -59,24 +66,38 @@ export class InterfacePasswordService {
    * unique and no account's clientid.
    */
   private async loginOf(accountId: number, clientid: string): Promise<string> {
-    const row = await this.ctx.db.selectFrom('accounts').select('interface_login').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const row = await this.ctx.db
+      .selectFrom('accounts')
+      .select('interface_login')
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
     if (row.interface_login) return row.interface_login;
     if (Buffer.byteLength(clientid) <= 6) return clientid;
     const abc = 'abcdefghijklmnopqrstuvwxyz0123456789';
     for (let i = 0; i < 20; i++) {
       const login = `c${Array.from({ length: 5 }, () => abc[randomInt(abc.length)]).join('')}`;
-      const taken = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', login).executeTakeFirst();
+      const taken = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', login)
+        .executeTakeFirst();
       if (taken) continue;
       const r = await this.ctx.db
         .updateTable('accounts')
         .set({ interface_login: login })
         .where('id', '=', accountId)
         .where('interface_login', 'is', null)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('accounts as o').select('o.id').where('o.interface_login', '=', login))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('accounts as o').select('o.id').where('o.interface_login', '=', login))),
+        )
         .executeTakeFirst()
         .catch(() => null);
       if (r && Number(r.numUpdatedRows) === 1) return login;
-      const again = await this.ctx.db.selectFrom('accounts').select('interface_login').where('id', '=', accountId).executeTakeFirstOrThrow();
+      const again = await this.ctx.db
+        .selectFrom('accounts')
+        .select('interface_login')
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
       if (again.interface_login) return again.interface_login;
     }
     throw new Error('no free interface login');

@@ -37,7 +37,17 @@ export async function enqueueSmppMo(trx: Transaction<Database>, rows: SmppMoInpu
   const mine = rows.filter((r) => ids.has(r.account_id)).sort((a, b) => a.id - b.id);
   const r = await trx
     .insertInto('smpp_mo')
-    .values(mine.map((m) => ({ account_id: m.account_id, mo_id: m.id, phone: m.phone, dest: m.dest, content: m.content, received_at: new Date(m.received_at), created_at: now })))
+    .values(
+      mine.map((m) => ({
+        account_id: m.account_id,
+        mo_id: m.id,
+        phone: m.phone,
+        dest: m.dest,
+        content: m.content,
+        received_at: new Date(m.received_at),
+        created_at: now,
+      })),
+    )
     .onConflict((oc) => oc.column('mo_id').doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0);

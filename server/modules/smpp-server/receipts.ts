@@ -57,7 +57,11 @@ const FINAL: number[] = [
  * messages' final values and their submit's registered_delivery (sms_tasks) are read by the
  * INSERT itself; `statOf` and the err field are computed in SQL the same way.
  */
-export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id: number; account_id: number; state: number }[], now: Date): Promise<number> {
+export async function enqueueSmppReceipts(
+  trx: Transaction<Database>,
+  rows: { id: number; account_id: number; state: number }[],
+  now: Date,
+): Promise<number> {
   const final = rows.filter((r) => FINAL.includes(r.state));
   if (!final.length) return 0;
   const delivered = sql.lit(SendRecordStatus.Delivered);

@@ -25,8 +25,15 @@ export function smppServerRoutes(ctx: AppContext, passwords: InterfacePasswordSe
     const app = api(plugin);
     app.post(
       '/client/account/resetInterfacePassword',
-      route({ tag: TAG, summary: '重置接口密码（SMPP 绑定密码）：账户自己，或代理商为名下子账户；新密码只在本次回答中出现', access: 'session', body: params, response: answer }),
-      async (req) => ok(await passwords.reset(sessionOf(req).account, req.body?.clientId), MESSAGES.interfacePasswordReset),
+      route({
+        tag: TAG,
+        summary: '重置接口密码（SMPP 绑定密码）：账户自己，或代理商为名下子账户；新密码只在本次回答中出现',
+        access: 'session',
+        body: params,
+        response: answer,
+      }),
+      async (req) =>
+        ok(await passwords.reset(sessionOf(req).account, req.body?.clientId), MESSAGES.interfacePasswordReset),
     );
   };
 }

@@ -72,7 +72,15 @@ export const HAS_RESPONSE = new Set(
 );
 
 /** the requests this listener serves (onPdu's cases); every other command with a response is answered 0x04 before a bind and generic_nack 0x03 after it */
-export const SERVED_COMMANDS = ['bind_transmitter', 'bind_receiver', 'bind_transceiver', 'enquire_link', 'unbind', 'submit_sm', 'data_sm'] as const;
+export const SERVED_COMMANDS = [
+  'bind_transmitter',
+  'bind_receiver',
+  'bind_transceiver',
+  'enquire_link',
+  'unbind',
+  'submit_sm',
+  'data_sm',
+] as const;
 
 /** SMPP statuses of this listener beyond the shared ones (lib/smpp-pdu STATUS) */
 export const SMPP_STATUS = {
@@ -171,8 +179,16 @@ export function partOf(pdu: PDU): { ref: number; total: number; seq: number } | 
     if (ie[0] === 0x00 && ie[1] === 3 && ie.length >= 5) return { ref: ie[2], total: ie[3], seq: ie[4] };
     if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6) return { ref: ie.readUInt16BE(2), total: ie[4], seq: ie[5] };
   }
-  if (pdu.sar_msg_ref_num !== undefined && pdu.sar_total_segments !== undefined && pdu.sar_segment_seqnum !== undefined) {
-    return { ref: Number(pdu.sar_msg_ref_num), total: Number(pdu.sar_total_segments), seq: Number(pdu.sar_segment_seqnum) };
+  if (
+    pdu.sar_msg_ref_num !== undefined &&
+    pdu.sar_total_segments !== undefined &&
+    pdu.sar_segment_seqnum !== undefined
+  ) {
+    return {
+      ref: Number(pdu.sar_msg_ref_num),
+      total: Number(pdu.sar_total_segments),
+      seq: Number(pdu.sar_segment_seqnum),
+    };
   }
   return null;
 }
@@ -218,7 +234,9 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
   /** the plain listener, then the TLS one when tlsPort is set */
   override async listen(): Promise<number> {
     // the certificate read first: a missing file fails the start before anything listens
-    const tls = this.opts.tlsPort ? { key: fs.readFileSync(this.opts.tlsKey), cert: fs.readFileSync(this.opts.tlsCert) } : null;
+    const tls = this.opts.tlsPort
+      ? { key: fs.readFileSync(this.opts.tlsKey), cert: fs.readFileSync(this.opts.tlsCert) }
+      : null;
     const port = await super.listen();
     if (tls) this.tlsPort = await this.serve(this.createServer(tls), this.opts.tlsPort);
     return port;
@@ -304,7 +322,8 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
   private onPdu(cs: CustomerSession, pdu: PDU) {
     const session = cs.session;
     cs.lastPduAt = Date.now();
-    const nack = (status: number) => session.send(new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status }));
+    const nack = (status: number) =>
+      session.send(new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status }));
     // an id SMPP does not define: generic_nack 0x03
     if (pdu.command === 'unknown') return nack(SMPP_STATUS.INVCMDID);
     // responses (deliver_sm_resp …: their callbacks take them; a stray one is ignored) and generic_nack
@@ -357,7 +376,13 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
       );
       if (!gate.ok) {
         if (gate.why === 'gone') return;
-        return refuse(gate.why === 'auth' ? SMPP_STATUS.INVPASWD : gate.why === 'nodenum' ? SMPP_STATUS.ALYBND : SMPP_STATUS.BINDFAIL);
+        return refuse(
+          gate.why === 'auth'
+            ? SMPP_STATUS.INVPASWD
+            : gate.why === 'nodenum'
+              ? SMPP_STATUS.ALYBND
+              : SMPP_STATUS.BINDFAIL,
+        );
       }
       const a = gate.account;
       cs.rowId = gate.rowId;
@@ -404,22 +429,34 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
       let text = submitText(pdu);
       const part = partOf(pdu);
       // needextend 1: the source_addr is the extension; otherwise the account's own number is used
-      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const extension =
+        account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
       const registeredDelivery = receiptWanted(pdu.registered_delivery);
       const long = !!part && part.total > 1;
       // a part is refused before anything is stored: out of its message, of a message longer than
       // any the platform sends, or itself longer than a whole message may be
-      if (long && (part.seq < 1 || part.seq > part.total || part.total > MAX_PARTS)) return refuse(SMPP_STATUS.INVMSGLEN, 'part');
+      if (long && (part.seq < 1 || part.seq > part.total || part.total > MAX_PARTS))
+        return refuse(SMPP_STATUS.INVMSGLEN, 'part');
       if ([...text].length > MAX_MESSAGE_CHARS) return refuse(SMPP_STATUS.INVMSGLEN, 'length');
       // every submit_sm takes a token of the account's accessSpeed, a part like a whole message
       // (throttled: nothing stored, the customer sends it again)
-      if (!(await this.core.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
+      if (!(await this.core.buckets.take(account.id, account.access_speed)))
+        return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
       let claim: string | null = null;
       let partIds: string[] | undefined;
       let delivery = registeredDelivery;
       if (long) {
         claim = `${sourceAddr}|${phone}|${part.ref}|${part.total}`;
-        const added = await this.core.addPart(account.id, { key: claim, seq: part.seq, total: part.total, text, phone, sourceAddr, extension, registeredDelivery });
+        const added = await this.core.addPart(account.id, {
+          key: claim,
+          seq: part.seq,
+          total: part.total,
+          text,
+          phone,
+          sourceAddr,
+          extension,
+          registeredDelivery,
+        });
         // the account's unfinished parts are at their ceiling (partsMaxBytes): refused, nothing stored
         if (added === PARTS_FULL) return refuse(SMPP_STATUS.MSGQFUL, 'parts');
         // an earlier part: answered at once with its part id (a number from the messages' own
@@ -431,7 +468,14 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
         // connections): the other is answered with this part's id
         if (!(await this.core.claimParts(account.id, claim))) return answer(0, added.ownPartId);
       }
-      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds });
+      const r = await this.platform.submit(account, {
+        phone,
+        text,
+        sourceAddr,
+        extension,
+        registeredDelivery: delivery,
+        partIds,
+      });
       if (!r.ok) return refuse(r.status, 'refusal', r.message);
       this.stats.accepted++;
       return answer(0, r.msgId);
@@ -468,7 +512,11 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
     // written directly (lib/smpp-pdu encodeSm: the receipt text is IA5, the ids short) instead of the
     // library's generic encoder; anything that does not fit it goes the library's way
     const octets = Buffer.from(text, 'latin1');
-    const fits = octets.length <= 254 && /^[\x20-\x7e]*$/.test(text) && row.phone.length <= 20 && (cs.bound?.clientid ?? '').length <= 20;
+    const fits =
+      octets.length <= 254 &&
+      /^[\x20-\x7e]*$/.test(text) &&
+      row.phone.length <= 20 &&
+      (cs.bound?.clientid ?? '').length <= 20;
     if (fits) {
       const raw = encodeSm('deliver_sm', {
         sourceTon: 0,

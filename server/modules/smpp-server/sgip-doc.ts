@@ -31,7 +31,17 @@ import {
   withCountryCode,
 } from '../../lib/sgip-pdu';
 import { MAX_PARTS } from './door-core';
-import { accountTable, accountWarnings, duration, EXAMPLE, MO_KEEP_HOURS, PIECE_RULE, RECEIPT_KEEP_HOURS, encoded, refusalEntries } from './door-doc-common';
+import {
+  accountTable,
+  accountWarnings,
+  duration,
+  EXAMPLE,
+  MO_KEEP_HOURS,
+  PIECE_RULE,
+  RECEIPT_KEEP_HOURS,
+  encoded,
+  refusalEntries,
+} from './door-doc-common';
 import { SGIP_REFUSAL_RESULT, SGIP_RESULT, type SgipServerOptions } from './sgip-server';
 import { sgipLoginOf } from '../../lib/interface-password';
 
@@ -70,12 +80,17 @@ export const SGIP_RESULT_NAME: Record<keyof typeof SGIP_RESULT, string> = {
   X_SYSTEM: '平台自定义',
 };
 
-const keyOf = <T extends Record<string, number>>(table: T, code: number) => (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
+const keyOf = <T extends Record<string, number>>(table: T, code: number) =>
+  (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
 export const sgipResultName = (code: number) => {
   const k = keyOf(SGIP_RESULT, code);
   return k ? SGIP_RESULT_NAME[k] : undefined;
 };
-const result = (key: keyof typeof SGIP_RESULT, when: string): CodeEntry => ({ code: SGIP_RESULT[key], name: SGIP_RESULT_NAME[key], when });
+const result = (key: keyof typeof SGIP_RESULT, when: string): CodeEntry => ({
+  code: SGIP_RESULT[key],
+  name: SGIP_RESULT_NAME[key],
+  when,
+});
 const cmd = (id: number) => `0x${(id >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 
 export interface SgipDocInput {
@@ -96,7 +111,9 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
   const tz = opts.tzMinutes;
   const node = 3000012345;
   const seq = { node, time: Number(cmppTimestamp(req.now, tz)), number: 1 };
-  const bind = encoded(() => encodeBind(seq, { loginType: LOGIN_TYPE.SP_TO_SMG, loginName: shownLogin, loginPassword: EXAMPLE.password }));
+  const bind = encoded(() =>
+    encodeBind(seq, { loginType: LOGIN_TYPE.SP_TO_SMG, loginName: shownLogin, loginPassword: EXAMPLE.password }),
+  );
   const text = encodeSgipText(EXAMPLE.text);
   const submitSeq = { ...seq, number: 2 };
   const submit = encodeSubmit(submitSeq, {
@@ -109,11 +126,23 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
   });
   const long = splitSgipText(EXAMPLE.longText, 0x2a);
   const reportSeq = { node: opts.nodeId, time: seq.time, number: 7 };
-  const report = encodeReport(reportSeq, { submitSeq, reportType: 0, userNumber: withCountryCode(EXAMPLE.mobile), state: REPORT_STATE.DELIVERED, errorCode: 0 });
+  const report = encodeReport(reportSeq, {
+    submitSeq,
+    reportType: 0,
+    userNumber: withCountryCode(EXAMPLE.mobile),
+    state: REPORT_STATE.DELIVERED,
+    errorCode: 0,
+  });
   const fields = (rows: (string | number)[][]) => ({ head: ['字段', '值', '说明'], rows });
   const warnings = accountWarnings(a);
-  if (a.interface_password_hash && !door.secretUsable) warnings.push('您的接口密码设置于 SGIP 开通之前，SGIP 登录会被拒绝（Result 1）：请在「接口信息」中重置接口密码一次。');
-  if (!a.sgip_callback_host) warnings.push('「接口信息」中尚未设置 SGIP 回调地址：状态报告与上行短信在平台排队等待（最长 72 小时），设置后平台连接您的监听推送。');
+  if (a.interface_password_hash && !door.secretUsable)
+    warnings.push(
+      '您的接口密码设置于 SGIP 开通之前，SGIP 登录会被拒绝（Result 1）：请在「接口信息」中重置接口密码一次。',
+    );
+  if (!a.sgip_callback_host)
+    warnings.push(
+      '「接口信息」中尚未设置 SGIP 回调地址：状态报告与上行短信在平台排队等待（最长 72 小时），设置后平台连接您的监听推送。',
+    );
 
   return {
     protocol: 'SGIP 1.2',
@@ -121,7 +150,13 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
       'SGIP 使用两条连接：客户系统以 SP 连接中国联通网关（SMG）的方式，用 SGIP_BIND（Login_Type 1）登录平台后以 SGIP_SUBMIT 提交短信；平台再以 SGIP_BIND（Login_Type 2）连接客户自己的 SGIP 监听，以 SGIP_REPORT 推送状态报告、以 SGIP_DELIVER 推送上行短信。',
       '经本接口提交的短信与控制台发送的短信受理规则相同：签名、认证、敏感词、审核、号码与计费都一样，计费在应答前完成；被拒绝的提交不写入、不计费。',
     ],
-    account: accountTable(ctx, a, { login, loginLabel: '登录名（Login_Name）', host: req.host, port: door.port, number }),
+    account: accountTable(ctx, a, {
+      login,
+      loginLabel: '登录名（Login_Name）',
+      host: req.host,
+      port: door.port,
+      number,
+    }),
     warnings,
     sections: {
       connect: {
@@ -130,8 +165,14 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
           rows: [
             ['地址与端口', `${req.host}:${door.port}`],
             ['登录期限', `连接建立后 ${duration(opts.bindTimeoutMs)}内须完成 SGIP_BIND，否则连接被关闭`],
-            ['空闲', `SGIP 没有链路检测报文：${duration(opts.idleTimeoutMs)}内没有收到任何报文则关闭连接，需要时重新连接`],
-            ['连接限制', `每个 IP 同时最多 ${opts.maxConnectionsPerAddress} 个连接，${duration(opts.connectWindowMs)}内最多新建 ${opts.maxConnectAttempts} 个连接`],
+            [
+              '空闲',
+              `SGIP 没有链路检测报文：${duration(opts.idleTimeoutMs)}内没有收到任何报文则关闭连接，需要时重新连接`,
+            ],
+            [
+              '连接限制',
+              `每个 IP 同时最多 ${opts.maxConnectionsPerAddress} 个连接，${duration(opts.connectWindowMs)}内最多新建 ${opts.maxConnectAttempts} 个连接`,
+            ],
             ['会话数', '同一账户同时登录的连接数不超过其最大连接数（nodenum），所有接口与服务器进程合计'],
             ['报文长度', `Message Length 小于 ${HEADER_LENGTH} 或大于 ${MAX_PACKET} 字节时连接被关闭`],
             [
@@ -142,7 +183,9 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
             ],
           ],
         },
-        notes: [`序列号为 12 字节：节点编号(4) + 时间 MMDDHHMMSS(4) + 序号(4)。平台应答您的报文时沿用您报文的序列号；平台发出的报文以节点编号 ${opts.nodeId} 开头。`],
+        notes: [
+          `序列号为 12 字节：节点编号(4) + 时间 MMDDHHMMSS(4) + 序号(4)。平台应答您的报文时沿用您报文的序列号；平台发出的报文以节点编号 ${opts.nodeId} 开头。`,
+        ],
       },
       login: {
         paragraphs: [
@@ -160,7 +203,10 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
           entries: [
             result('OK', MESSAGES.loggedIn),
             result('BAD_LOGIN', '登录名不存在、密码错误，或账户尚无可用于 SGIP 的接口密码（在「接口信息」中重置一次）'),
-            result('BAD_LOGIN', `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定；账户不能使用接口；IP 不在白名单内`),
+            result(
+              'BAD_LOGIN',
+              `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定；账户不能使用接口；IP 不在白名单内`,
+            ),
             result('BAD_LOGIN_TYPE', 'Login_Type 不是 1'),
             result('TOO_MANY_CONNECTIONS', '账户已登录的连接数达到最大连接数（nodenum）'),
             result('REPEATED_LOGIN', '已登录的连接再次发送 SGIP_BIND（连接继续）'),
@@ -194,11 +240,25 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
           `一个 SGIP_SUBMIT 可以发往 1–${MAX_USERS} 个号码（UserNumber，带 86），每个号码是一条短信，分别受理；SGIP_SUBMIT_RESP 给出第一个号码的结果，沿用 SGIP_SUBMIT 的序列号。SGIP 的应答不带消息编号：状态报告以 SubmitSequenceNumber（您提交时的序列号）指明是哪一次提交。`,
         ],
         table: fields([
-          ['SPNumber', spNumber, a.needextend === 1 ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）` : `被忽略：一律从账户号码 ${number} 发出`],
+          [
+            'SPNumber',
+            spNumber,
+            a.needextend === 1
+              ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）`
+              : `被忽略：一律从账户号码 ${number} 发出`,
+          ],
           ['UserCount / UserNumber', `1–${MAX_USERS} / ${withCountryCode(EXAMPLE.mobile)}`, '中国大陆手机号，带 86'],
-          ['ReportFlag', `${REPORT_FLAG.FAILURES} / ${REPORT_FLAG.ALWAYS} / ${REPORT_FLAG.NEVER}`, '0 只报告失败，1 报告所有最终状态，2 不要状态报告'],
+          [
+            'ReportFlag',
+            `${REPORT_FLAG.FAILURES} / ${REPORT_FLAG.ALWAYS} / ${REPORT_FLAG.NEVER}`,
+            '0 只报告失败，1 报告所有最终状态，2 不要状态报告',
+          ],
           ['TP_udhi', '0 或 1', '1：MessageContent 以 UDH 开头（长短信分段）'],
-          ['MessageCoding', `${MESSAGE_CODING.ASCII} / ${MESSAGE_CODING.UCS2} / ${MESSAGE_CODING.GB}`, '见「编码与长短信」'],
+          [
+            'MessageCoding',
+            `${MESSAGE_CODING.ASCII} / ${MESSAGE_CODING.UCS2} / ${MESSAGE_CODING.GB}`,
+            '见「编码与长短信」',
+          ],
           ['MessageLength / MessageContent', '内容', `一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`],
           [
             'ChargeNumber、CorpId、ServiceType、FeeType、FeeValue、GivenValue、AgentFlag、MorelatetoMTFlag、Priority、ExpireTime、ScheduleTime、TP_pid、MessageType',
@@ -209,20 +269,28 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
         notes: [`短信内容须带账户已审核通过的签名（【签名】放在开头或结尾）。${PIECE_RULE}`],
       },
       results: {
-        paragraphs: ['SGIP_SUBMIT_RESP 的 Result：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。'],
+        paragraphs: [
+          'SGIP_SUBMIT_RESP 的 Result：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。',
+        ],
         codes: {
           format: 'decimal',
           label: 'Result',
           entries: [
             result('OK', '受理成功（已写入并计费）'),
             result('BAD_PARAMETER', '报文无法解析、UDH 错误'),
-            result('BAD_PARAMETER', `MessageCoding 不是 ${MESSAGE_CODING.ASCII}、${MESSAGE_CODING.UCS2} 或 ${MESSAGE_CODING.GB}`),
+            result(
+              'BAD_PARAMETER',
+              `MessageCoding 不是 ${MESSAGE_CODING.ASCII}、${MESSAGE_CODING.UCS2} 或 ${MESSAGE_CODING.GB}`,
+            ),
             result('BAD_PARAMETER', `长短信分段错误：序号超出总数、总数超过 ${MAX_PARTS}，或分段发往多个号码`),
             result('BAD_MESSAGE_LENGTH', `内容超过 ${MAX_MESSAGE_CHARS} 个字符`),
             result('NODE_BUSY', '超过账户每秒提交速度（accessSpeed）：请稍后重发'),
             result('NODE_BUSY', `本连接同时受理中的提交超过 ${opts.window} 个：请稍后重发`),
             result('X_ACCOUNT', '账户不能使用接口（登录后被冻结、认证被撤销等，一秒内生效）'),
-            result('X_PARTS_FULL', `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`),
+            result(
+              'X_PARTS_FULL',
+              `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`,
+            ),
             result('X_SYSTEM', '平台内部错误：未写入，请稍后重发'),
             ...refusalEntries(SGIP_REFUSAL_RESULT, sgipResultName),
             result('NOT_PROVIDED', '（其他命令的应答）发往平台的 SGIP_DELIVER、SGIP_REPORT、SGIP_USERRPT 与网管命令'),
@@ -265,7 +333,11 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
         table: fields([
           ['UserNumber', withCountryCode(EXAMPLE.mobile), '回复的手机号，带 86'],
           ['SPNumber', spNumber, '手机回复的号码'],
-          ['MessageCoding', `${MESSAGE_CODING.ASCII} 或 ${MESSAGE_CODING.UCS2}`, '纯 ASCII 为 0，否则 UCS2；超过 140 字节时分段（TP_udhi 1）'],
+          [
+            'MessageCoding',
+            `${MESSAGE_CODING.ASCII} 或 ${MESSAGE_CODING.UCS2}`,
+            '纯 ASCII 为 0，否则 UCS2；超过 140 字节时分段（TP_udhi 1）',
+          ],
           ['MessageContent', EXAMPLE.reply, ''],
         ]),
       },
@@ -278,8 +350,16 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
               `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口合计`,
               `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`,
             ],
-            ['提交窗口', `每个连接同时受理中的 SGIP_SUBMIT 最多 ${opts.window} 个`, `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`],
-            ['推送窗口', `每个回连最多 ${opts.deliverWindow} 个未应答的 SGIP_REPORT / SGIP_DELIVER`, '等待应答后继续发送'],
+            [
+              '提交窗口',
+              `每个连接同时受理中的 SGIP_SUBMIT 最多 ${opts.window} 个`,
+              `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`,
+            ],
+            [
+              '推送窗口',
+              `每个回连最多 ${opts.deliverWindow} 个未应答的 SGIP_REPORT / SGIP_DELIVER`,
+              '等待应答后继续发送',
+            ],
           ],
         },
       },
@@ -307,7 +387,11 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
         ]),
         hex: submit,
       },
-      { title: '提交应答：SGIP_SUBMIT_RESP', fields: fields([['Result', 0, `序列号与提交相同：${seqString(submitSeq)}`]]), hex: encodeSubmitResp(submitSeq, 0) },
+      {
+        title: '提交应答：SGIP_SUBMIT_RESP',
+        fields: fields([['Result', 0, `序列号与提交相同：${seqString(submitSeq)}`]]),
+        hex: encodeSubmitResp(submitSeq, 0),
+      },
       {
         title: `长短信：第 1 段（共 ${long.contents.length} 段）`,
         fields: fields([

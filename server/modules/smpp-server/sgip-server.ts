@@ -68,7 +68,16 @@ import {
 import { SendRecordStatus } from '../../../common/generated/schemas';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type DoorSession, type MoRow, type ReceiptRow } from './door-core';
+import {
+  extensionOf,
+  interfaceRefusal,
+  MAX_PARTS,
+  PARTS_FULL,
+  type DoorPlatform,
+  type DoorSession,
+  type MoRow,
+  type ReceiptRow,
+} from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** SGIP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-sgip.md "Results"): vendor codes for the platform's refusals, nothing charged */
@@ -302,7 +311,12 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
           this.ctx.db
             .selectFrom('accounts')
             .selectAll()
-            .where((eb) => eb.or([eb('interface_login', '=', login), eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)])]))
+            .where((eb) =>
+              eb.or([
+                eb('interface_login', '=', login),
+                eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)]),
+              ]),
+            )
             .orderBy('interface_login')
             .executeTakeFirst(),
         async (a) => {
@@ -357,7 +371,8 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       const account = await this.core.account(accountId);
       if (!account || interfaceRefusal(account)) return refuse(SGIP_RESULT.X_ACCOUNT, 'account');
       const coding = s.messageCoding;
-      if (coding !== MESSAGE_CODING.ASCII && coding !== MESSAGE_CODING.UCS2 && coding !== MESSAGE_CODING.GB) return refuse(SGIP_RESULT.BAD_PARAMETER, 'messageCoding');
+      if (coding !== MESSAGE_CODING.ASCII && coding !== MESSAGE_CODING.UCS2 && coding !== MESSAGE_CODING.GB)
+        return refuse(SGIP_RESULT.BAD_PARAMETER, 'messageCoding');
       let body = s.messageContent;
       let part: { ref: number; total: number; seq: number } | null = null;
       if (s.tpUdhi) {
@@ -373,13 +388,17 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       let text = decodeSgipText(body, coding);
       const phones = s.userNumbers.map((d) => withoutCountryCode(d.trim()));
       const long = !!part && part.total > 1;
-      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1)) return refuse(SGIP_RESULT.BAD_PARAMETER, 'part');
+      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1))
+        return refuse(SGIP_RESULT.BAD_PARAMETER, 'part');
       if ([...text].length > MAX_MESSAGE_CHARS) return refuse(SGIP_RESULT.BAD_MESSAGE_LENGTH, 'length');
       const sourceAddr = s.spNumber.trim();
-      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
-      const registeredDelivery = s.reportFlag === REPORT_FLAG.ALWAYS ? 1 : s.reportFlag === REPORT_FLAG.FAILURES ? 2 : 0;
+      const extension =
+        account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const registeredDelivery =
+        s.reportFlag === REPORT_FLAG.ALWAYS ? 1 : s.reportFlag === REPORT_FLAG.FAILURES ? 2 : 0;
       for (let i = 0; i < phones.length; i++) {
-        if (!(await this.core.buckets.take(account.id, account.access_speed))) return refuse(SGIP_RESULT.NODE_BUSY, 'accessSpeed');
+        if (!(await this.core.buckets.take(account.id, account.access_speed)))
+          return refuse(SGIP_RESULT.NODE_BUSY, 'accessSpeed');
       }
       const own = seqString(seq);
       let partIds = [own];
@@ -388,7 +407,11 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         const p = part!;
         const phone = phones[0];
         const key = `sgip|${sourceAddr}|${phone}|${p.ref}|${p.total}`;
-        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery, whole: true }, () => own);
+        const added = await this.core.addPart(
+          account.id,
+          { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery, whole: true },
+          () => own,
+        );
         if (added === PARTS_FULL) return refuse(SGIP_RESULT.X_PARTS_FULL, 'parts');
         if ('partId' in added) return answer(RESULT.OK);
         text = added.text;
@@ -396,18 +419,32 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         partIds = [...added.partIds, added.ownPartId];
         if (!(await this.core.claimParts(account.id, key))) return answer(RESULT.OK);
       }
-      const first = await this.platform.submit(account, { phone: phones[0], text, sourceAddr, extension, registeredDelivery: delivery, partIds, partIdsWhole: true });
+      const first = await this.platform.submit(account, {
+        phone: phones[0],
+        text,
+        sourceAddr,
+        extension,
+        registeredDelivery: delivery,
+        partIds,
+        partIdsWhole: true,
+      });
       if (!first.ok) return refuse(first.status, 'refusal', first.message);
       this.stats.accepted++;
       if (phones.length > 1) {
         const others = await Promise.all(
-          phones
-            .slice(1)
-            .map((phone) =>
-              this.platform
-                .submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds: [own], partIdsWhole: true })
-                .catch((err: unknown) => ({ ok: false as const, status: SGIP_RESULT.X_SYSTEM, message: String(err) })),
-            ),
+          phones.slice(1).map((phone) =>
+            this.platform
+              .submit(account, {
+                phone,
+                text,
+                sourceAddr,
+                extension,
+                registeredDelivery: delivery,
+                partIds: [own],
+                partIdsWhole: true,
+              })
+              .catch((err: unknown) => ({ ok: false as const, status: SGIP_RESULT.X_SYSTEM, message: String(err) })),
+          ),
         );
         for (const r of others) {
           if (r.ok) this.stats.accepted++;
@@ -445,10 +482,23 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       return unknown();
     }
     const own = t.submitSeq.node === this.opts.nodeId ? t.submitSeq.number : null;
-    const m = await this.core.findMessage(cs.accountId!, withoutCountryCode(t.userNumber.trim()), seqString(t.submitSeq), own);
+    const m = await this.core.findMessage(
+      cs.accountId!,
+      withoutCountryCode(t.userNumber.trim()),
+      seqString(t.submitSeq),
+      own,
+    );
     // the platform's own sequence names the message only with its submit time
-    if (!m || (m.by === 'id' && Number(cmppTimestamp(new Date(m.created_at), tz)) !== t.submitSeq.time)) return unknown();
-    const hops: SgipTraceHop[] = [{ result: TRACE_RESULT.ARRIVED, nodeId, receiveTime: traceTime(m.created_at, tz), sendTime: traceTime(m.submitted_at, tz) }];
+    if (!m || (m.by === 'id' && Number(cmppTimestamp(new Date(m.created_at), tz)) !== t.submitSeq.time))
+      return unknown();
+    const hops: SgipTraceHop[] = [
+      {
+        result: TRACE_RESULT.ARRIVED,
+        nodeId,
+        receiveTime: traceTime(m.created_at, tz),
+        sendTime: traceTime(m.submitted_at, tz),
+      },
+    ];
     if (m.submitted_at) {
       const refused = m.state === SendRecordStatus.SubmitFailed;
       const delivered = m.state === SendRecordStatus.Delivered || m.state === SendRecordStatus.DeliveredAlt;
@@ -482,7 +532,13 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
     const now = new Date();
     const rows = (await db
       .selectFrom('accounts as a')
-      .select(['a.id', 'a.sgip_callback_host', 'a.sgip_callback_port', 'a.sgip_callback_user', 'a.sgip_callback_password'])
+      .select([
+        'a.id',
+        'a.sgip_callback_host',
+        'a.sgip_callback_port',
+        'a.sgip_callback_user',
+        'a.sgip_callback_password',
+      ])
       .where('a.sgip_callback_host', '<>', '')
       .where('a.sgip_callback_port', '>', 0)
       .where((eb) =>
@@ -499,7 +555,11 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
     for (const [id, b] of this.backs) {
       if (!want.has(id) && !b.unacked.size) {
         await this.dropBack(b);
-        await db.deleteFrom('sgip_bindback_owners').where('account_id', '=', id).where('process', '=', this.processId).execute();
+        await db
+          .deleteFrom('sgip_bindback_owners')
+          .where('account_id', '=', id)
+          .where('process', '=', this.processId)
+          .execute();
       }
     }
     if (!rows.length) return;
@@ -512,7 +572,12 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         oc
           .column('account_id')
           .doUpdateSet({ process: this.processId, lease_until: lease })
-          .where((eb) => eb.or([eb('sgip_bindback_owners.lease_until', '<', now), eb('sgip_bindback_owners.process', '=', this.processId)])),
+          .where((eb) =>
+            eb.or([
+              eb('sgip_bindback_owners.lease_until', '<', now),
+              eb('sgip_bindback_owners.process', '=', this.processId),
+            ]),
+          ),
       )
       .returning('account_id')
       .execute();
@@ -569,7 +634,9 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         this.ctx.resolveHost,
       );
       if (b.closed) return;
-      const to = this.opts.dial ? this.opts.dial(target.address, r.sgip_callback_port) : { host: target.address, port: r.sgip_callback_port };
+      const to = this.opts.dial
+        ? this.opts.dial(target.address, r.sgip_callback_port)
+        : { host: target.address, port: r.sgip_callback_port };
       b.back = new SgipBindBack({
         host: to.host,
         port: to.port,
@@ -583,7 +650,10 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       this.core.kick();
     } catch (err) {
       const why = err instanceof UnsafeUrlError ? err.message : String(err);
-      this.ctx.log.warn({ account: b.accountId, host: r.sgip_callback_host, why }, 'sgip bind-back: the listener host is refused');
+      this.ctx.log.warn(
+        { account: b.accountId, host: r.sgip_callback_host, why },
+        'sgip bind-back: the listener host is refused',
+      );
       this.failed(b, this.opts.bindBackRetryMaxMs);
     } finally {
       b.resolving = false;
@@ -595,7 +665,10 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
     const now = Date.now();
     if (now < b.retryAt) return; // one step per failure burst (a window of packets fails together)
     this.stats.bindBackFailures++;
-    const wait = Math.max(atLeast, Math.min(this.opts.bindBackRetryMaxMs, this.opts.bindBackRetryMinMs * 2 ** Math.min(b.failures, 16)));
+    const wait = Math.max(
+      atLeast,
+      Math.min(this.opts.bindBackRetryMaxMs, this.opts.bindBackRetryMinMs * 2 ** Math.min(b.failures, 16)),
+    );
     b.failures++;
     b.retryAt = now + wait;
   }
@@ -609,7 +682,12 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
   }
 
   /** a packet (or the parts of one) to the listener: the core's row goes when every one was answered 0 */
-  private handOver(b: BackSession, table: 'smpp_receipts' | 'smpp_mo', id: number, builds: ((seq: SgipSeq) => Buffer)[]) {
+  private handOver(
+    b: BackSession,
+    table: 'smpp_receipts' | 'smpp_mo',
+    id: number,
+    builds: ((seq: SgipSeq) => Buffer)[],
+  ) {
     const back = b.back!;
     const token = (b.token = b.token >= 0x7fffffff ? 1 : b.token + 1);
     this.core.sent(b, token, { table, id });
@@ -633,7 +711,11 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
   /** SGIP_REPORT naming the customer's submit (its part id), or, for a message that came by another door, the platform's own sequence of it */
   protected deliver(s: Session, row: ReceiptRow) {
     if (s.kind !== 'back' || !s.back) throw new Error('sgip: a report for a session that does not receive');
-    const submitSeq = parseSeq(row.part_id) ?? { node: this.opts.nodeId, time: Number(cmppTimestamp(new Date(row.submit_at), this.opts.tzMinutes)), number: row.message_id >>> 0 };
+    const submitSeq = parseSeq(row.part_id) ?? {
+      node: this.opts.nodeId,
+      time: Number(cmppTimestamp(new Date(row.submit_at), this.opts.tzMinutes)),
+      number: row.message_id >>> 0,
+    };
     const delivered = row.stat === 'DELIVRD';
     const err = Math.min(255, Number(row.err) || 0);
     this.handOver(s, 'smpp_receipts', row.id, [
@@ -652,7 +734,10 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
   protected deliverMo(s: Session, row: MoRow) {
     if (s.kind !== 'back' || !s.back) throw new Error('sgip: an uplink for a session that does not receive');
     const single = encodeSgipText(row.content);
-    const parts = single.octets.length <= 140 ? { msgFmt: single.messageCoding, contents: [single.octets] } : splitSgipText(row.content, row.mo_id & 0xff);
+    const parts =
+      single.octets.length <= 140
+        ? { msgFmt: single.messageCoding, contents: [single.octets] }
+        : splitSgipText(row.content, row.mo_id & 0xff);
     const many = parts.contents.length > 1;
     this.handOver(
       s,

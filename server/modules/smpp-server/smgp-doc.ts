@@ -74,13 +74,18 @@ export const SMGP_RESULT_NAME: Record<keyof typeof SMGP_RESULT, string> = {
   X_SYSTEM: '平台自定义',
 };
 
-const keyOf = <T extends Record<string, number>>(table: T, code: number) => (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
+const keyOf = <T extends Record<string, number>>(table: T, code: number) =>
+  (Object.keys(table) as (keyof T)[]).find((k) => table[k] === code);
 export const smgpResultName = (code: number) => {
   const k = keyOf(SMGP_RESULT, code);
   return k ? SMGP_RESULT_NAME[k] : undefined;
 };
 
-const result = (key: keyof typeof SMGP_RESULT, when: string): CodeEntry => ({ code: SMGP_RESULT[key], name: SMGP_RESULT_NAME[key], when });
+const result = (key: keyof typeof SMGP_RESULT, when: string): CodeEntry => ({
+  code: SMGP_RESULT[key],
+  name: SMGP_RESULT_NAME[key],
+  when,
+});
 const cmd = (id: number) => `0x${(id >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 const hex4 = (n: number) => `0x${n.toString(16).toUpperCase().padStart(4, '0')}`;
 const octets = (b: Buffer) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');
@@ -106,11 +111,28 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
   const timestamp = '0101120000';
   const auth = clientAuthenticator(shownLogin, EXAMPLE.password, timestamp);
   const loginPacket = encoded(() =>
-    encodeLogin(1, { clientId: shownLogin, authenticatorClient: auth, loginMode: LOGIN_MODE.TRANSMIT, timestamp: Number(timestamp), clientVersion: SMGP_VERSION }),
+    encodeLogin(1, {
+      clientId: shownLogin,
+      authenticatorClient: auth,
+      loginMode: LOGIN_MODE.TRANSMIT,
+      timestamp: Number(timestamp),
+      clientVersion: SMGP_VERSION,
+    }),
   );
-  const loginResp = encodeLoginResp(1, { status: SMGP_RESULT.OK, authenticatorServer: serverAuthenticator(0, auth, EXAMPLE.password), serverVersion: SMGP_VERSION });
+  const loginResp = encodeLoginResp(1, {
+    status: SMGP_RESULT.OK,
+    authenticatorServer: serverAuthenticator(0, auth, EXAMPLE.password),
+    serverVersion: SMGP_VERSION,
+  });
   const text = encodeSmgpText(EXAMPLE.text);
-  const submit = encodeSubmit(2, { ...SUBMIT_DEFAULTS, srcTermId: sourceId, destTermIds: [EXAMPLE.mobile], msgFormat: text.msgFormat, msgContent: text.octets, needReport: 1 });
+  const submit = encodeSubmit(2, {
+    ...SUBMIT_DEFAULTS,
+    srcTermId: sourceId,
+    destTermIds: [EXAMPLE.mobile],
+    msgFormat: text.msgFormat,
+    msgContent: text.octets,
+    needReport: 1,
+  });
   const submitAt = new Date(req.now.getTime() - 60_000);
   const msgId = smgpMessageId(100001, submitAt, tz);
   const parts = smgpMsgIdParts(msgId)!;
@@ -161,7 +183,10 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
     warnings.push(
       '您的账户还没有接口登录名（SMGP 的 ClientID 与 CMPP 登录名相同，最长 6 个字符，账户名更长时另行生成）：请在「接口信息」中重置接口密码，之后即可看到登录名。示例中的登录名以 cli001 代替。',
     );
-  else if (a.interface_password_hash && !door.secretUsable) warnings.push('您的接口密码设置于 SMGP 开通之前，SMGP 登录会被拒绝（Status 21）：请在「接口信息」中重置接口密码一次。');
+  else if (a.interface_password_hash && !door.secretUsable)
+    warnings.push(
+      '您的接口密码设置于 SMGP 开通之前，SMGP 登录会被拒绝（Status 21）：请在「接口信息」中重置接口密码一次。',
+    );
 
   return {
     protocol: 'SMGP 3.0',
@@ -191,7 +216,10 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
               '连接限制',
               `每个 IP 同时最多 ${opts.maxConnectionsPerAddress} 个连接，${duration(opts.connectWindowMs)}内最多新建 ${opts.maxConnectAttempts} 个连接；超过时新连接被立即关闭`,
             ],
-            ['会话数', '同一账户同时登录的连接数不超过其最大连接数（nodenum），所有接口（含 SMPP、CMPP）与服务器进程合计'],
+            [
+              '会话数',
+              '同一账户同时登录的连接数不超过其最大连接数（nodenum），所有接口（含 SMPP、CMPP）与服务器进程合计',
+            ],
             ['报文长度', `PacketLength 小于 ${HEADER_LENGTH} 或大于 ${MAX_PACKET} 字节时连接被关闭`],
           ],
         },
@@ -214,8 +242,14 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
           label: 'Status',
           entries: [
             result('OK', MESSAGES.loggedIn),
-            result('BAD_STRUCTURE', 'ClientID 为空或含不可打印字符，LoginMode 不是 0、1、2；已登录的连接再次发送 SMGP_LOGIN（连接继续）'),
-            result('BAD_AUTH', '登录名不存在、认证码错误，或账户尚无可用于 SMGP 的接口密码（在「接口信息」中重置一次）'),
+            result(
+              'BAD_STRUCTURE',
+              'ClientID 为空或含不可打印字符，LoginMode 不是 0、1、2；已登录的连接再次发送 SMGP_LOGIN（连接继续）',
+            ),
+            result(
+              'BAD_AUTH',
+              '登录名不存在、认证码错误，或账户尚无可用于 SMGP 的接口密码（在「接口信息」中重置一次）',
+            ),
             result('VERSION_TOO_HIGH', 'ClientVersion 高于 3.x'),
             result('TOO_MANY_CONNECTIONS', '账户已登录的连接数达到最大连接数（nodenum）'),
             result(
@@ -251,14 +285,32 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
         table: fields([
           ['NeedReport', '0 或 1', '0 不要状态报告，其他值要所有最终状态的报告'],
           ['MsgFormat', `${MSG_FORMAT.ASCII} / ${MSG_FORMAT.UCS2} / ${MSG_FORMAT.GB}`, '见「编码与长短信」'],
-          ['SrcTermID', sourceId, a.needextend === 1 ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）` : `被忽略：一律从账户号码 ${number} 发出`],
+          [
+            'SrcTermID',
+            sourceId,
+            a.needextend === 1
+              ? `账户号码 ${number} + 1–6 位扩展号（也可只填扩展号）`
+              : `被忽略：一律从账户号码 ${number} 发出`,
+          ],
           ['DestTermIDCount', `1–${MAX_DESTS}`, '号码个数'],
           ['DestTermID', EXAMPLE.mobile, '中国大陆手机号，21 字节'],
-          ['MsgLength / MsgContent', '内容', `MsgContent 最多 255 字节（含 UDH）；一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`],
+          [
+            'MsgLength / MsgContent',
+            '内容',
+            `MsgContent 最多 255 字节（含 UDH）；一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`,
+          ],
           [`TP_udhi（TLV ${hex4(TAG.TP_udhi)}）`, '0 或 1', '1：MsgContent 以 UDH 开头（长短信分段）'],
-          [`PkTotal / PkNumber（TLV ${hex4(TAG.PkTotal)} / ${hex4(TAG.PkNumber)}）`, '总数 / 序号', '可选，不读取：长短信以 TP_udhi 与 UDH 为准'],
+          [
+            `PkTotal / PkNumber（TLV ${hex4(TAG.PkTotal)} / ${hex4(TAG.PkNumber)}）`,
+            '总数 / 序号',
+            '可选，不读取：长短信以 TP_udhi 与 UDH 为准',
+          ],
           [`MsgSrc / LinkID（TLV ${hex4(TAG.MsgSrc)} / ${hex4(TAG.LinkID)}）`, '任意', '可选，不使用'],
-          ['MsgType、Priority、ServiceID、FeeType、FeeCode、FixedFee、ValidTime、AtTime、ChargeTermID、Reserve、其他 TLV', '任意', '不使用'],
+          [
+            'MsgType、Priority、ServiceID、FeeType、FeeCode、FixedFee、ValidTime、AtTime、ChargeTermID、Reserve、其他 TLV',
+            '任意',
+            '不使用',
+          ],
         ]),
         notes: [
           '可选参数（TLV）在 Reserve 之后：Tag(2 字节) Length(2 字节) Value，任意顺序；不认识的 TLV 被忽略。',
@@ -266,7 +318,9 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
         ],
       },
       results: {
-        paragraphs: ['SMGP_SUBMIT_RESP 的 Status：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。'],
+        paragraphs: [
+          'SMGP_SUBMIT_RESP 的 Status：0 为受理成功；除注明「请稍后重发」的以外，其他结果都是该短信的最终结果，未写入、未计费。',
+        ],
         codes: {
           format: 'decimal',
           label: 'Status',
@@ -280,7 +334,10 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
             result('SYSTEM_BUSY', '超过账户每秒提交速度（accessSpeed）：请稍后重发'),
             result('SYSTEM_BUSY', `本连接同时受理中的提交超过 ${opts.window} 个：请稍后重发`),
             result('X_ACCOUNT', '账户不能使用接口（登录后被冻结、认证被撤销等，一秒内生效）'),
-            result('X_PARTS_FULL', `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`),
+            result(
+              'X_PARTS_FULL',
+              `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`,
+            ),
             result('X_SYSTEM', '平台内部错误：未写入，请稍后重发'),
             ...refusalEntries(SMGP_REFUSAL_STATUS, smgpResultName),
           ],
@@ -332,8 +389,16 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
           ['IsReport', 0, '上行短信'],
           ['MsgFormat', `${MSG_FORMAT.ASCII} 或 ${MSG_FORMAT.UCS2}`, '纯 ASCII 为 0，否则 UCS2'],
           ['SrcTermID', EXAMPLE.mobile, '回复的手机号'],
-          ['DestTermID', `${number}${a.needextend === 1 ? EXAMPLE.extension : ''}`, '手机回复的号码：账户号码 + 扩展号'],
-          ['MsgContent', EXAMPLE.reply, `超过 ${CONTENT_MAX} 字节时分段发送（TLV TP_udhi 1，UDH \`05 00 03 参考号 总数 序号\`）`],
+          [
+            'DestTermID',
+            `${number}${a.needextend === 1 ? EXAMPLE.extension : ''}`,
+            '手机回复的号码：账户号码 + 扩展号',
+          ],
+          [
+            'MsgContent',
+            EXAMPLE.reply,
+            `超过 ${CONTENT_MAX} 字节时分段发送（TLV TP_udhi 1，UDH \`05 00 03 参考号 总数 序号\`）`,
+          ],
         ]),
       },
       flow: {
@@ -345,9 +410,17 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
               `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口与服务器进程合计；每个号码（长短信的每一段）计 1 条`,
               `Status ${SMGP_RESULT.SYSTEM_BUSY}，请稍后重发`,
             ],
-            ['提交窗口', `每个连接同时受理中的 SMGP_SUBMIT 最多 ${opts.window} 个（建议客户端窗口不超过此数）`, `Status ${SMGP_RESULT.SYSTEM_BUSY}，请稍后重发`],
+            [
+              '提交窗口',
+              `每个连接同时受理中的 SMGP_SUBMIT 最多 ${opts.window} 个（建议客户端窗口不超过此数）`,
+              `Status ${SMGP_RESULT.SYSTEM_BUSY}，请稍后重发`,
+            ],
             ['推送窗口', `每个连接最多 ${opts.deliverWindow} 个未应答的 SMGP_DELIVER`, '等待应答后继续发送'],
-            ['最大连接数（nodenum）', '账户同时登录的连接数', `SMGP_LOGIN_RESP Status ${SMGP_RESULT.TOO_MANY_CONNECTIONS}`],
+            [
+              '最大连接数（nodenum）',
+              '账户同时登录的连接数',
+              `SMGP_LOGIN_RESP Status ${SMGP_RESULT.TOO_MANY_CONNECTIONS}`,
+            ],
           ],
         },
       },
@@ -372,7 +445,11 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
         title: '登录应答：SMGP_LOGIN_RESP',
         fields: fields([
           ['Status', 0, '成功（4 字节）'],
-          ['AuthenticatorServer', serverAuthenticator(0, auth, EXAMPLE.password).toString('hex'), 'MD5(Status + AuthenticatorClient + 接口密码)'],
+          [
+            'AuthenticatorServer',
+            serverAuthenticator(0, auth, EXAMPLE.password).toString('hex'),
+            'MD5(Status + AuthenticatorClient + 接口密码)',
+          ],
           ['ServerVersion', `0x${SMGP_VERSION.toString(16)}`, ''],
         ]),
         hex: loginResp,

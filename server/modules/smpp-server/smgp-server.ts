@@ -59,7 +59,15 @@ import {
 import { openInterfaceSecret } from '../../lib/interface-secret';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
+import {
+  extensionOf,
+  interfaceRefusal,
+  MAX_PARTS,
+  PARTS_FULL,
+  type DoorPlatform,
+  type MoRow,
+  type ReceiptRow,
+} from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** the Status of this door's answers (docs/api-smgp.md "Status"): SMGP 3.0's, and vendor codes from 100 for the platform's refusals (nothing charged) */
@@ -211,7 +219,14 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
     }
     switch (h.requestId) {
       case CMD.LOGIN:
-        this.write(ss, encodeLoginResp(h.sequenceId, { status: SMGP_RESULT.BAD_STRUCTURE, authenticatorServer: Buffer.alloc(16), serverVersion: SMGP_VERSION }));
+        this.write(
+          ss,
+          encodeLoginResp(h.sequenceId, {
+            status: SMGP_RESULT.BAD_STRUCTURE,
+            authenticatorServer: Buffer.alloc(16),
+            serverVersion: SMGP_VERSION,
+          }),
+        );
         return;
       case CMD.ACTIVE_TEST:
         this.write(ss, encodeActiveTestResp(h.sequenceId));
@@ -251,11 +266,15 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
   private async login(ss: SmgpSession, b: Buffer, seq: number) {
     const l = decodeLogin(b);
     const refuse = (status: number) => {
-      this.write(ss, encodeLoginResp(seq, { status, authenticatorServer: Buffer.alloc(16), serverVersion: SMGP_VERSION }));
+      this.write(
+        ss,
+        encodeLoginResp(seq, { status, authenticatorServer: Buffer.alloc(16), serverVersion: SMGP_VERSION }),
+      );
       ss.socket.end();
     };
     if (l.clientVersion >> 4 > 3) return refuse(SMGP_RESULT.VERSION_TOO_HIGH);
-    if (l.loginMode !== LOGIN_MODE.SEND && l.loginMode !== LOGIN_MODE.RECEIVE && l.loginMode !== LOGIN_MODE.TRANSMIT) return refuse(SMGP_RESULT.BAD_STRUCTURE);
+    if (l.loginMode !== LOGIN_MODE.SEND && l.loginMode !== LOGIN_MODE.RECEIVE && l.loginMode !== LOGIN_MODE.TRANSMIT)
+      return refuse(SMGP_RESULT.BAD_STRUCTURE);
     const login = l.clientId;
     if (!/^[\x21-\x7e]{1,8}$/.test(login)) return refuse(SMGP_RESULT.BAD_STRUCTURE);
     ss.loggingIn = true;
@@ -268,7 +287,12 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
           this.ctx.db
             .selectFrom('accounts')
             .selectAll()
-            .where((eb) => eb.or([eb('interface_login', '=', login), eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)])]))
+            .where((eb) =>
+              eb.or([
+                eb('interface_login', '=', login),
+                eb.and([eb('interface_login', 'is', null), eb('clientid', '=', login)]),
+              ]),
+            )
             .orderBy('interface_login')
             .executeTakeFirst(),
         async (a) => {
@@ -279,7 +303,13 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
       );
       if (!gate.ok) {
         if (gate.why === 'gone') return;
-        return refuse(gate.why === 'auth' ? SMGP_RESULT.BAD_AUTH : gate.why === 'nodenum' ? SMGP_RESULT.TOO_MANY_CONNECTIONS : SMGP_RESULT.X_ACCOUNT);
+        return refuse(
+          gate.why === 'auth'
+            ? SMGP_RESULT.BAD_AUTH
+            : gate.why === 'nodenum'
+              ? SMGP_RESULT.TOO_MANY_CONNECTIONS
+              : SMGP_RESULT.X_ACCOUNT,
+        );
       }
       const a = gate.account;
       const secret = openInterfaceSecret(this.secretKey, a.id, a.interface_secret) ?? '';
@@ -289,7 +319,14 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
       ss.receive = l.loginMode !== LOGIN_MODE.SEND;
       ss.number = `${this.opts.sourcePrefix}${a.id}`;
       clearTimeout(ss.loginTimer);
-      this.write(ss, encodeLoginResp(seq, { status: 0, authenticatorServer: serverAuthenticator(0, l.authenticatorClient, secret), serverVersion: SMGP_VERSION }));
+      this.write(
+        ss,
+        encodeLoginResp(seq, {
+          status: 0,
+          authenticatorServer: serverAuthenticator(0, l.authenticatorClient, secret),
+          serverVersion: SMGP_VERSION,
+        }),
+      );
       if (ss.receive) this.core.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'smgp login failed');
@@ -313,7 +350,8 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
    */
   private async onSubmit(ss: SmgpSession, b: Buffer, seq: number) {
     const accountId = ss.accountId!;
-    const answer = (status: number, id: Buffer = ZERO_MSG_ID) => this.write(ss, encodeSubmitResp(seq, { msgId: id, status }));
+    const answer = (status: number, id: Buffer = ZERO_MSG_ID) =>
+      this.write(ss, encodeSubmitResp(seq, { msgId: id, status }));
     const refuse = (status: number, reason: string, detail = '') => {
       this.refused(status, reason, detail);
       return answer(status);
@@ -330,7 +368,8 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
     try {
       const account = await this.core.account(accountId);
       if (!account || interfaceRefusal(account)) return refuse(SMGP_RESULT.X_ACCOUNT, 'account');
-      if (s.msgFormat !== MSG_FORMAT.ASCII && s.msgFormat !== MSG_FORMAT.UCS2 && s.msgFormat !== MSG_FORMAT.GB) return refuse(SMGP_RESULT.BAD_MSG_FORMAT, 'msgFormat');
+      if (s.msgFormat !== MSG_FORMAT.ASCII && s.msgFormat !== MSG_FORMAT.UCS2 && s.msgFormat !== MSG_FORMAT.GB)
+        return refuse(SMGP_RESULT.BAD_MSG_FORMAT, 'msgFormat');
       let body = s.msgContent;
       let part: { ref: number; total: number; seq: number } | null = null;
       if (s.tpUdhi) {
@@ -341,13 +380,16 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
       let text = decodeSmgpText(body, s.msgFormat);
       const phones = s.destTermIds.map((d) => d.trim());
       const long = !!part && part.total > 1;
-      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1)) return refuse(SMGP_RESULT.BAD_STRUCTURE, 'part');
+      if (long && (part!.seq < 1 || part!.seq > part!.total || part!.total > MAX_PARTS || phones.length !== 1))
+        return refuse(SMGP_RESULT.BAD_STRUCTURE, 'part');
       if ([...text].length > MAX_MESSAGE_CHARS) return refuse(SMGP_RESULT.BAD_MSG_LENGTH, 'length');
       const sourceAddr = s.srcTermId.trim();
-      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const extension =
+        account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
       const registeredDelivery = s.needReport === 0 ? 0 : 1;
       for (let i = 0; i < phones.length; i++) {
-        if (!(await this.core.buckets.take(account.id, account.access_speed))) return refuse(SMGP_RESULT.SYSTEM_BUSY, 'accessSpeed');
+        if (!(await this.core.buckets.take(account.id, account.access_speed)))
+          return refuse(SMGP_RESULT.SYSTEM_BUSY, 'accessSpeed');
       }
       const tz = this.opts.tzMinutes;
       let partIds: string[] | undefined;
@@ -356,27 +398,42 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
         const p = part!;
         const phone = phones[0];
         const key = `smgp|${sourceAddr}|${phone}|${p.ref}|${p.total}`;
-        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery }, (n) =>
-          smgpMsgIdString(msgIdOf(n, new Date(), tz)),
+        const added = await this.core.addPart(
+          account.id,
+          { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery },
+          (n) => smgpMsgIdString(msgIdOf(n, new Date(), tz)),
         );
         if (added === PARTS_FULL) return refuse(SMGP_RESULT.X_PARTS_FULL, 'parts');
         if ('partId' in added) return answer(0, parseSmgpMsgId(added.partId) ?? ZERO_MSG_ID);
         ({ text, partIds, registeredDelivery: delivery } = added);
-        if (!(await this.core.claimParts(account.id, key))) return answer(0, parseSmgpMsgId(added.ownPartId) ?? ZERO_MSG_ID);
+        if (!(await this.core.claimParts(account.id, key)))
+          return answer(0, parseSmgpMsgId(added.ownPartId) ?? ZERO_MSG_ID);
       }
-      const first = await this.platform.submit(account, { phone: phones[0], text, sourceAddr, extension, registeredDelivery: delivery, partIds });
+      const first = await this.platform.submit(account, {
+        phone: phones[0],
+        text,
+        sourceAddr,
+        extension,
+        registeredDelivery: delivery,
+        partIds,
+      });
       if (!first.ok) return refuse(first.status, 'refusal', first.message);
       this.stats.accepted++;
       const id = smgpMessageId(first.msgId, first.createdAt ?? new Date(), tz);
       if (phones.length > 1) {
         const others = await Promise.all(
-          phones
-            .slice(1)
-            .map((phone) =>
-              this.platform
-                .submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds: [smgpMsgIdString(id)] })
-                .catch((err: unknown) => ({ ok: false as const, status: SMGP_RESULT.X_SYSTEM, message: String(err) })),
-            ),
+          phones.slice(1).map((phone) =>
+            this.platform
+              .submit(account, {
+                phone,
+                text,
+                sourceAddr,
+                extension,
+                registeredDelivery: delivery,
+                partIds: [smgpMsgIdString(id)],
+              })
+              .catch((err: unknown) => ({ ok: false as const, status: SMGP_RESULT.X_SYSTEM, message: String(err) })),
+          ),
         );
         for (const r of others) {
           if (r.ok) this.stats.accepted++;
@@ -400,7 +457,9 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
     const id = row.part_id ? (parseSmgpMsgId(row.part_id) ?? ZERO_MSG_ID) : smgpMessageId(row.message_id, submitAt, tz);
     const stat = row.stat.slice(0, 7);
     const err = /^\d{1,3}$/.test(row.err) ? row.err.padStart(3, '0') : stat === 'DELIVRD' ? '000' : '999';
-    const text = PRINTABLE_ASCII.test(row.text ?? '') ? Buffer.from((row.text ?? '').slice(0, 20), 'latin1') : Buffer.alloc(0);
+    const text = PRINTABLE_ASCII.test(row.text ?? '')
+      ? Buffer.from((row.text ?? '').slice(0, 20), 'latin1')
+      : Buffer.alloc(0);
     const content = encodeReport({
       msgId: id,
       sub: '001',
@@ -433,7 +492,10 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
   /** An uplink: SMGP_DELIVER with IsReport 0 from the mobile to the number it replied to; a text over 140 octets goes as TP_udhi parts, the row taken when the last part is answered. */
   protected deliverMo(ss: SmgpSession, row: MoRow) {
     const single = encodeSmgpText(row.content);
-    const parts = single.octets.length <= CONTENT_MAX ? { msgFormat: single.msgFormat, contents: [single.octets] } : splitSmgpText(row.content, row.mo_id & 0xff);
+    const parts =
+      single.octets.length <= CONTENT_MAX
+        ? { msgFormat: single.msgFormat, contents: [single.octets] }
+        : splitSmgpText(row.content, row.mo_id & 0xff);
     let last = 0;
     const tz = this.opts.tzMinutes;
     for (const content of parts.contents) {

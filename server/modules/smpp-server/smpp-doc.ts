@@ -50,7 +50,14 @@ import {
   encoded,
   refusalEntries,
 } from './door-doc-common';
-import { BIND_RESP_SYSTEM_ID, HAS_RESPONSE, SERVED_COMMANDS, SMPP_REFUSAL_STATUS, SMPP_STATUS, type SmppServerOptions } from './server';
+import {
+  BIND_RESP_SYSTEM_ID,
+  HAS_RESPONSE,
+  SERVED_COMMANDS,
+  SMPP_REFUSAL_STATUS,
+  SMPP_STATUS,
+  type SmppServerOptions,
+} from './server';
 
 const COMMANDS = (smpp as unknown as { commands: Record<string, { id: number }> }).commands;
 /** a command's id as SMPP writes it */
@@ -85,7 +92,11 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
 
   // ---------------------------------------------------------------- examples, encoded as the door encodes
   /** a submit_sm / deliver_sm written by lib/smpp-pdu encodeSm (the door's own encoder) with its sequence number */
-  const sm = (command: 'submit_sm' | 'deliver_sm', sequence: number, f: Omit<SmFields, 'sourceTon' | 'sourceNpi' | 'destTon' | 'destNpi'>) =>
+  const sm = (
+    command: 'submit_sm' | 'deliver_sm',
+    sequence: number,
+    f: Omit<SmFields, 'sourceTon' | 'sourceNpi' | 'destTon' | 'destNpi'>,
+  ) =>
     encoded(() => {
       const pdu = encodeSm(command, { sourceTon: 0, sourceNpi: 0, destTon: 0, destNpi: 0, ...f });
       pdu.sequence_number = sequence;
@@ -103,7 +114,11 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
       address_range: '',
     }).toBuffer(),
   );
-  const bindResp = new smpp.PDU('bind_transceiver_resp', { sequence_number: 1, command_status: SMPP_STATUS.OK, system_id: BIND_RESP_SYSTEM_ID }).toBuffer();
+  const bindResp = new smpp.PDU('bind_transceiver_resp', {
+    sequence_number: 1,
+    command_status: SMPP_STATUS.OK,
+    system_id: BIND_RESP_SYSTEM_ID,
+  }).toBuffer();
   const text = encodeText(EXAMPLE.text);
   const submit = sm('submit_sm', 2, {
     source: a.needextend === 1 ? EXAMPLE.extension : '',
@@ -126,7 +141,15 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
     shortMessage: Buffer.concat([concatUdh(ref, long.parts.length, 1), long.parts[0]]),
   });
   const submitAt = new Date(req.now.getTime() - 60_000);
-  const receipt = receiptText({ msgId: messageId, stat: 'DELIVRD', err: '000', submitAt, doneAt: req.now, text: EXAMPLE.text, tzMinutes: tz });
+  const receipt = receiptText({
+    msgId: messageId,
+    stat: 'DELIVRD',
+    err: '000',
+    submitAt,
+    doneAt: req.now,
+    text: EXAMPLE.text,
+    tzMinutes: tz,
+  });
   const deliver = sm('deliver_sm', 1, {
     source: EXAMPLE.mobile,
     dest: login,
@@ -163,14 +186,20 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
         table: {
           head: ['项目', '规则'],
           rows: [
-            ['地址与端口', `${req.host}:${door.port}${door.tlsPort ? `；SMPP over TLS：${req.host}:${door.tlsPort}` : ''}`],
+            [
+              '地址与端口',
+              `${req.host}:${door.port}${door.tlsPort ? `；SMPP over TLS：${req.host}:${door.tlsPort}` : ''}`,
+            ],
             ['协议版本', 'SMPP 3.4（interface_version `0x34`）'],
             ['登录期限', `连接建立后 ${duration(opts.bindTimeoutMs)}内须完成 bind，否则连接被关闭`],
             [
               '空闲超时',
               `登录后 ${duration(opts.idleTimeoutMs)}内没有收到任何 PDU 则关闭连接：请定时发送 enquire_link（建议每 ${duration(Math.max(1000, Math.floor(opts.idleTimeoutMs / 4000) * 1000))}一次）`,
             ],
-            ['会话类型', '`bind_transmitter` 只提交；`bind_receiver` 只接收状态报告与上行；`bind_transceiver` 收发都可以'],
+            [
+              '会话类型',
+              '`bind_transmitter` 只提交；`bind_receiver` 只接收状态报告与上行；`bind_transceiver` 收发都可以',
+            ],
             [
               '连接限制',
               `每个 IP 同时最多 ${opts.maxConnectionsPerAddress} 个连接，${duration(opts.connectWindowMs)}内最多新建 ${opts.maxConnectAttempts} 个连接；超过时新连接被立即关闭`,
@@ -178,7 +207,9 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
             ['会话数', '同一账户同时登录的会话数不超过其最大连接数（nodenum），所有服务器进程合计'],
           ],
         },
-        notes: ['状态报告与上行短信只发往接收会话（receiver 或 transceiver），任一会话、任一服务器进程都可以；没有接收会话时在平台排队等待。'],
+        notes: [
+          '状态报告与上行短信只发往接收会话（receiver 或 transceiver），任一会话、任一服务器进程都可以；没有接收会话时在平台排队等待。',
+        ],
       },
       login: {
         paragraphs: [
@@ -216,11 +247,36 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
             ['bind_transceiver', idOf('bind_transceiver'), '客户 → 平台', '登录（收发）'],
             ['enquire_link', idOf('enquire_link'), '客户 → 平台', '任何时候都应答 enquire_link_resp'],
             ['unbind', idOf('unbind'), '客户 → 平台', '应答 unbind_resp 后关闭连接'],
-            ['submit_sm', idOf('submit_sm'), '客户 → 平台', `提交短信，应答 submit_sm_resp；未登录或在接收会话上提交：${hex(SMPP_STATUS.INVBNDSTS, 8)}`],
-            ['data_sm', idOf('data_sm'), '客户 → 平台', '与 submit_sm 相同（文本在 message_payload），应答 data_sm_resp'],
-            ['deliver_sm', idOf('deliver_sm'), '平台 → 客户', '状态报告（esm_class `0x04`）与上行短信（esm_class `0x00`）'],
-            ['deliver_sm_resp', idOf('deliver_sm_resp'), '客户 → 平台', 'command_status 0：已收到，不再重发；其他：稍后重发'],
-            ['generic_nack', idOf('generic_nack'), '平台 → 客户', `未定义的 command_id、没有应答的命令（outbind、alert_notification）：${hex(SMPP_STATUS.INVCMDID, 8)}`],
+            [
+              'submit_sm',
+              idOf('submit_sm'),
+              '客户 → 平台',
+              `提交短信，应答 submit_sm_resp；未登录或在接收会话上提交：${hex(SMPP_STATUS.INVBNDSTS, 8)}`,
+            ],
+            [
+              'data_sm',
+              idOf('data_sm'),
+              '客户 → 平台',
+              '与 submit_sm 相同（文本在 message_payload），应答 data_sm_resp',
+            ],
+            [
+              'deliver_sm',
+              idOf('deliver_sm'),
+              '平台 → 客户',
+              '状态报告（esm_class `0x04`）与上行短信（esm_class `0x00`）',
+            ],
+            [
+              'deliver_sm_resp',
+              idOf('deliver_sm_resp'),
+              '客户 → 平台',
+              'command_status 0：已收到，不再重发；其他：稍后重发',
+            ],
+            [
+              'generic_nack',
+              idOf('generic_nack'),
+              '平台 → 客户',
+              `未定义的 command_id、没有应答的命令（outbind、alert_notification）：${hex(SMPP_STATUS.INVCMDID, 8)}`,
+            ],
           ],
         },
         codes: {
@@ -248,22 +304,39 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
             `账户支持扩展号时为 1–6 位扩展号（可带账户号码 ${number} 前缀），短信从 ${number}+扩展号 发出；否则一律从 ${number} 发出。源号码从不导致拒绝`,
           ],
           ['destination_addr', EXAMPLE.mobile, '一个中国大陆手机号；86、+86、0086 前缀会被去掉'],
-          ['esm_class', `0 或 \`${hex(ESM_UDHI)}\``, `\`${hex(ESM_UDHI)}\`（UDHI）表示 short_message 以 UDH 开头（长短信分段）`],
+          [
+            'esm_class',
+            `0 或 \`${hex(ESM_UDHI)}\``,
+            `\`${hex(ESM_UDHI)}\`（UDHI）表示 short_message 以 UDH 开头（长短信分段）`,
+          ],
           ['registered_delivery', '0 / 1 / 2', '低两位：0 不要状态报告；1 所有最终状态；2 仅失败时；3 同 1'],
           ['data_coding', `\`${hex(DC_UCS2)}\` 等`, '见「编码与长短信」'],
           ['short_message', '文本', '为空时读 message_payload'],
-          [`message_payload（TLV \`${hex(TLV_MESSAGE_PAYLOAD, 4)}\`）`, '文本', 'data_sm 的文本，或 submit_sm 中较长的文本'],
+          [
+            `message_payload（TLV \`${hex(TLV_MESSAGE_PAYLOAD, 4)}\`）`,
+            '文本',
+            'data_sm 的文本，或 submit_sm 中较长的文本',
+          ],
           [
             `sar_msg_ref_num / sar_total_segments / sar_segment_seqnum（TLV \`${hex(TLV_SAR_MSG_REF_NUM, 4)}\` / \`${hex(TLV_SAR_TOTAL_SEGMENTS, 4)}\` / \`${hex(TLV_SAR_SEGMENT_SEQNUM, 4)}\`）`,
             '分段参数',
             '长短信分段的另一种方式（代替 UDH）',
           ],
-          ['service_type、*_ton、*_npi、protocol_id、priority_flag、schedule_delivery_time、validity_period、replace_if_present_flag、sm_default_msg_id', '任意', '不使用'],
+          [
+            'service_type、*_ton、*_npi、protocol_id、priority_flag、schedule_delivery_time、validity_period、replace_if_present_flag、sm_default_msg_id',
+            '任意',
+            '不使用',
+          ],
         ]),
-        notes: [`一次提交的扩展号与 registered_delivery 随短信保存。${PIECE_RULE}`, '多个连接可以同时提交；每个 submit_sm_resp 在其短信写入并计费之后才发出。'],
+        notes: [
+          `一次提交的扩展号与 registered_delivery 随短信保存。${PIECE_RULE}`,
+          '多个连接可以同时提交；每个 submit_sm_resp 在其短信写入并计费之后才发出。',
+        ],
       },
       results: {
-        paragraphs: ['submit_sm_resp / data_sm_resp 的 command_status：0 为受理成功；除注明「请稍后重发」的以外，其他状态都是该短信的最终结果，未写入、未计费。'],
+        paragraphs: [
+          'submit_sm_resp / data_sm_resp 的 command_status：0 为受理成功；除注明「请稍后重发」的以外，其他状态都是该短信的最终结果，未写入、未计费。',
+        ],
         codes: {
           format: 'hex',
           label: 'command_status',
@@ -271,10 +344,16 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
             st(SMPP_STATUS.OK, '受理成功：应答带 message_id'),
             st(SMPP_STATUS.INVBNDSTS, '未登录，或在只接收的会话（bind_receiver）上提交'),
             st(SMPP_STATUS.X_ACCOUNT, '账户不能使用接口（登录后被冻结、认证被撤销等，一秒内生效）'),
-            st(SMPP_STATUS.INVMSGLEN, `内容超过 ${MAX_MESSAGE_CHARS} 个字符；长短信分段序号超出总数，或总数超过 ${MAX_PARTS}`),
+            st(
+              SMPP_STATUS.INVMSGLEN,
+              `内容超过 ${MAX_MESSAGE_CHARS} 个字符；长短信分段序号超出总数，或总数超过 ${MAX_PARTS}`,
+            ),
             st(SMPP_STATUS.THROTTLED, '超过账户每秒提交速度（accessSpeed）：请稍后重发'),
             st(SMPP_STATUS.THROTTLED, `本会话同时受理中的提交超过 ${opts.window} 个：请稍后重发`),
-            st(SMPP_STATUS.MSGQFUL, `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`),
+            st(
+              SMPP_STATUS.MSGQFUL,
+              `账户未完成的长短信分段已达上限（${Math.round(opts.partsMaxBytes / 1024)} KB）：分段未保存`,
+            ),
             st(SMPP_STATUS.SYSERR, '平台内部错误：未写入，请稍后重发'),
             ...refusalEntries(SMPP_REFUSAL_STATUS, smppStatusName),
           ],
@@ -318,7 +397,11 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
             'id:… sub:001 dlvrd:… submit date:… done date:… stat:… err:… text:…',
             'SMPP 3.4 附录 B 格式；日期为 YYMMDDhhmm（北京时间），text 为内容的前 20 个字母数字',
           ],
-          [`receipted_message_id（TLV \`${hex(TLV_RECEIPTED_MESSAGE_ID, 4)}\`）`, messageId, '提交应答中的 message_id（或长短信分段的编号）'],
+          [
+            `receipted_message_id（TLV \`${hex(TLV_RECEIPTED_MESSAGE_ID, 4)}\`）`,
+            messageId,
+            '提交应答中的 message_id（或长短信分段的编号）',
+          ],
           [`message_state（TLV \`${hex(TLV_MESSAGE_STATE, 4)}\`）`, String(STAT_STATE.DELIVRD), '见下表'],
         ]),
         notes: [
@@ -332,7 +415,11 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
         ],
         table: fields([
           ['source_addr', EXAMPLE.mobile, '回复的手机号（不带 +86）'],
-          ['destination_addr', `${number}${a.needextend === 1 ? EXAMPLE.extension : ''}`, '手机回复的号码：账户号码 + 扩展号'],
+          [
+            'destination_addr',
+            `${number}${a.needextend === 1 ? EXAMPLE.extension : ''}`,
+            '手机回复的号码：账户号码 + 扩展号',
+          ],
           ['esm_class', '`0x00`', '上行短信'],
           ['data_coding', `\`${hex(DC_IA5)}\` 或 \`${hex(DC_UCS2)}\``, '纯 ASCII 为 IA5，否则 UCS2'],
           ['short_message / message_payload', EXAMPLE.reply, `超过 ${SHORT_MESSAGE_MAX} 字节时放在 message_payload`],
@@ -347,7 +434,11 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
               `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口与服务器进程合计；每个 submit_sm（长短信的每一段）计 1 条`,
               `${hex(SMPP_STATUS.THROTTLED, 8)}，请稍后重发`,
             ],
-            ['提交窗口', `每个会话同时受理中的 submit_sm 最多 ${opts.window} 个（建议客户端窗口不超过此数）`, `${hex(SMPP_STATUS.THROTTLED, 8)}，请稍后重发`],
+            [
+              '提交窗口',
+              `每个会话同时受理中的 submit_sm 最多 ${opts.window} 个（建议客户端窗口不超过此数）`,
+              `${hex(SMPP_STATUS.THROTTLED, 8)}，请稍后重发`,
+            ],
             ['推送窗口', `每个接收会话最多 ${opts.deliverWindow} 个未应答的 deliver_sm`, '等待应答后继续发送'],
             ['最大连接数（nodenum）', '账户同时登录的会话数', `登录应答 ${hex(SMPP_STATUS.ALYBND, 8)}`],
           ],

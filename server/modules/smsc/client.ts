@@ -34,7 +34,16 @@ import net from 'node:net';
 import tls from 'node:tls';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { MoMessage, Receipt, SubmitRequest } from './types';
-import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import {
+  LinkConn,
+  LinkCore,
+  silentLog,
+  type Delivery,
+  type LinkLog,
+  type LinkWords,
+  type Pending as CorePending,
+  type SmscLinkHandle,
+} from './link-core';
 import { describeSmsc, type SmscConfig } from './config';
 import {
   concatUdh,
@@ -72,7 +81,13 @@ export { combineParts, type LinkLog, type SmscLinkHandle, type SmscLinkStats } f
  * (throttled, queue full, temporary, not bound, its own system error). None is a failure of the
  * message; the dispatcher reads them as the channel's state (docs/api-dispatch.md "Carrier back-off").
  */
-const RETRY_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MSGQFUL, STATUS.X_T_APPN, STATUS.INVBNDSTS, STATUS.SYSERR]);
+const RETRY_STATUSES = new Set<number>([
+  STATUS.THROTTLED,
+  STATUS.MSGQFUL,
+  STATUS.X_T_APPN,
+  STATUS.INVBNDSTS,
+  STATUS.SYSERR,
+]);
 const BIND_TIMEOUT_MS = 10_000;
 
 type Pending = CorePending<SplitText>;
@@ -240,7 +255,14 @@ class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery
     c.state = 'connecting';
     c.reconnectTimer = null;
     const { host, port } = this.cfg;
-    const socket = this.cfg.tls ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: this.cfg.tlsVerify }) : net.connect({ host, port });
+    const socket = this.cfg.tls
+      ? tls.connect({
+          host,
+          port,
+          servername: net.isIP(host) ? undefined : host,
+          rejectUnauthorized: this.cfg.tlsVerify,
+        })
+      : net.connect({ host, port });
     c.socket = socket;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
@@ -253,7 +275,8 @@ class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery
       this.bind(c, socket);
     });
     socket.on('error', (e) => {
-      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, 'SMPP connection error');
+      if (c.state !== 'closed')
+        this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, 'SMPP connection error');
     });
     socket.once('close', () => {
       clearTimeout(connectTimer);
@@ -287,7 +310,10 @@ class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery
         if (c.session !== session) return;
         if (resp.command_status !== STATUS.OK) {
           c.failures = Math.max(c.failures, 4); // wrong credentials: do not hammer the SMSC
-          this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, code: hexCode(resp.command_status) }, 'SMPP bind refused');
+          this.log.error(
+            { smsc: describeSmsc(this.cfg), conn: c.id, code: hexCode(resp.command_status) },
+            'SMPP bind refused',
+          );
           socket.destroy();
           return;
         }
@@ -356,7 +382,8 @@ class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery
       let stat = parsed.stat;
       if (typeof pdu.message_state === 'number' && STATE_STAT[pdu.message_state]) stat = STATE_STAT[pdu.message_state];
       if (!msgId || !stat || stat === 'ENROUTE' || stat === 'SCHEDUL') {
-        if (!msgId || !stat) this.log.warn({ text: text.slice(0, 200) }, 'SMPP receipt without id or stat: acknowledged and ignored');
+        if (!msgId || !stat)
+          this.log.warn({ text: text.slice(0, 200) }, 'SMPP receipt without id or stat: acknowledged and ignored');
         session.send(pdu.response());
         return;
       }
@@ -366,14 +393,34 @@ class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery
       const readings = idReadings(msgId, this.cfg.receiptIds);
       const phone = String(pdu.source_addr ?? '').slice(0, 32);
       this.received('receipts', {
-        item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}), ...(phone ? { phone } : {}) },
+        item: {
+          msgId,
+          delivered,
+          stat,
+          err,
+          doneAt: parsed.done ?? now,
+          ...(readings.length ? { readings } : {}),
+          ...(phone ? { phone } : {}),
+        },
         session,
         pdu,
       });
     } else if (esm === 0) {
       const ref = this.refName ? pdu[this.refName] : undefined;
-      const smscRef = ref ? `ref:${String(ref).slice(0, 64)}` : `${pdu.source_addr}-${pdu.destination_addr}-${now.getTime()}-${pdu.sequence_number}`;
-      this.received('mos', { item: { from: String(pdu.source_addr ?? ''), to: String(pdu.destination_addr ?? ''), text, smscRef, receivedAt: now }, session, pdu });
+      const smscRef = ref
+        ? `ref:${String(ref).slice(0, 64)}`
+        : `${pdu.source_addr}-${pdu.destination_addr}-${now.getTime()}-${pdu.sequence_number}`;
+      this.received('mos', {
+        item: {
+          from: String(pdu.source_addr ?? ''),
+          to: String(pdu.destination_addr ?? ''),
+          text,
+          smscRef,
+          receivedAt: now,
+        },
+        session,
+        pdu,
+      });
     } else {
       // intermediate notifications, SME acknowledgements: nothing to record
       session.send(pdu.response());

@@ -31,7 +31,16 @@
 import type net from 'node:net';
 import type { MoMessage, Receipt } from './types';
 import type { CmppSettings, SmscConfig } from './config';
-import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import {
+  FramedConn,
+  FramedLink,
+  silentLog,
+  type Delivery,
+  type FramedLinkWords,
+  type LinkLog,
+  type Pending as CorePending,
+  type SmscLinkHandle,
+} from './link-core';
 import {
   CmppFrameSplitter,
   CONNECT_STATUS,
@@ -85,7 +94,11 @@ export interface CmppLinkOptions {
   sourcePrefix?: string;
 }
 
-export function createCmppLink(config: SmscConfig, log: LinkLog = silentLog, opts: CmppLinkOptions = {}): SmscLinkHandle {
+export function createCmppLink(
+  config: SmscConfig,
+  log: LinkLog = silentLog,
+  opts: CmppLinkOptions = {},
+): SmscLinkHandle {
   return new CmppLink(config, log, opts);
 }
 
@@ -113,7 +126,14 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: CmppLinkOptions = {}) {
     if (cfg.protocol !== 'cmpp' || !cfg.cmpp) throw new Error('CMPP link: not a cmpp:// configuration');
-    super(cfg, log, WORDS, (id) => new Conn(id), cfg.cmpp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX, cfg.cmpp.srcId);
+    super(
+      cfg,
+      log,
+      WORDS,
+      (id) => new Conn(id),
+      cfg.cmpp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX,
+      cfg.cmpp.srcId,
+    );
     this.cmpp = cfg.cmpp;
     this.start();
   }
@@ -186,7 +206,11 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
     const { status, version, authenticatorIsmg: authIsmg } = p;
     if (status !== CONNECT_STATUS.OK) return this.loginRefused(c, socket, { status });
     const v = versionOf(version) ?? this.cmpp.version;
-    if (v !== this.cmpp.version) this.log.warn({ conn: c.id, asked: this.cmpp.version, got: version }, 'CMPP gateway answers in another version: using it');
+    if (v !== this.cmpp.version)
+      this.log.warn(
+        { conn: c.id, asked: this.cmpp.version, got: version },
+        'CMPP gateway answers in another version: using it',
+      );
     c.version = v;
     const authSource = c.authSource;
     if (
@@ -204,7 +228,13 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
       case 'SUBMIT_RESP': {
         const result = pkt.result;
         if (result === RESULT.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', msgIdString(pkt.msgId));
-        else this.submitAnswered(c, pkt.sequenceId, result === RESULT.FLOW_CONTROL ? 'throttled' : 'refused', `CMPP:${result}`);
+        else
+          this.submitAnswered(
+            c,
+            pkt.sequenceId,
+            result === RESULT.FLOW_CONTROL ? 'throttled' : 'refused',
+            `CMPP:${result}`,
+          );
         return;
       }
       case 'DELIVER':
@@ -225,7 +255,10 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
         socket.end();
         return;
       default:
-        this.log.warn({ conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` }, 'CMPP packet not expected on a carrier link: ignored');
+        this.log.warn(
+          { conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` },
+          'CMPP packet not expected on a carrier link: ignored',
+        );
     }
   }
 
@@ -250,7 +283,10 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
       try {
         report = decodeReport(d.msgContent, c.version);
       } catch {
-        this.log.warn({ conn: c.id, hex: d.msgContent.toString('hex').slice(0, 200) }, 'CMPP status report unreadable: acknowledged and ignored');
+        this.log.warn(
+          { conn: c.id, hex: d.msgContent.toString('hex').slice(0, 200) },
+          'CMPP status report unreadable: acknowledged and ignored',
+        );
         socket.write(encodeDeliverResp(d.sequenceId, { msgId: d.msgId, result: 0 }, c.version));
         return;
       }
@@ -279,7 +315,16 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
       }
       const text = decodeCmppText(body, d.msgFmt);
       // Dest_Id = src_id + extension → the platform's prefix + extension, as the dispatcher routes uplinks
-      this.received('mos', { ...base, item: { from: d.srcTerminalId, to: this.uplinkTo(d.destId), text, smscRef: `cmpp:${msgIdString(d.msgId)}`, receivedAt: now } });
+      this.received('mos', {
+        ...base,
+        item: {
+          from: d.srcTerminalId,
+          to: this.uplinkTo(d.destId),
+          text,
+          smscRef: `cmpp:${msgIdString(d.msgId)}`,
+          receivedAt: now,
+        },
+      });
     }
   }
 

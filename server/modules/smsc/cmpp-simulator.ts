@@ -127,11 +127,23 @@ interface Sess {
 const STATS = ['UNDELIV', 'EXPIRED', 'REJECTD'];
 
 /** the settings the SMPP simulator's SMSC_SIM_* also name (simulatorSettingsFromEnv) are taken; others ignored */
-export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings> & Record<string, unknown> = {}): Promise<CmppSimulator> {
+export async function startCmppSimulator(
+  settings: Partial<CmppSimulatorSettings> & Record<string, unknown> = {},
+): Promise<CmppSimulator> {
   const s = simSettings(CMPP_SIMULATOR_DEFAULTS, settings);
   const sim = new SimCore<CmppSimSubmit>(s);
   const ids = new MsgIdSource(s.gateway, s.tzMinutes);
-  const counts: CmppSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, connects: 0, connectFailures: 0, sessions: 0 };
+  const counts: CmppSimulatorCounts = {
+    received: 0,
+    accepted: 0,
+    throttled: 0,
+    reportsSent: 0,
+    reportsPending: 0,
+    moSent: 0,
+    connects: 0,
+    connectFailures: 0,
+    sessions: 0,
+  };
 
   const deliver = (sess: Sess, seq: number, job: Job) => {
     const now = new Date();
@@ -222,7 +234,11 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
             socket.write(
               encodeConnectResp(
                 pkt.sequenceId,
-                { status, authenticatorIsmg: ismgAuthenticator(status, pkt.authenticatorSource, s.secret, layout), version: VERSION_OCTET[layout] },
+                {
+                  status,
+                  authenticatorIsmg: ismgAuthenticator(status, pkt.authenticatorSource, s.secret, layout),
+                  version: VERSION_OCTET[layout],
+                },
                 layout,
               ),
             );
@@ -273,7 +289,16 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
             if (!outcome) break; // no report
             const stat = outcome === 'delivered' ? 'DELIVRD' : sim.pick(STATS);
             const latency = sim.latency();
-            for (const phone of pkt.destTerminalIds) queue.add({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcId, submitAt: new Date(nowMs) });
+            for (const phone of pkt.destTerminalIds)
+              queue.add({
+                due: nowMs + latency,
+                kind: 'report',
+                msgId,
+                stat,
+                phone,
+                srcId: pkt.srcId,
+                submitAt: new Date(nowMs),
+              });
             break;
           }
           case 'DELIVER_RESP': {
@@ -282,7 +307,16 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
             if (job.kind === 'report') {
               counts.reportsSent++;
               const text = job.stat === 'DELIVRD' ? sim.reply() : null;
-              if (text !== null) queue.add({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
+              if (text !== null)
+                queue.add({
+                  due: Date.now() + s.moDelayMs,
+                  kind: 'mo',
+                  msgId: ids.next(),
+                  phone: job.phone,
+                  srcId: job.srcId,
+                  submitAt: new Date(),
+                  text,
+                });
             } else counts.moSent++;
             break;
           }

@@ -216,7 +216,8 @@ const NUMBERS: Record<string, [NumKey, number, number]> = {
 function intParam(name: string, raw: string, min: number, max: number): number {
   const t = raw.trim();
   const n = /^0x[0-9a-f]{1,8}$/i.test(t) ? parseInt(t, 16) : /^\d{1,10}$/.test(t) ? Number(t) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new SmppUrlError(`${name} must be an integer from ${min} to ${max} (got "${t.slice(0, 20)}")`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new SmppUrlError(`${name} must be an integer from ${min} to ${max} (got "${t.slice(0, 20)}")`);
   return n;
 }
 
@@ -245,7 +246,9 @@ export function parseSmppUrl(raw: string): SmscConfig {
   if (url.protocol === 'smgp:') return parseSmgpUrl(url);
   if (url.protocol === 'sgip:') return parseSgipUrl(url);
   if (url.protocol !== 'smpp:' && url.protocol !== 'smpps:') {
-    throw new SmppUrlError(`scheme must be smpp://, smpps://, cmpp://, smgp:// or sgip:// (got ${url.protocol.slice(0, 20)})`);
+    throw new SmppUrlError(
+      `scheme must be smpp://, smpps://, cmpp://, smgp:// or sgip:// (got ${url.protocol.slice(0, 20)})`,
+    );
   }
   const tls = url.protocol === 'smpps:';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -255,9 +258,12 @@ export function parseSmppUrl(raw: string): SmscConfig {
   const systemId = decode(url.username, 'system_id');
   const password = decode(url.password, 'password');
   if (!systemId) throw new SmppUrlError('no system_id (expected smpp://system_id:password@host:port)');
-  if (systemId.length > 15 || !PRINTABLE.test(systemId)) throw new SmppUrlError('system_id must be 1-15 printable ASCII characters');
-  if (password.length > 8 || !PRINTABLE.test(password)) throw new SmppUrlError('password must be at most 8 printable ASCII characters');
-  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?window=200)');
+  if (systemId.length > 15 || !PRINTABLE.test(systemId))
+    throw new SmppUrlError('system_id must be 1-15 printable ASCII characters');
+  if (password.length > 8 || !PRINTABLE.test(password))
+    throw new SmppUrlError('password must be at most 8 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '')
+    throw new SmppUrlError('unexpected path (options go in the query: ?window=200)');
 
   const cfg: SmscConfig = { ...SMSC_DEFAULTS, host, port, tls, systemId, password };
   for (const [key, value] of url.searchParams) {
@@ -265,18 +271,22 @@ export function parseSmppUrl(raw: string): SmscConfig {
     const num = NUMBERS[k];
     if (num) cfg[num[0]] = intParam(k, value, num[1], num[2]);
     else if (k === 'source' || k === 'source_addr') {
-      if (value.length > 20 || !PRINTABLE.test(value)) throw new SmppUrlError('source must be at most 20 printable ASCII characters');
+      if (value.length > 20 || !PRINTABLE.test(value))
+        throw new SmppUrlError('source must be at most 20 printable ASCII characters');
       cfg.sourceAddr = value;
     } else if (k === 'system_type') {
-      if (value.length > 12 || !PRINTABLE.test(value)) throw new SmppUrlError('system_type must be at most 12 printable ASCII characters');
+      if (value.length > 12 || !PRINTABLE.test(value))
+        throw new SmppUrlError('system_type must be at most 12 printable ASCII characters');
       cfg.systemType = value;
     } else if (k === 'ref_tlv') {
       const tag = intParam(k, value, 0, 0x3fff);
-      if (tag !== 0 && tag < 0x1400) throw new SmppUrlError('ref_tlv must be a vendor tag from 0x1400 to 0x3FFF (or 0 for none)');
+      if (tag !== 0 && tag < 0x1400)
+        throw new SmppUrlError('ref_tlv must be a vendor tag from 0x1400 to 0x3FFF (or 0 for none)');
       cfg.refTlv = tag;
     } else if (k === 'receipt_id') {
       const v = value.trim().toLowerCase();
-      if (v !== 'auto' && v !== 'exact' && v !== 'hex' && v !== 'dec') throw new SmppUrlError('receipt_id must be auto, exact, hex or dec');
+      if (v !== 'auto' && v !== 'exact' && v !== 'hex' && v !== 'dec')
+        throw new SmppUrlError('receipt_id must be auto, exact, hex or dec');
       cfg.receiptIds = v;
     } else if (k === 'long') {
       const v = value.trim().toLowerCase();
@@ -289,7 +299,8 @@ export function parseSmppUrl(raw: string): SmscConfig {
     } else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
-      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      if (!Number.isInteger(n) || n < -720 || n > 840)
+        throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
       cfg.tzMinutes = n;
     } else if (k === 'tls_insecure') {
       cfg.tlsVerify = !['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
@@ -297,7 +308,8 @@ export function parseSmppUrl(raw: string): SmscConfig {
       throw new SmppUrlError(`unknown option "${key.slice(0, 40)}"`);
     }
   }
-  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs)
+    throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
   return cfg;
 }
 
@@ -311,11 +323,24 @@ function parseCmppUrl(url: URL): SmscConfig {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
   const systemId = decode(url.username, 'SP id');
   const password = decode(url.password, 'secret');
-  if (!systemId || systemId.length > 6 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the SP id (cmpp://sp_id:secret@…) must be 1-6 printable ASCII characters');
-  if (password.length > 64 || !PRINTABLE.test(password)) throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
-  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?version=3)');
+  if (!systemId || systemId.length > 6 || !PRINTABLE.test(systemId))
+    throw new SmppUrlError('the SP id (cmpp://sp_id:secret@…) must be 1-6 printable ASCII characters');
+  if (password.length > 64 || !PRINTABLE.test(password))
+    throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '')
+    throw new SmppUrlError('unexpected path (options go in the query: ?version=3)');
   const cmpp: CmppSettings = { version: 2, serviceId: '', srcId: '', msgSrc: systemId, prefix: null };
-  const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'cmpp', cmpp, enquireLinkMs: 10_000, host, port, tls: false, systemId, password };
+  const cfg: SmscConfig = {
+    ...SMSC_DEFAULTS,
+    protocol: 'cmpp',
+    cmpp,
+    enquireLinkMs: 10_000,
+    host,
+    port,
+    tls: false,
+    systemId,
+    password,
+  };
   const text = (k: string, value: string, max: number, digits = false) => {
     if (value.length > max || !PRINTABLE.test(value) || (digits && !DIGITS.test(value)))
       throw new SmppUrlError(`${k} must be at most ${max} ${digits ? 'digits' : 'printable ASCII characters'}`);
@@ -327,7 +352,8 @@ function parseCmppUrl(url: URL): SmscConfig {
     if (num) cfg[num[0]] = intParam(k, value, num[1], num[2]);
     else if (k === 'version') {
       const v = value.trim();
-      if (v !== '2' && v !== '3' && v !== '20' && v !== '30' && v !== '0x20' && v !== '0x30') throw new SmppUrlError('version must be 2 or 3');
+      if (v !== '2' && v !== '3' && v !== '20' && v !== '30' && v !== '0x20' && v !== '0x30')
+        throw new SmppUrlError('version must be 2 or 3');
       cmpp.version = v.includes('3') ? 3 : 2;
     } else if (k === 'service_id') cmpp.serviceId = text(k, value, 10);
     else if (k === 'src_id') cmpp.srcId = text(k, value, 21, true);
@@ -336,11 +362,13 @@ function parseCmppUrl(url: URL): SmscConfig {
     else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
-      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      if (!Number.isInteger(n) || n < -720 || n > 840)
+        throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
       cfg.tzMinutes = n;
     } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for cmpp://`);
   }
-  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs)
+    throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
   return cfg;
 }
 
@@ -352,11 +380,24 @@ function parseSmgpUrl(url: URL): SmscConfig {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
   const systemId = decode(url.username, 'ClientID');
   const password = decode(url.password, 'secret');
-  if (!systemId || systemId.length > 8 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the ClientID (smgp://client_id:secret@…) must be 1-8 printable ASCII characters');
-  if (password.length > 64 || !PRINTABLE.test(password)) throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
-  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?src=1069000)');
+  if (!systemId || systemId.length > 8 || !PRINTABLE.test(systemId))
+    throw new SmppUrlError('the ClientID (smgp://client_id:secret@…) must be 1-8 printable ASCII characters');
+  if (password.length > 64 || !PRINTABLE.test(password))
+    throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '')
+    throw new SmppUrlError('unexpected path (options go in the query: ?src=1069000)');
   const smgp: SmgpSettings = { serviceId: '', src: '', spId: systemId, prefix: null };
-  const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'smgp', smgp, enquireLinkMs: 10_000, host, port, tls: false, systemId, password };
+  const cfg: SmscConfig = {
+    ...SMSC_DEFAULTS,
+    protocol: 'smgp',
+    smgp,
+    enquireLinkMs: 10_000,
+    host,
+    port,
+    tls: false,
+    systemId,
+    password,
+  };
   const text = (k: string, value: string, max: number, digits = false) => {
     if (value.length > max || !PRINTABLE.test(value) || (digits && !DIGITS.test(value)))
       throw new SmppUrlError(`${k} must be at most ${max} ${digits ? 'digits' : 'printable ASCII characters'}`);
@@ -373,11 +414,13 @@ function parseSmgpUrl(url: URL): SmscConfig {
     else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
-      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      if (!Number.isInteger(n) || n < -720 || n > 840)
+        throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
       cfg.tzMinutes = n;
     } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for smgp://`);
   }
-  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs)
+    throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
   return cfg;
 }
 
@@ -389,9 +432,12 @@ function parseSgipUrl(url: URL): SmscConfig {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
   const systemId = decode(url.username, 'login');
   const password = decode(url.password, 'password');
-  if (!systemId || systemId.length > 16 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the login (sgip://login:password@…) must be 1-16 printable ASCII characters');
-  if (password.length > 16 || !PRINTABLE.test(password)) throw new SmppUrlError('the password must be at most 16 printable ASCII characters');
-  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?corp_id=12345)');
+  if (!systemId || systemId.length > 16 || !PRINTABLE.test(systemId))
+    throw new SmppUrlError('the login (sgip://login:password@…) must be 1-16 printable ASCII characters');
+  if (password.length > 16 || !PRINTABLE.test(password))
+    throw new SmppUrlError('the password must be at most 16 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '')
+    throw new SmppUrlError('unexpected path (options go in the query: ?corp_id=12345)');
   const sgip: SgipSettings = {
     corpId: '',
     spNumber: '',
@@ -421,7 +467,8 @@ function parseSgipUrl(url: URL): SmscConfig {
     else if (k === 'callback_port') sgip.callbackPort = intParam(k, value, 0, 65535);
     else if (k === 'callback_host') {
       const h = value.trim();
-      if (!h || h.length > 253 || !/^[0-9A-Za-z.:_-]+$/.test(h)) throw new SmppUrlError('callback_host must be an address to listen on');
+      if (!h || h.length > 253 || !/^[0-9A-Za-z.:_-]+$/.test(h))
+        throw new SmppUrlError('callback_host must be an address to listen on');
       sgip.callbackHost = h;
     } else if (k === 'callback_user') sgip.callbackUser = text(k, value, 16);
     else if (k === 'callback_password') sgip.callbackPassword = text(k, value, 16);
@@ -429,17 +476,21 @@ function parseSgipUrl(url: URL): SmscConfig {
     else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
-      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      if (!Number.isInteger(n) || n < -720 || n > 840)
+        throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
       cfg.tzMinutes = n;
     } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for sgip://`);
   }
   if (sgip.nodeId < 0) sgip.nodeId = 3_000_000_000 + Number(sgip.corpId || 0);
-  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs)
+    throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
   return cfg;
 }
 
 /** SMPP_URL without the password, for logs. */
-export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'> & { protocol?: SmscProtocol }): string {
+export function describeSmsc(
+  cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'> & { protocol?: SmscProtocol },
+): string {
   return `${cfg.protocol === 'cmpp' || cfg.protocol === 'smgp' || cfg.protocol === 'sgip' ? cfg.protocol : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
 
@@ -448,7 +499,10 @@ export function parseLatency(v: string): [number, number] {
   const m = /^(\d{1,7})(?: *- *(\d{1,7}))?$/.exec(v.trim());
   if (!m) throw new Error(`SMSC_SIM_LATENCY_MS must be "min-max" in ms, e.g. 50-500 (got "${v.slice(0, 20)}")`);
   const range: [number, number] = [Number(m[1]), Number(m[2] ?? m[1])];
-  if (range[1] < range[0]) throw new Error(`SMSC_SIM_LATENCY_MS="${v.slice(0, 20)}" is not accepted: the second number may not be below the first`);
+  if (range[1] < range[0])
+    throw new Error(
+      `SMSC_SIM_LATENCY_MS="${v.slice(0, 20)}" is not accepted: the second number may not be below the first`,
+    );
   return range;
 }
 
@@ -471,7 +525,8 @@ export function simulatorSettingsFromEnv(env: ServerEnv): Partial<SimulatorSetti
   if (env.SMSC_SIM_MAX_PER_SECOND !== undefined) out.maxPerSecond = env.SMSC_SIM_MAX_PER_SECOND;
   if (env.SMSC_SIM_MO_DELAY_MS !== undefined) out.moDelayMs = env.SMSC_SIM_MO_DELAY_MS;
   if (env.SMSC_SIM_SEED !== undefined) out.seed = env.SMSC_SIM_SEED;
-  if (env.SMSC_SIM_LATENCY_MS !== undefined) [out.latencyMinMs, out.latencyMaxMs] = parseLatency(env.SMSC_SIM_LATENCY_MS);
+  if (env.SMSC_SIM_LATENCY_MS !== undefined)
+    [out.latencyMinMs, out.latencyMaxMs] = parseLatency(env.SMSC_SIM_LATENCY_MS);
   return out;
 }
 
@@ -519,7 +574,11 @@ type EnumJson = { oneOf: { const: number; title: string; 'x-name': string }[] };
 
 /** an enum value by its code, title (移动) or x-name (Mobile) */
 function enumValue(e: EnumJson, v: unknown, allowed: (n: number) => boolean, what: string): number {
-  const hit = e.oneOf.find((o) => o.const === v || (typeof v === 'string' && (o.title === v.trim() || o['x-name'].toLowerCase() === v.trim().toLowerCase())));
+  const hit = e.oneOf.find(
+    (o) =>
+      o.const === v ||
+      (typeof v === 'string' && (o.title === v.trim() || o['x-name'].toLowerCase() === v.trim().toLowerCase())),
+  );
   if (!hit || !allowed(hit.const)) throw new ChannelConfigError(`unknown ${what} ${JSON.stringify(v)?.slice(0, 20)}`);
   return hit.const;
 }
@@ -528,12 +587,24 @@ const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** One channel from its JSON object (file) or CLI row; throws ChannelConfigError. */
 export function parseChannel(raw: unknown): ChannelSpec {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ChannelConfigError('a channel must be an object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ChannelConfigError('a channel must be an object');
   const o = raw as Record<string, unknown>;
-  const known = new Set(['name', 'url', 'carriers', 'international', 'sms_types', 'priority', 'weight', 'max_per_second']);
-  for (const k of Object.keys(o)) if (!known.has(k)) throw new ChannelConfigError(`unknown channel field "${k.slice(0, 40)}"`);
+  const known = new Set([
+    'name',
+    'url',
+    'carriers',
+    'international',
+    'sms_types',
+    'priority',
+    'weight',
+    'max_per_second',
+  ]);
+  for (const k of Object.keys(o))
+    if (!known.has(k)) throw new ChannelConfigError(`unknown channel field "${k.slice(0, 40)}"`);
   const name = o.name;
-  if (typeof name !== 'string' || !NAME.test(name)) throw new ChannelConfigError('name must be 1-32 letters, digits, _ or -');
+  if (typeof name !== 'string' || !NAME.test(name))
+    throw new ChannelConfigError('name must be 1-32 letters, digits, _ or -');
   if (typeof o.url !== 'string') throw new ChannelConfigError(`${name}: url missing`);
   let cfg: SmscConfig;
   try {
@@ -546,14 +617,26 @@ export function parseChannel(raw: unknown): ChannelSpec {
     if (!Array.isArray(v)) throw new ChannelConfigError(`${name}: ${field} must be a list`);
     return v;
   };
-  const carriers = [...new Set(list(o.carriers, 'carriers').map((v) => enumValue(carrierEnum as EnumJson, v, (n) => n >= 1 && n <= 3, 'carrier')))];
-  const smsTypes = [...new Set(list(o.sms_types, 'sms_types').map((v) => enumValue(smsTypeEnum as EnumJson, v, () => true, 'SMS type')))];
+  const carriers = [
+    ...new Set(
+      list(o.carriers, 'carriers').map((v) =>
+        enumValue(carrierEnum as EnumJson, v, (n) => n >= 1 && n <= 3, 'carrier'),
+      ),
+    ),
+  ];
+  const smsTypes = [
+    ...new Set(
+      list(o.sms_types, 'sms_types').map((v) => enumValue(smsTypeEnum as EnumJson, v, () => true, 'SMS type')),
+    ),
+  ];
   const int = (v: unknown, field: string, def: number, min: number, max: number) => {
     if (v === undefined) return def;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ChannelConfigError(`${name}: ${field} must be an integer from ${min} to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      throw new ChannelConfigError(`${name}: ${field} must be an integer from ${min} to ${max}`);
     return v;
   };
-  if (o.international !== undefined && typeof o.international !== 'boolean') throw new ChannelConfigError(`${name}: international must be true or false`);
+  if (o.international !== undefined && typeof o.international !== 'boolean')
+    throw new ChannelConfigError(`${name}: international must be true or false`);
   return {
     name,
     url: o.url,
@@ -579,8 +662,10 @@ export function parseChannelTable(text: string): ChannelTable {
     throw new ChannelConfigError(`not JSON (${(e as Error).message.slice(0, 80)})`);
   }
   const obj = Array.isArray(json) ? { channels: json } : (json as Record<string, unknown>);
-  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.channels)) throw new ChannelConfigError('expected { "channels": [ … ] } or a list of channels');
-  for (const k of Object.keys(obj)) if (k !== 'channels' && k !== 'failover_ms') throw new ChannelConfigError(`unknown field "${k.slice(0, 40)}"`);
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.channels))
+    throw new ChannelConfigError('expected { "channels": [ … ] } or a list of channels');
+  for (const k of Object.keys(obj))
+    if (k !== 'channels' && k !== 'failover_ms') throw new ChannelConfigError(`unknown field "${k.slice(0, 40)}"`);
   const f = obj.failover_ms;
   if (f !== undefined && (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f > 3_600_000))
     throw new ChannelConfigError('failover_ms must be an integer from 0 to 3600000');
@@ -615,7 +700,11 @@ export function channelRowOf(spec: ChannelSpec, enabled: boolean, now: Date) {
   };
 }
 
-export function channelServes(c: Pick<ChannelSpec, 'carriers' | 'international' | 'smsTypes'>, carrier: number, smsType: number): boolean {
+export function channelServes(
+  c: Pick<ChannelSpec, 'carriers' | 'international' | 'smsTypes'>,
+  carrier: number,
+  smsType: number,
+): boolean {
   if (c.smsTypes.length && !c.smsTypes.includes(smsType)) return false;
   if (carrier === Carrier.International) return c.international;
   // no carriers listed: every domestic carrier (unknown 0 included), unless it is an international channel

@@ -138,12 +138,28 @@ export interface LinkWords {
 
 type Kind = 'receipts' | 'mos';
 
-export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Receipt>, M extends Delivery<MoMessage>> implements SmscLinkHandle {
+export abstract class LinkCore<
+  S,
+  C extends LinkConn<S>,
+  R extends Delivery<Receipt>,
+  M extends Delivery<MoMessage>,
+> implements SmscLinkHandle {
   protected readonly conns: C[];
   protected closed = false;
   /** reading from the carrier is paused (too many deliveries wait for a handler): a new connection starts paused */
   protected readingPaused = false;
-  readonly stats: SmscLinkStats = { submitted: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receipts: 0, mo: 0, reconnects: 0, queued: 0, inflight: 0 };
+  readonly stats: SmscLinkStats = {
+    submitted: 0,
+    accepted: 0,
+    rejected: 0,
+    retried: 0,
+    unconfirmed: 0,
+    receipts: 0,
+    mo: 0,
+    reconnects: 0,
+    queued: 0,
+    inflight: 0,
+  };
   private queue: Pending<S>[] = [];
   private qHead = 0;
   private pumpScheduled = false;
@@ -189,7 +205,10 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
   /** starts the connections and timers: the subclass's constructor calls it last */
   protected start(): void {
     const cfg = this.cfg;
-    this.sweepTimer = setInterval(() => this.sweep(), Math.min(1000, Math.max(50, Math.floor(cfg.queueWaitMs / 4) || 50)));
+    this.sweepTimer = setInterval(
+      () => this.sweep(),
+      Math.min(1000, Math.max(50, Math.floor(cfg.queueWaitMs / 4) || 50)),
+    );
     this.sweepTimer.unref();
     this.probeTimer = setInterval(() => this.keepAlive(), cfg.enquireLinkMs);
     this.probeTimer.unref();
@@ -207,7 +226,15 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
   waitReady(timeoutMs = 10_000): Promise<void> {
     if (this.ready) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.words.link} link ${describeSmsc(this.cfg)} not ${this.words.ready} after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `${this.words.link} link ${describeSmsc(this.cfg)} not ${this.words.ready} after ${timeoutMs} ms`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.readyWaiters.push(() => {
         clearTimeout(timer);
         resolve();
@@ -224,7 +251,13 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
       const now = Date.now();
       batch.forEach((req, index) => {
         const p: Pending<S> = { req, batch: state, index, queuedAt: now, sentAt: 0 };
-        if (this.closed) return this.finish(p, { ref: req.ref, status: 'retry', code: this.words.closedCode, afterMs: this.cfg.reconnectMinMs });
+        if (this.closed)
+          return this.finish(p, {
+            ref: req.ref,
+            status: 'retry',
+            code: this.words.closedCode,
+            afterMs: this.cfg.reconnectMinMs,
+          });
         const n = this.prepare(p);
         if (typeof n === 'string') return this.finish(p, { ref: req.ref, status: 'rejected', code: n });
         if (n === 1) this.queue.push(p);
@@ -495,7 +528,8 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
   }
 
   private async flush(kind: Kind) {
-    const handler = (kind === 'receipts' ? this.receiptHandler : this.moHandler) as ((items: unknown[]) => Promise<void>) | null;
+    const handler = (kind === 'receipts' ? this.receiptHandler : this.moHandler) as
+      ((items: unknown[]) => Promise<void>) | null;
     if (this.flushing[kind] >= this.cfg.receiptFlushes || !handler) return; // kept until a handler is registered
     const buf: (R | M)[] = this[kind];
     if (!buf.length) return;
@@ -507,7 +541,10 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
     } catch (e) {
       failed = true;
       const what = kind === 'receipts' ? this.words.receipt : this.words.mo;
-      this.log.error({ err: (e as Error).message, count: taken.length }, `${this.words.link} ${what} handler failed: the ${this.words.peer} will deliver them again`);
+      this.log.error(
+        { err: (e as Error).message, count: taken.length },
+        `${this.words.link} ${what} handler failed: the ${this.words.peer} will deliver them again`,
+      );
     }
     this.acknowledge(taken, failed);
     this.flushing[kind]--;
@@ -526,7 +563,12 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
     // not written: the caller may try later
     while (this.qHead < this.queue.length) {
       const p = this.queue[this.qHead++];
-      this.finish(p, { ref: p.req.ref, status: 'retry', code: this.words.closedCode, afterMs: this.cfg.reconnectMinMs });
+      this.finish(p, {
+        ref: p.req.ref,
+        status: 'retry',
+        code: this.words.closedCode,
+        afterMs: this.cfg.reconnectMinMs,
+      });
     }
     this.queue = [];
     this.qHead = 0;
@@ -568,7 +610,12 @@ export function combineParts(ref: number, results: readonly SubmitResult[]): Sub
   if (results.some((r) => r.status === 'accepted')) return { ref, status: 'unconfirmed', code: 'PARTIAL' };
   const retry = results.filter((r): r is Extract<SubmitResult, { status: 'retry' }> => r.status === 'retry');
   // (no parts at all: SMPP's throttled, as before the core was shared)
-  return { ref, status: 'retry', code: retry[0]?.code ?? '0x00000058', afterMs: Math.max(0, ...retry.map((r) => r.afterMs)) };
+  return {
+    ref,
+    status: 'retry',
+    code: retry[0]?.code ?? '0x00000058',
+    afterMs: Math.max(0, ...retry.map((r) => r.afterMs)),
+  };
 }
 
 // ---------------------------------------------------------------- the framed links (CMPP, SMGP, SGIP)
@@ -610,12 +657,13 @@ export type SubmitAnswer = 'accepted' | 'throttled' | 'refused';
  * timer, the answer matched by its sequence, a refusal backing off high), writing a submit and
  * settling its answer, the request checks, the source number and the deliver answers.
  */
-export abstract class FramedLink<S extends { contents: Buffer[] }, C extends FramedConn<S>, R extends Delivery<Receipt>, M extends Delivery<MoMessage>, P> extends LinkCore<
-  S,
-  C,
-  R,
-  M
-> {
+export abstract class FramedLink<
+  S extends { contents: Buffer[] },
+  C extends FramedConn<S>,
+  R extends Delivery<Receipt>,
+  M extends Delivery<MoMessage>,
+  P,
+> extends LinkCore<S, C, R, M> {
   protected constructor(
     cfg: SmscConfig,
     log: LinkLog,
@@ -677,13 +725,16 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
 
   /** an uplink's destination as the dispatcher routes it: the channel's number + extension → the platform's prefix + extension */
   protected uplinkTo(dest: string): string {
-    return this.ownNumber && dest.startsWith(this.ownNumber) ? `${this.prefix}${dest.slice(this.ownNumber.length)}` : dest;
+    return this.ownNumber && dest.startsWith(this.ownNumber)
+      ? `${this.prefix}${dest.slice(this.ownNumber.length)}`
+      : dest;
   }
 
   /** a request that cannot be valid: its code */
   private localProblem(req: SubmitRequest): string | null {
     if (typeof req.to !== 'string' || !this.destination.test(req.to)) return this.words.badDestinationCode;
-    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from) || this.sourceOf(req.from).length > 21) return this.words.badSourceCode;
+    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from) || this.sourceOf(req.from).length > 21)
+      return this.words.badSourceCode;
     if (typeof req.text !== 'string' || req.text.length > TEXT_MAX) return this.words.tooLongCode;
     return null;
   }
@@ -767,7 +818,10 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
       try {
         packets = splitter.push(chunk);
       } catch (e) {
-        this.log.warn({ conn: c.id, err: (e as Error).message }, `${w.link} stream unreadable: dropping the connection`);
+        this.log.warn(
+          { conn: c.id, err: (e as Error).message },
+          `${w.link} stream unreadable: dropping the connection`,
+        );
         socket.destroy();
         return;
       }
@@ -782,14 +836,18 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
             this.onLoginAnswer(c, socket, pkt);
           } else if (c.state !== 'connecting' || this.beforeLogin(pkt)) this.onPacket(c, socket, pkt);
         } catch (e) {
-          this.log.warn({ conn: c.id, err: (e as Error).message }, `${w.link} packet unreadable: dropping the connection`);
+          this.log.warn(
+            { conn: c.id, err: (e as Error).message },
+            `${w.link} packet unreadable: dropping the connection`,
+          );
           socket.destroy();
           return;
         }
       }
     });
     socket.on('error', (e) => {
-      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, `${w.link} connection error`);
+      if (c.state !== 'closed')
+        this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, `${w.link} connection error`);
     });
     socket.once('close', () => {
       clearTimeout(loginTimer);
@@ -812,7 +870,10 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
   /** the login was refused (wrong credentials or version): the back-off starts high, so the gateway is not hammered */
   protected loginRefused(c: C, socket: net.Socket, detail: object): void {
     c.failures = Math.max(c.failures, 4);
-    this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, ...detail }, `${this.words.link} ${this.words.login} refused`);
+    this.log.error(
+      { smsc: describeSmsc(this.cfg), conn: c.id, ...detail },
+      `${this.words.link} ${this.words.login} refused`,
+    );
     socket.destroy();
   }
 
@@ -829,7 +890,11 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
   }
 
   /** the answers of a batch of deliveries, corked per socket; one whose socket is gone (`live` false) is left: the gateway delivers it again */
-  protected answerDeliveries<D extends { socket: net.Socket }>(taken: D[], live: (d: D) => boolean, answer: (d: D) => Buffer): void {
+  protected answerDeliveries<D extends { socket: net.Socket }>(
+    taken: D[],
+    live: (d: D) => boolean,
+    answer: (d: D) => Buffer,
+  ): void {
     const sockets = new Set<net.Socket>();
     for (const d of taken) {
       if (!live(d) || !d.socket.writable) continue;

@@ -25,7 +25,16 @@ import net from 'node:net';
 import { ENV_DEFAULTS } from '../../env';
 import type { MoMessage, Receipt } from './types';
 import { describeSmsc, type SgipSettings, type SmscConfig } from './config';
-import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import {
+  FramedConn,
+  FramedLink,
+  silentLog,
+  type Delivery,
+  type FramedLinkWords,
+  type LinkLog,
+  type Pending as CorePending,
+  type SmscLinkHandle,
+} from './link-core';
 import {
   decodePacket,
   decodeSgipText,
@@ -88,7 +97,11 @@ export interface SgipLinkHandle extends SmscLinkHandle {
   callbackListening(): Promise<number | null>;
 }
 
-export function createSgipLink(config: SmscConfig, log: LinkLog = silentLog, opts: SgipLinkOptions = {}): SgipLinkHandle {
+export function createSgipLink(
+  config: SmscConfig,
+  log: LinkLog = silentLog,
+  opts: SgipLinkOptions = {},
+): SgipLinkHandle {
   return new SgipLink(config, log, opts);
 }
 
@@ -112,7 +125,10 @@ const WORDS: FramedLinkWords = {
   destinationDigits: 19,
 };
 
-export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>, SgipDelivery<MoMessage>, Packet> implements SgipLinkHandle {
+export class SgipLink
+  extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>, SgipDelivery<MoMessage>, Packet>
+  implements SgipLinkHandle
+{
   private readonly sgip: SgipSettings;
   private readonly seqs: SeqSource;
   private server: net.Server | null = null;
@@ -125,7 +141,14 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: SgipLinkOptions = {}) {
     if (cfg.protocol !== 'sgip' || !cfg.sgip) throw new Error('SGIP link: not an sgip:// configuration');
-    super(cfg, log, WORDS, (id) => new Conn(id), cfg.sgip.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX, cfg.sgip.spNumber);
+    super(
+      cfg,
+      log,
+      WORDS,
+      (id) => new Conn(id),
+      cfg.sgip.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX,
+      cfg.sgip.spNumber,
+    );
     this.sgip = cfg.sgip;
     this.seqs = new SeqSource(cfg.sgip.nodeId, cfg.tzMinutes);
     this.listening = this.listen();
@@ -182,7 +205,14 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
 
   protected hello() {
     const seq = this.seqs.next();
-    return { seq: seq.number, packet: encodeBind(seq, { loginType: LOGIN_TYPE.SP_TO_SMG, loginName: this.cfg.systemId, loginPassword: this.cfg.password }) };
+    return {
+      seq: seq.number,
+      packet: encodeBind(seq, {
+        loginType: LOGIN_TYPE.SP_TO_SMG,
+        loginName: this.cfg.systemId,
+        loginPassword: this.cfg.password,
+      }),
+    };
   }
 
   protected loginAnswerSeq(p: Packet): number | null {
@@ -206,7 +236,13 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
         if (c.state !== 'bound') return;
         const result = pkt.result;
         if (result === RESULT.OK) this.submitAnswered(c, pkt.seq.number, 'accepted', seqString(pkt.seq));
-        else this.submitAnswered(c, pkt.seq.number, result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL ? 'throttled' : 'refused', `SGIP:${result}`);
+        else
+          this.submitAnswered(
+            c,
+            pkt.seq.number,
+            result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL ? 'throttled' : 'refused',
+            `SGIP:${result}`,
+          );
         return;
       }
       case 'UNBIND':
@@ -217,7 +253,10 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
         socket.end();
         return;
       default:
-        this.log.warn({ conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` }, 'SGIP packet not expected from the SMG on this connection: ignored');
+        this.log.warn(
+          { conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` },
+          'SGIP packet not expected from the SMG on this connection: ignored',
+        );
     }
   }
 
@@ -242,7 +281,10 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
       const attempt = () => {
         if (this.closed) return resolve(null);
         server.once('error', (e) => {
-          this.log.error({ smsc: describeSmsc(this.cfg), port, err: e.message }, 'SGIP callback listener cannot listen: trying again in 5 s');
+          this.log.error(
+            { smsc: describeSmsc(this.cfg), port, err: e.message },
+            'SGIP callback listener cannot listen: trying again in 5 s',
+          );
           setTimeout(attempt, 5000).unref();
         });
         server.listen(port, this.sgip.callbackHost, () => {
@@ -325,7 +367,14 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
               socket,
               seq: pkt.seq,
               commandId: CMD.REPORT_RESP,
-              item: { msgId: seqString(pkt.submitSeq), delivered, stat, err: delivered ? '' : String(pkt.errorCode), doneAt: new Date(), ...(phone ? { phone } : {}) },
+              item: {
+                msgId: seqString(pkt.submitSeq),
+                delivered,
+                stat,
+                err: delivered ? '' : String(pkt.errorCode),
+                doneAt: new Date(),
+                ...(phone ? { phone } : {}),
+              },
             });
             break;
           }
@@ -368,7 +417,10 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
             socket.end();
             break;
           default:
-            this.log.warn({ command: pkt.command, id: `0x${pkt.commandId.toString(16)}` }, 'SGIP callback: packet not expected: ignored');
+            this.log.warn(
+              { command: pkt.command, id: `0x${pkt.commandId.toString(16)}` },
+              'SGIP callback: packet not expected: ignored',
+            );
         }
       }
     });

@@ -135,7 +135,9 @@ interface Job {
   text?: string;
 }
 
-export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings> & Record<string, unknown> = {}): Promise<SgipSimulator> {
+export async function startSgipSimulator(
+  settings: Partial<SgipSimulatorSettings> & Record<string, unknown> = {},
+): Promise<SgipSimulator> {
   const s = simSettings(SGIP_SIMULATOR_DEFAULTS, settings);
   const sim = new SimCore<SgipSimSubmit>(s);
   const seqs = new SeqSource(s.nodeId, s.tzMinutes);
@@ -158,7 +160,15 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
   let back: SgipBindBack | null = null;
   const bindBack = () => {
     if (!s.callbackPort) return null;
-    back ??= new SgipBindBack({ host: s.callbackHost, port: s.callbackPort, loginName: s.callbackUser, loginPassword: s.callbackPassword, seqs, window: 64, idleMs: 2000 });
+    back ??= new SgipBindBack({
+      host: s.callbackHost,
+      port: s.callbackPort,
+      loginName: s.callbackUser,
+      loginPassword: s.callbackPassword,
+      seqs,
+      window: 64,
+      idleMs: 2000,
+    });
     return back;
   };
 
@@ -166,10 +176,23 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
     sending++;
     const build = (seq: SgipSeq) =>
       job.kind === 'report'
-        ? encodeReport(seq, { submitSeq: job.submitSeq, reportType: 0, userNumber: job.phone, state: job.state, errorCode: job.errorCode })
+        ? encodeReport(seq, {
+            submitSeq: job.submitSeq,
+            reportType: 0,
+            userNumber: job.phone,
+            state: job.state,
+            errorCode: job.errorCode,
+          })
         : (() => {
             const { messageCoding, octets } = encodeSgipText(job.text ?? '');
-            return encodeDeliver(seq, { userNumber: job.phone, spNumber: job.spNumber, tpPid: 0, tpUdhi: 0, messageCoding, messageContent: octets.subarray(0, 140) });
+            return encodeDeliver(seq, {
+              userNumber: job.phone,
+              spNumber: job.spNumber,
+              tpPid: 0,
+              tpUdhi: 0,
+              messageCoding,
+              messageContent: octets.subarray(0, 140),
+            });
           })();
     b.send(build).then(
       (result) => {
@@ -219,7 +242,11 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
         switch (pkt.command) {
           case 'BIND': {
             const result =
-              pkt.loginType !== LOGIN_TYPE.SP_TO_SMG ? RESULT.BAD_LOGIN_TYPE : pkt.loginName !== s.login || pkt.loginPassword !== s.password ? RESULT.BAD_LOGIN : RESULT.OK;
+              pkt.loginType !== LOGIN_TYPE.SP_TO_SMG
+                ? RESULT.BAD_LOGIN_TYPE
+                : pkt.loginName !== s.login || pkt.loginPassword !== s.password
+                  ? RESULT.BAD_LOGIN
+                  : RESULT.OK;
             socket.write(encodeBindResp(pkt.seq, result));
             if (result !== RESULT.OK) {
               counts.bindFailures++;
@@ -292,7 +319,12 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
             socket.write(
               encodeTraceResp(pkt.seq, [
                 known
-                  ? { result: TRACE_RESULT.ARRIVED, nodeId, receiveTime: traceTime(t.at, s.tzMinutes), sendTime: traceTime(t.sentAt, s.tzMinutes) }
+                  ? {
+                      result: TRACE_RESULT.ARRIVED,
+                      nodeId,
+                      receiveTime: traceTime(t.at, s.tzMinutes),
+                      sendTime: traceTime(t.sentAt, s.tzMinutes),
+                    }
                   : { result: TRACE_RESULT.NOT_ARRIVED, nodeId, receiveTime: '', sendTime: '' },
               ]),
             );
@@ -310,7 +342,11 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
   });
   return {
     ...simHandle('sgip', s.login, s.password, s, sim, listener),
-    counts: () => ({ ...counts, bindBacks: back?.binds ?? 0, reportsPending: queue.filter((j) => j.kind === 'report').length + sending }),
+    counts: () => ({
+      ...counts,
+      bindBacks: back?.binds ?? 0,
+      reportsPending: queue.filter((j) => j.kind === 'report').length + sending,
+    }),
     bindBackTo: (p: number, h?: string) => {
       s.callbackPort = p;
       if (h) s.callbackHost = h;

@@ -40,7 +40,8 @@ export interface SimCoreSettings {
 /** the defaults, with the given values of their keys (the others ignored); the seed as a number */
 export function simSettings<T extends SimCoreSettings>(defaults: T, given: Partial<T> & Record<string, unknown>): T {
   const s: T = { ...defaults };
-  for (const k of Object.keys(defaults) as (keyof T)[]) if (given[k as string] !== undefined) s[k] = given[k as string] as T[keyof T];
+  for (const k of Object.keys(defaults) as (keyof T)[])
+    if (given[k as string] !== undefined) s[k] = given[k as string] as T[keyof T];
   if (given.seed !== undefined) s.seed = Number(given.seed);
   return s;
 }
@@ -176,7 +177,10 @@ export class SimQueue<J extends SimJob, S extends SimSession<J>> {
 
   /** reports not yet answered 0 */
   pendingReports(): number {
-    return this.jobs.filter((j) => j.kind === 'report').length + [...this.sessions].reduce((n, x) => n + [...x.unacked.values()].filter((j) => j.kind === 'report').length, 0);
+    return (
+      this.jobs.filter((j) => j.kind === 'report').length +
+      [...this.sessions].reduce((n, x) => n + [...x.unacked.values()].filter((j) => j.kind === 'report').length, 0)
+    );
   }
 
   stop(): void {
@@ -202,7 +206,10 @@ export interface FrameListener {
 }
 
 /** Listens on host:port (0 any free one); each connection's frames to its handler, one at a time. */
-export async function listenFrames(s: { host: string; port: number }, open: (socket: net.Socket) => FrameHandler): Promise<FrameListener> {
+export async function listenFrames(
+  s: { host: string; port: number },
+  open: (socket: net.Socket) => FrameHandler,
+): Promise<FrameListener> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -249,7 +256,14 @@ export async function listenFrames(s: { host: string; port: number }, open: (soc
 }
 
 /** what every simulator's handle has: its URL (scheme://login:secret@host:port), port, settings, latest submits, numbers, and dropConnections */
-export function simHandle<T extends SimCoreSettings, Sub>(scheme: string, login: string, secret: string, s: T, sim: SimCore<Sub>, listener: FrameListener) {
+export function simHandle<T extends SimCoreSettings, Sub>(
+  scheme: string,
+  login: string,
+  secret: string,
+  s: T,
+  sim: SimCore<Sub>,
+  listener: FrameListener,
+) {
   s.port = listener.port;
   return {
     url: `${scheme}://${encodeURIComponent(login)}:${encodeURIComponent(secret)}@${listener.address}`,

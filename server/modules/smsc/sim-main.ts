@@ -61,7 +61,11 @@ async function startCmpp(settings: Record<string, unknown>, protocol: 'cmpp' | '
 
 /** the SGIP simulator behind the same control surface */
 async function startSgip(settings: Record<string, unknown>) {
-  const sim = await startSgipSimulator({ ...settings, port: settings.port === 2775 ? 8801 : Number(settings.port ?? 0), callbackPort: 8802 });
+  const sim = await startSgipSimulator({
+    ...settings,
+    port: settings.port === 2775 ? 8801 : Number(settings.port ?? 0),
+    callbackPort: 8802,
+  });
   return {
     url: sim.url,
     port: sim.port,

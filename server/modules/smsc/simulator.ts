@@ -157,10 +157,20 @@ export function partOf(pdu: PDU): RecentSubmit['part'] {
   const sm = pdu.short_message as { udh?: Buffer[] } | undefined;
   for (const ie of sm && typeof sm === 'object' && Array.isArray(sm.udh) ? sm.udh : []) {
     if (ie[0] === 0x00 && ie[1] === 3 && ie.length >= 5) return { ref: ie[2], total: ie[3], seq: ie[4], via: 'udh' };
-    if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6) return { ref: ie.readUInt16BE(2), total: ie[4], seq: ie[5], via: 'udh' };
+    if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6)
+      return { ref: ie.readUInt16BE(2), total: ie[4], seq: ie[5], via: 'udh' };
   }
-  if (pdu.sar_msg_ref_num !== undefined && pdu.sar_total_segments !== undefined && pdu.sar_segment_seqnum !== undefined) {
-    return { ref: Number(pdu.sar_msg_ref_num), total: Number(pdu.sar_total_segments), seq: Number(pdu.sar_segment_seqnum), via: 'sar' };
+  if (
+    pdu.sar_msg_ref_num !== undefined &&
+    pdu.sar_total_segments !== undefined &&
+    pdu.sar_segment_seqnum !== undefined
+  ) {
+    return {
+      ref: Number(pdu.sar_msg_ref_num),
+      total: Number(pdu.sar_total_segments),
+      seq: Number(pdu.sar_segment_seqnum),
+      via: 'sar',
+    };
   }
   return undefined;
 }
@@ -233,7 +243,16 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   const refs = new Map<string, number>();
   const partRefs = new Map<string, number>();
   const recent: RecentSubmit[] = [];
-  const c = { received: 0, accepted: 0, rejected: 0, throttled: 0, receiptsSent: 0, moSent: 0, binds: 0, bindFailures: 0 };
+  const c = {
+    received: 0,
+    accepted: 0,
+    rejected: 0,
+    throttled: 0,
+    receiptsSent: 0,
+    moSent: 0,
+    binds: 0,
+    bindFailures: 0,
+  };
   const sessions = new Set<SimSession>();
   /** due tick → jobs */
   const wheel = new Map<number, Job[]>();
@@ -287,7 +306,9 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       }
       rateCount++;
     }
-    if (s.refuseTlvs.some((tag) => pdu[tag === TLV_MESSAGE_PAYLOAD ? 'message_payload' : refTlvName(tag)] !== undefined)) {
+    if (
+      s.refuseTlvs.some((tag) => pdu[tag === TLV_MESSAGE_PAYLOAD ? 'message_payload' : refTlvName(tag)] !== undefined)
+    ) {
       c.rejected++;
       return answer(STATUS.OPTPARNOTALLWD);
     }
@@ -303,7 +324,10 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       return;
     }
     // decimal receipts: a pure hex id (its decimal reading names it in the receipt)
-    const msgId = s.receiptIds === 'decimal' ? (hexIdBase + BigInt(++idSeq)).toString(16).toUpperCase() : `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
+    const msgId =
+      s.receiptIds === 'decimal'
+        ? (hexIdBase + BigInt(++idSeq)).toString(16).toUpperCase()
+        : `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
     const receiptId = s.receiptIds === 'decimal' ? BigInt(`0x${msgId}`).toString(10) : msgId;
     c.accepted++;
     if (s.keepRecent > 0) {
@@ -331,9 +355,23 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const failedPart = !!part && s.failPart > 0 && part.seq === s.failPart;
     if (!failedPart && r >= s.delivered + s.failed) return; // no receipt ever
     const delivered = !failedPart && r < s.delivered;
-    const failure = delivered ? { stat: 'DELIVRD', err: '000' } : failedPart ? { stat: 'UNDELIV', err: '001' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
+    const failure = delivered
+      ? { stat: 'DELIVRD', err: '000' }
+      : failedPart
+        ? { stat: 'UNDELIV', err: '001' }
+        : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
     const doneAt = new Date(now + latency);
-    const body = encodeText(receiptText({ msgId: receiptId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text: '', tzMinutes: s.tzMinutes }));
+    const body = encodeText(
+      receiptText({
+        msgId: receiptId,
+        stat: failure.stat,
+        err: failure.err,
+        submitAt: new Date(now),
+        doneAt,
+        text: '',
+        tzMinutes: s.tzMinutes,
+      }),
+    );
     const wantsMo = delivered && s.moRatio > 0 && random() < s.moRatio;
     schedule({
       kind: 'receipt',
@@ -501,7 +539,9 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       if (ss.systemId) return session.send(pdu.response({ command_status: 0x05 })); // ESME_RALYBND
       if (pdu.system_id !== s.systemId || pdu.password !== s.password) {
         c.bindFailures++;
-        session.send(pdu.response({ command_status: pdu.system_id !== s.systemId ? STATUS.INVSYSID : STATUS.INVPASWD }));
+        session.send(
+          pdu.response({ command_status: pdu.system_id !== s.systemId ? STATUS.INVSYSID : STATUS.INVPASWD }),
+        );
         return;
       }
       ss.systemId = String(pdu.system_id);

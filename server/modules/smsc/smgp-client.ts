@@ -26,7 +26,16 @@ import type net from 'node:net';
 import { ENV_DEFAULTS } from '../../env';
 import type { MoMessage, Receipt } from './types';
 import type { SmgpSettings, SmscConfig } from './config';
-import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import {
+  FramedConn,
+  FramedLink,
+  silentLog,
+  type Delivery,
+  type FramedLinkWords,
+  type LinkLog,
+  type Pending as CorePending,
+  type SmscLinkHandle,
+} from './link-core';
 import {
   decodePacket,
   decodeReport,
@@ -75,7 +84,11 @@ export interface SmgpLinkOptions {
   sourcePrefix?: string;
 }
 
-export function createSmgpLink(config: SmscConfig, log: LinkLog = silentLog, opts: SmgpLinkOptions = {}): SmscLinkHandle {
+export function createSmgpLink(
+  config: SmscConfig,
+  log: LinkLog = silentLog,
+  opts: SmgpLinkOptions = {},
+): SmscLinkHandle {
   return new SmgpLink(config, log, opts);
 }
 
@@ -167,7 +180,10 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
     const { status, authenticatorServer: authServer } = p;
     if (status !== STATUS.OK) return this.loginRefused(c, socket, { status });
     if (c.authClient && !serverAuthenticator(status, c.authClient, this.cfg.password).equals(authServer)) {
-      this.log.warn({ conn: c.id }, 'SMGP AuthenticatorServer does not match (accepted: many gateways fill it loosely)');
+      this.log.warn(
+        { conn: c.id },
+        'SMGP AuthenticatorServer does not match (accepted: many gateways fill it loosely)',
+      );
     }
     this.loggedIn(c);
   }
@@ -177,7 +193,13 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
       case 'SUBMIT_RESP': {
         const status = pkt.status;
         if (status === STATUS.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', smgpMsgIdString(pkt.msgId));
-        else this.submitAnswered(c, pkt.sequenceId, status === STATUS.SYSTEM_BUSY ? 'throttled' : 'refused', `SMGP:${status}`);
+        else
+          this.submitAnswered(
+            c,
+            pkt.sequenceId,
+            status === STATUS.SYSTEM_BUSY ? 'throttled' : 'refused',
+            `SMGP:${status}`,
+          );
         return;
       }
       case 'DELIVER':
@@ -198,7 +220,10 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
         socket.end();
         return;
       default:
-        this.log.warn({ conn: c.id, command: pkt.command, id: `0x${pkt.requestId.toString(16)}` }, 'SMGP packet not expected on a carrier link: ignored');
+        this.log.warn(
+          { conn: c.id, command: pkt.command, id: `0x${pkt.requestId.toString(16)}` },
+          'SMGP packet not expected on a carrier link: ignored',
+        );
     }
   }
 
@@ -222,7 +247,10 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
       try {
         report = decodeReport(d.msgContent);
       } catch {
-        this.log.warn({ conn: c.id, hex: d.msgContent.toString('hex').slice(0, 300) }, 'SMGP status report unreadable: acknowledged and ignored');
+        this.log.warn(
+          { conn: c.id, hex: d.msgContent.toString('hex').slice(0, 300) },
+          'SMGP status report unreadable: acknowledged and ignored',
+        );
         socket.write(encodeDeliverResp(d.sequenceId, { msgId: d.msgId, status: 0 }));
         return;
       }
@@ -250,7 +278,16 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
         }
       }
       const text = decodeSmgpText(body, d.msgFormat);
-      this.received('mos', { ...base, item: { from: d.srcTermId, to: this.uplinkTo(d.destTermId), text, smscRef: `smgp:${smgpMsgIdString(d.msgId)}`, receivedAt: now } });
+      this.received('mos', {
+        ...base,
+        item: {
+          from: d.srcTermId,
+          to: this.uplinkTo(d.destTermId),
+          text,
+          smscRef: `smgp:${smgpMsgIdString(d.msgId)}`,
+          receivedAt: now,
+        },
+      });
     }
   }
 

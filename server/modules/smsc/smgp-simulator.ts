@@ -129,11 +129,23 @@ interface Sess {
 const STATS = ['UNDELIV', 'EXPIRED', 'REJECTD'];
 
 /** the settings the SMPP simulator's SMSC_SIM_* also name (simulatorSettingsFromEnv) are taken; others ignored */
-export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings> & Record<string, unknown> = {}): Promise<SmgpSimulator> {
+export async function startSmgpSimulator(
+  settings: Partial<SmgpSimulatorSettings> & Record<string, unknown> = {},
+): Promise<SmgpSimulator> {
   const s = simSettings(SMGP_SIMULATOR_DEFAULTS, settings);
   const sim = new SimCore<SmgpSimSubmit>(s);
   const ids = new SmgpMsgIdSource(s.gateway, s.tzMinutes);
-  const counts: SmgpSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, connects: 0, connectFailures: 0, sessions: 0 };
+  const counts: SmgpSimulatorCounts = {
+    received: 0,
+    accepted: 0,
+    throttled: 0,
+    reportsSent: 0,
+    reportsPending: 0,
+    moSent: 0,
+    connects: 0,
+    connectFailures: 0,
+    sessions: 0,
+  };
 
   const deliver = (sess: Sess, seq: number, job: Job) => {
     const now = new Date();
@@ -211,7 +223,11 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
                     ? STATUS.BAD_STRUCTURE
                     : STATUS.OK;
             socket.write(
-              encodeLoginResp(pkt.sequenceId, { status, authenticatorServer: serverAuthenticator(status, pkt.authenticatorClient, s.secret), serverVersion: SMGP_VERSION }),
+              encodeLoginResp(pkt.sequenceId, {
+                status,
+                authenticatorServer: serverAuthenticator(status, pkt.authenticatorClient, s.secret),
+                serverVersion: SMGP_VERSION,
+              }),
             );
             if (status !== STATUS.OK) {
               counts.connectFailures++;
@@ -260,7 +276,16 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
             if (!outcome) break; // no report
             const stat = outcome === 'delivered' ? 'DELIVRD' : sim.pick(STATS);
             const latency = sim.latency();
-            for (const phone of pkt.destTermIds) queue.add({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcTermId, submitAt: new Date(nowMs) });
+            for (const phone of pkt.destTermIds)
+              queue.add({
+                due: nowMs + latency,
+                kind: 'report',
+                msgId,
+                stat,
+                phone,
+                srcId: pkt.srcTermId,
+                submitAt: new Date(nowMs),
+              });
             break;
           }
           case 'DELIVER_RESP': {
@@ -269,7 +294,16 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
             if (job.kind === 'report') {
               counts.reportsSent++;
               const text = job.stat === 'DELIVRD' ? sim.reply() : null;
-              if (text !== null) queue.add({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
+              if (text !== null)
+                queue.add({
+                  due: Date.now() + s.moDelayMs,
+                  kind: 'mo',
+                  msgId: ids.next(),
+                  phone: job.phone,
+                  srcId: job.srcId,
+                  submitAt: new Date(),
+                  text,
+                });
             } else counts.moSent++;
             break;
           }

@@ -23,7 +23,11 @@ export function normalizeIpWhitelist(raw: string | undefined): string {
   for (const e of entries) {
     const [addr, bits, ...rest] = e.split('/');
     const family = isIP(addr);
-    const ok = rest.length === 0 && (bits === undefined ? family !== 0 : family === 4 && /^\d{1,2}$/.test(bits) && Number(bits) >= 8 && Number(bits) <= 32);
+    const ok =
+      rest.length === 0 &&
+      (bits === undefined
+        ? family !== 0
+        : family === 4 && /^\d{1,2}$/.test(bits) && Number(bits) >= 8 && Number(bits) <= 32);
     if (!ok) throw new ApiError(400, IP_WHITELIST_BAD(e));
     const v = family === 6 ? e.toLowerCase() : e;
     if (!out.includes(v)) out.push(v);
@@ -61,7 +65,11 @@ export interface DoorPorts {
  * login ('' when it has none yet: a reset of the interface password gives one) and its SGIP
  * Login_Name (its interface login, else its clientid).
  */
-export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { clientid: string; cmpp: string; sgip: string }): InterfaceDoor[] {
+export function interfaceDoors(
+  publicOrigin: string,
+  ports: DoorPorts,
+  login: { clientid: string; cmpp: string; sgip: string },
+): InterfaceDoor[] {
   const u = new URL(publicOrigin);
   const httpPort = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
   const listener = (protocol: InterfaceDoor['protocol'], port: number, name: string): InterfaceDoor => ({
@@ -78,6 +86,13 @@ export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { 
     // SMGP's ClientID is the same short interface login
     listener('SMGP', ports.smgp, login.cmpp),
     listener('SGIP', ports.sgip, login.sgip),
-    { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1`, login: login.clientid },
+    {
+      protocol: 'HTTP',
+      enabled: true,
+      host: u.hostname,
+      port: httpPort,
+      url: `${u.origin}/openapi/v1`,
+      login: login.clientid,
+    },
   ];
 }

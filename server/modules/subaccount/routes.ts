@@ -28,7 +28,11 @@ const FINANCE = '客户财务';
 
 const str = (title: string): JsonSchema => ({ type: 'string', title });
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  properties,
+});
 const STATUS = obj({ status: int('状态'), status_str: str('状态') });
 const STAT = obj({
   total: int('子账户总数'),
@@ -39,8 +43,19 @@ const STAT = obj({
   subBalance: str('子账户余额合计(元)'),
   agentBalance: str('代理商余额(元)'),
 });
-const PAGE_NUMBERS = { totalCount: int('总条数'), currentPage: int('当前页'), pageRowCount: int('每页条数'), totalPage: int('总页数') };
-const CLIENTS = obj({ list: { type: 'array', items: obj({ clientid: str('账户'), name: str('账户名称'), status: int('状态') }) }, ...PAGE_NUMBERS }, ['list', 'totalCount']);
+const PAGE_NUMBERS = {
+  totalCount: int('总条数'),
+  currentPage: int('当前页'),
+  pageRowCount: int('每页条数'),
+  totalPage: int('总页数'),
+};
+const CLIENTS = obj(
+  {
+    list: { type: 'array', items: obj({ clientid: str('账户'), name: str('账户名称'), status: int('状态') }) },
+    ...PAGE_NUMBERS,
+  },
+  ['list', 'totalCount'],
+);
 const INDEX_DATA: JsonSchema = {
   type: 'object',
   required: ['userType', 'clientid', 'balance'],
@@ -67,7 +82,9 @@ const DOOR = obj({
   host: str('地址'),
   port: int('端口（0：未开通）'),
   url: str('HTTP接口地址'),
-  login: str('登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、SGIP Login_Name、HTTP clientid；空：尚无，重置接口密码后生成）'),
+  login: str(
+    '登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、SGIP Login_Name、HTTP clientid；空：尚无，重置接口密码后生成）',
+  ),
 });
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),
@@ -138,7 +155,8 @@ export function subaccountRoutes(
   /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
   const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
-  const either = <T>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
+  const either = <T>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) =>
+    route({ ...d, body: s, querystring: s });
   /** query and body together, the body's values first */
   const both = <T>(req: { query: T; body: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) }) as T;
   const me = (req: FastifyRequest) => sessionOf(req).account;
@@ -156,44 +174,92 @@ export function subaccountRoutes(
     // lists and stats
     app.post(
       '/client/accounts',
-      either({ tag: TAG, summary: '子账户列表', access: 'agent', cachedSession: true, response: listOf(ctx, 'entities/sub-account') }, accounts),
+      either(
+        {
+          tag: TAG,
+          summary: '子账户列表',
+          access: 'agent',
+          cachedSession: true,
+          response: listOf(ctx, 'entities/sub-account'),
+        },
+        accounts,
+      ),
       async (req) => ok(await svc.managerList(me(req), both(req))),
     );
-    app.get('/client/stat', route({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent', response: okOf(ctx, STAT) }), async (req) =>
-      ok(await svc.stat(me(req))),
+    app.get(
+      '/client/stat',
+      route({
+        tag: TAG,
+        summary: '子账户统计（总数、本月新增、冻结、认证、余额）',
+        access: 'agent',
+        response: okOf(ctx, STAT),
+      }),
+      async (req) => ok(await svc.stat(me(req))),
     );
     app.get(
       '/index/clients',
-      route({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent', querystring: pagingOnly('currentPage'), response: okOf(ctx, CLIENTS) }),
+      route({
+        tag: TAG,
+        summary: '子账户选择列表（分页）',
+        access: 'agent',
+        querystring: pagingOnly('currentPage'),
+        response: okOf(ctx, CLIENTS),
+      }),
       async (req) => ok(await svc.clients(me(req), req.query)),
     );
-    app.get('/index/data', route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, INDEX_DATA) }), async (req) => ok(await svc.indexData(me(req))));
+    app.get(
+      '/index/data',
+      route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, INDEX_DATA) }),
+      async (req) => ok(await svc.indexData(me(req))),
+    );
     app.post(
       '/recharge/rollback/getAccounts',
-      either({ tag: FINANCE, summary: '客户财务列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, finance),
+      either(
+        { tag: FINANCE, summary: '客户财务列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') },
+        finance,
+      ),
       async (req) => ok(await svc.financeList(me(req), both(req))),
     );
 
     // one sub-account
     app.get(
       '/client/account/detail',
-      route({ tag: TAG, summary: '子账户详情', access: 'agent', querystring: request(ctx, 'params/sub-account-detail'), response: okOf(ctx, 'entities/sub-account-detail') }),
+      route({
+        tag: TAG,
+        summary: '子账户详情',
+        access: 'agent',
+        querystring: request(ctx, 'params/sub-account-detail'),
+        response: okOf(ctx, 'entities/sub-account-detail'),
+      }),
       async (req) => ok(await svc.detail(me(req), req.query.client_id ?? req.query.clientId)),
     );
-    app.post('/client/account/freeze', either({ tag: TAG, summary: '冻结子账户', access: 'agent', response: okOf(ctx, STATUS) }, one), async (req) => {
-      const { accountId, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Frozen);
-      // its sessions are gone: the session check's cache of this process forgets them at once
-      sessions.forgetAccount(accountId);
-      return ok(r, MESSAGES.frozen);
-    });
-    app.post('/client/account/unfreeze', either({ tag: TAG, summary: '解冻子账户', access: 'agent', response: okOf(ctx, STATUS) }, one), async (req) => {
-      const { accountId: _id, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Active);
-      return ok(r, MESSAGES.unfrozen);
-    });
+    app.post(
+      '/client/account/freeze',
+      either({ tag: TAG, summary: '冻结子账户', access: 'agent', response: okOf(ctx, STATUS) }, one),
+      async (req) => {
+        const { accountId, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Frozen);
+        // its sessions are gone: the session check's cache of this process forgets them at once
+        sessions.forgetAccount(accountId);
+        return ok(r, MESSAGES.frozen);
+      },
+    );
+    app.post(
+      '/client/account/unfreeze',
+      either({ tag: TAG, summary: '解冻子账户', access: 'agent', response: okOf(ctx, STATUS) }, one),
+      async (req) => {
+        const { accountId: _id, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Active);
+        return ok(r, MESSAGES.unfrozen);
+      },
+    );
     app.post(
       '/client/account/remark',
       either(
-        { tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent', response: okOf(ctx, obj({ remarks: str('备注') })) },
+        {
+          tag: TAG,
+          summary: '修改子账户备注（forms/sub-account-remark）',
+          access: 'agent',
+          response: okOf(ctx, obj({ remarks: str('备注') })),
+        },
         request(ctx, 'params/sub-account-remark'),
       ),
       async (req) => ok(await svc.remark(me(req), both(req)), MESSAGES.remarkSaved),
@@ -203,7 +269,8 @@ export function subaccountRoutes(
       either(
         {
           tag: TAG,
-          summary: '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己',
+          summary:
+            '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己',
           access: 'session',
           response: okOf(ctx, ACCOUNT_INFO),
         },
@@ -215,12 +282,14 @@ export function subaccountRoutes(
       '/client/account/interface',
       route({
         tag: TAG,
-        summary: '修改子账户接口设置：IP白名单、速率、最大连接数、状态报告 / 上行方式、扩展号（forms/sub-account-interface）',
+        summary:
+          '修改子账户接口设置：IP白名单、速率、最大连接数、状态报告 / 上行方式、扩展号（forms/sub-account-interface）',
         access: 'agent',
         body: request(ctx, 'forms/sub-account-interface'),
         response: okOf(ctx, ACCOUNT_INFO),
       }),
-      async (req) => ok(await svc.updateInterface(me(req), req.body, originOf(req), doorPorts()), MESSAGES.interfaceSaved),
+      async (req) =>
+        ok(await svc.updateInterface(me(req), req.body, originOf(req), doorPorts()), MESSAGES.interfaceSaved),
     );
     app.post(
       '/client/account/resetPsd',
@@ -267,18 +336,40 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/account/addUser',
-      route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: request(ctx, 'forms/open-account'), response: okOf(ctx, 'entities/opened-account') }),
+      route({
+        tag: TAG,
+        summary: '开户（新建子账户）',
+        access: 'agent',
+        body: request(ctx, 'forms/open-account'),
+        response: okOf(ctx, 'entities/opened-account'),
+      }),
       async (req) => ok(await svc.open(me(req), req.body), MESSAGES.opened),
     );
     app.post(
       '/client/account/export',
-      either({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, accountsExport),
-      async (req, reply) => sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req)), '子账户列表.xlsx'),
+      either(
+        { tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent', response: fileReply(XLSX_MIME) },
+        accountsExport,
+      ),
+      async (req, reply) =>
+        sendFile(
+          reply.header('cache-control', 'no-store'),
+          await svc.exportXlsx(me(req), both(req)),
+          '子账户列表.xlsx',
+        ),
     );
     app.post(
       '/recharge/rollback/export',
-      either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport),
-      async (req, reply) => sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
+      either(
+        { tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) },
+        financeExport,
+      ),
+      async (req, reply) =>
+        sendFile(
+          reply.header('cache-control', 'no-store'),
+          await svc.exportXlsx(me(req), both(req), true),
+          '客户财务.xlsx',
+        ),
     );
 
     // test accounts (docs/api-subaccounts.md "Test accounts")
@@ -295,7 +386,13 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/account/test/convert',
-      route({ tag: TAG, summary: '测试账户转为正式账户（收回剩余赠送条数）', access: 'agent', body: one, response: okOf(ctx, obj({ clientid: str('账户') })) }),
+      route({
+        tag: TAG,
+        summary: '测试账户转为正式账户（收回剩余赠送条数）',
+        access: 'agent',
+        body: one,
+        response: okOf(ctx, obj({ clientid: str('账户') })),
+      }),
       async (req) => ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
     );
 
@@ -306,7 +403,8 @@ export function subaccountRoutes(
       either(
         {
           tag: TAG,
-          summary: '修改企业信息：代理商带 clientid 修改其子账户（forms/sub-account-edit），子账户修改自己（forms/enterprise-base-info）',
+          summary:
+            '修改企业信息：代理商带 clientid 修改其子账户（forms/sub-account-edit），子账户修改自己（forms/enterprise-base-info）',
           access: 'session',
           response: okOf(ctx, 'entities/sub-account-detail'),
         },
@@ -318,7 +416,8 @@ export function subaccountRoutes(
         const agent = me(req).user_type === UserType.Agent;
         // a sub-account may edit only itself
         if (!agent && target && target !== me(req).clientid) throw errors.forbidden();
-        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: target }), MESSAGES.updated);
+        if (agent && target)
+          return ok(await svc.updateByAgent(me(req), { ...body, clientid: target }), MESSAGES.updated);
         await account.updateSelf(me(req), req.body);
         return ok(undefined, MESSAGES.saved);
       },
@@ -327,17 +426,35 @@ export function subaccountRoutes(
     // money
     app.post(
       '/client/recharge',
-      route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }),
+      route({
+        tag: FINANCE,
+        summary: '给子账户充值',
+        access: 'agent',
+        body: request(ctx, 'forms/recharge'),
+        response: okOf(ctx, TRANSFER),
+      }),
       async (req) => ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
     );
     app.post(
       '/client/rollback',
-      route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }),
+      route({
+        tag: FINANCE,
+        summary: '从子账户回退余额',
+        access: 'agent',
+        body: request(ctx, 'forms/recharge'),
+        response: okOf(ctx, TRANSFER),
+      }),
       async (req) => ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
     );
     app.post(
       '/client/price',
-      route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: request(ctx, 'forms/sub-account-price'), response: financeRow }),
+      route({
+        tag: FINANCE,
+        summary: '设置子账户价格',
+        access: 'agent',
+        body: request(ctx, 'forms/sub-account-price'),
+        response: financeRow,
+      }),
       async (req) => ok(await svc.setPrice(me(req), req.body), MESSAGES.priceSet),
     );
     app.post(
@@ -355,18 +472,36 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/expire',
-      either({ tag: TAG, summary: '设置子账户到期日期', access: 'agent', response: okOf(ctx, obj({ expireDate: str('到期日期') })) }, request(ctx, 'params/sub-account-expire')),
+      either(
+        {
+          tag: TAG,
+          summary: '设置子账户到期日期',
+          access: 'agent',
+          response: okOf(ctx, obj({ expireDate: str('到期日期') })),
+        },
+        request(ctx, 'params/sub-account-expire'),
+      ),
       async (req) => ok(await svc.setExpiration(me(req), both(req)), MESSAGES.expirySet),
     );
-    app.get('/client/ledger', route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }), async (req) =>
-      ok(await svc.ownLedger(me(req))),
+    app.get(
+      '/client/ledger',
+      route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }),
+      async (req) => ok(await svc.ownLedger(me(req))),
     );
 
     // log in as a sub-account: the agent gets a one-time token, the console posts it back (an
     // operator's token, POST /operator/customers/login-as, is redeemed here too)
     app.post(
       '/client/loginAs',
-      either({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent', response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })) }, one),
+      either(
+        {
+          tag: TAG,
+          summary: '登录子账户：取一次性令牌（60 秒）',
+          access: 'agent',
+          response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })),
+        },
+        one,
+      ),
       async (req) => ok(await svc.loginAsToken(me(req), both(req).clientId)),
     );
     app.post(

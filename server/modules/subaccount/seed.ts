@@ -58,14 +58,24 @@ const SUB_ACCOUNTS = [
 ];
 
 export async function seedSubaccounts(db: Db): Promise<void> {
-  const ids = new Map((await db.selectFrom('accounts').select(['id', 'clientid']).execute()).map((r) => [r.clientid, r.id]));
+  const ids = new Map(
+    (await db.selectFrom('accounts').select(['id', 'clientid']).execute()).map((r) => [r.clientid, r.id]),
+  );
   const missing = SUB_ACCOUNTS.filter((a) => !ids.has(a.clientid) && ids.has(a.agent));
   if (missing.length) {
     const hash = await hashPassword(DEMO_PASSWORD);
     for (const { agent, ...a } of missing) {
       const r = await db
         .insertInto('accounts')
-        .values({ ...a, user_type: '2', agent_id: ids.get(agent)!, operation_mode: agent === 'agent0' ? '0' : '1', password_hash: hash, client_type: 2, province: '浙江省' })
+        .values({
+          ...a,
+          user_type: '2',
+          agent_id: ids.get(agent)!,
+          operation_mode: agent === 'agent0' ? '0' : '1',
+          password_hash: hash,
+          client_type: 2,
+          province: '浙江省',
+        })
         .onConflict((oc) => oc.doNothing())
         .returning(['id', 'clientid'])
         .executeTakeFirst();
@@ -75,7 +85,12 @@ export async function seedSubaccounts(db: Db): Promise<void> {
   const agent1 = ids.get('agent1');
   const agent0 = ids.get('agent0');
   if (!agent1 || !agent0) return;
-  const any = await db.selectFrom('ledger').select('id').where('account_id', 'in', [agent1, agent0]).limit(1).executeTakeFirst();
+  const any = await db
+    .selectFrom('ledger')
+    .select('id')
+    .where('account_id', 'in', [agent1, agent0])
+    .limit(1)
+    .executeTakeFirst();
   if (any) return;
   const ledger = new LedgerService({ db, now: () => new Date() });
   await ledger.credit(agent1, '50000.00', { kind: BillPaymentType.Recharge, remark: '对公转账充值' });
@@ -83,8 +98,15 @@ export async function seedSubaccounts(db: Db): Promise<void> {
   const agents = await db.selectFrom('accounts').selectAll().where('id', 'in', [agent1, agent0]).execute();
   const a1 = agents.find((a) => a.id === agent1)!;
   const a0 = agents.find((a) => a.id === agent0)!;
-  if (ids.has('client1')) await ledger.transfer('recharge', a1, { clientId: 'client1', amount: '1200.00', remark: '首次充值' });
-  if (ids.has('client2')) await ledger.transfer('recharge', a1, { clientId: 'client2', amount: '300.50', remark: '首次充值' });
-  if (ids.has('client0')) await ledger.transfer('recharge', a0, { clientId: 'client0', amount: '800.00', remark: '首次充值' });
-  await db.updateTable('accounts').set({ price_type: 1, mobile_price: '0.0400', unicom_price: '0.0420', telecom_price: '0.0450' }).where('clientid', '=', 'client1').execute();
+  if (ids.has('client1'))
+    await ledger.transfer('recharge', a1, { clientId: 'client1', amount: '1200.00', remark: '首次充值' });
+  if (ids.has('client2'))
+    await ledger.transfer('recharge', a1, { clientId: 'client2', amount: '300.50', remark: '首次充值' });
+  if (ids.has('client0'))
+    await ledger.transfer('recharge', a0, { clientId: 'client0', amount: '800.00', remark: '首次充值' });
+  await db
+    .updateTable('accounts')
+    .set({ price_type: 1, mobile_price: '0.0400', unicom_price: '0.0420', telecom_price: '0.0450' })
+    .where('clientid', '=', 'client1')
+    .execute();
 }

@@ -4,7 +4,13 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword, sgipLoginOf } from '../../lib/interface-password';
+import {
+  hashInterfacePassword,
+  interfaceLoginOf,
+  maskedInterfacePassword,
+  newInterfacePassword,
+  sgipLoginOf,
+} from '../../lib/interface-password';
 import { interfaceDoors, normalizeIpWhitelist, type DoorPorts } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
@@ -163,7 +169,11 @@ export function createdWithin(q: SubSelect, f: SubAccountFilter | SubAccountFina
 export function passwordResetPayload(p: SubAccountResetPasswordParams) {
   const way = p.way || (p.password ? 'password' : 'email');
   const password = p.password ?? '';
-  return { clientId: p.clientId ?? '', way, ...(way === 'email' ? { email: p.email ?? '' } : { password, confirmPassword: p.confirmPassword ?? password }) };
+  return {
+    clientId: p.clientId ?? '',
+    way,
+    ...(way === 'email' ? { email: p.email ?? '' } : { password, confirmPassword: p.confirmPassword ?? password }),
+  };
 }
 
 export class SubAccountService {
@@ -190,7 +200,10 @@ export class SubAccountService {
 
   /** the agent's sub-accounts that a list's filter (filters/sub-account or filters/sub-account-finance) matches */
   private filtered(agent: Account, f: SubAccountFilter | SubAccountFinanceFilter, key: SubAccountListKey): SubSelect {
-    const q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
+    const q = this.ctx.db
+      .selectFrom('accounts')
+      .where('agent_id', '=', agent.id)
+      .where('user_type', '=', UserType.SubAccount);
     return createdWithin(whereFrom(q, this.ctx, key, f), f);
   }
 
@@ -201,7 +214,8 @@ export class SubAccountService {
       status: a.status,
       status_str: this.label('account-status', a.status),
       oauth_status: a.oauth_status,
-      oauth_status_str: this.label('auth-status', a.oauth_status) || (a.oauth_status === OauthStatus.Uncertified ? '未认证' : ''),
+      oauth_status_str:
+        this.label('auth-status', a.oauth_status) || (a.oauth_status === OauthStatus.Uncertified ? '未认证' : ''),
       client_type: a.client_type,
       agent_owned: a.agent_owned,
       email: a.email,
@@ -229,17 +243,28 @@ export class SubAccountService {
   async carrierPieces(ids: readonly number[]): Promise<Map<number, CarrierPieces>> {
     const out = new Map<number, CarrierPieces>();
     if (!ids.length) return out;
-    const of = (carrier: number) => sql<string>`coalesce(sum(remaining) filter (where operator_code in (${sql.lit(Carrier.All)}, ${sql.lit(carrier)})), 0)`;
+    const of = (carrier: number) =>
+      sql<string>`coalesce(sum(remaining) filter (where operator_code in (${sql.lit(Carrier.All)}, ${sql.lit(carrier)})), 0)`;
     const rows = await this.ctx.db
       .selectFrom('product_pools')
-      .select(['account_id', of(Carrier.Mobile).as('mobile'), of(Carrier.Unicom).as('unicom'), of(Carrier.Telecom).as('telecom')])
+      .select([
+        'account_id',
+        of(Carrier.Mobile).as('mobile'),
+        of(Carrier.Unicom).as('unicom'),
+        of(Carrier.Telecom).as('telecom'),
+      ])
       .where('account_id', 'in', [...ids])
       .where('remaining', '>', 0)
       .where('due_time', '>', this.ctx.now())
       .where('product_type', '<>', ProductType.International)
       .groupBy('account_id')
       .execute();
-    for (const r of rows) out.set(r.account_id, { mobileNum: Number(r.mobile), unicomNum: Number(r.unicom), telecomNum: Number(r.telecom) });
+    for (const r of rows)
+      out.set(r.account_id, {
+        mobileNum: Number(r.mobile),
+        unicomNum: Number(r.unicom),
+        telecomNum: Number(r.telecom),
+      });
     return out;
   }
 
@@ -302,11 +327,21 @@ export class SubAccountService {
           .where('pp.due_time', '<=', soon)
           .as('pool_due'),
       )
-      .where('accounts.id', 'in', (eb) => eb.selectFrom('m').select('m.id').orderBy('m.create_time', 'desc').orderBy('m.id', 'desc').limit(paging.size).offset(paging.offset))
+      .where('accounts.id', 'in', (eb) =>
+        eb
+          .selectFrom('m')
+          .select('m.id')
+          .orderBy('m.create_time', 'desc')
+          .orderBy('m.id', 'desc')
+          .limit(paging.size)
+          .offset(paging.offset),
+      )
       .orderBy('accounts.create_time', 'desc')
       .orderBy('accounts.id', 'desc')
       .execute();
-    const total = rows.length ? Number(rows[0].total_count) : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = rows.length
+      ? Number(rows[0].total_count)
+      : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     // Kysely cannot follow a generic column list into the row type: the rows hold exactly `columns`
     const picked = rows as unknown as (Pick<Account, C> & { total_count: string; pool_due: Date | string | null })[];
     return { rows: picked.map(({ total_count: _t, ...r }) => r), total, paging };
@@ -327,7 +362,11 @@ export class SubAccountService {
   }
 
   async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {
-    const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const fresh = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', agent.id)
+      .executeTakeFirstOrThrow();
     const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account-finance', FINANCE_COLUMNS);
     const pieces = await this.carrierPieces(rows.map((r) => r.id));
     return listPage(
@@ -340,7 +379,10 @@ export class SubAccountService {
   /** the selector list (GET /index/clients) */
   async clients(agent: Account, p: CurrentPaging) {
     const paging = pagingOf(p);
-    const base = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
+    const base = this.ctx.db
+      .selectFrom('accounts')
+      .where('agent_id', '=', agent.id)
+      .where('user_type', '=', UserType.SubAccount);
     const [count, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       base.select(['clientid', 'name', 'status']).orderBy('id').limit(paging.size).offset(paging.offset).execute(),
@@ -370,7 +412,11 @@ export class SubAccountService {
       .where('agent_id', '=', agent.id)
       .where('user_type', '=', UserType.SubAccount)
       .executeTakeFirstOrThrow();
-    const me = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const me = await this.ctx.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('id', '=', agent.id)
+      .executeTakeFirstOrThrow();
     return {
       total: Number(r.total),
       thisMonth: Number(r.month),
@@ -384,7 +430,11 @@ export class SubAccountService {
 
   /** GET /index/data: the caller's own balance; agents also the test-account flag */
   async indexData(account: Account) {
-    const me = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+    const me = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
     const isAgent = me.user_type === UserType.Agent;
     const sixMonths = isAgent
       ? await this.ctx.db
@@ -403,9 +453,17 @@ export class SubAccountService {
       canCreateTestAccount: mayCreateTestAccount(me),
       // what a test account may do, for the console's confirmation (docs "Test accounts")
       ...(isAgent
-        ? { testAccountTerms: { giftPieces: this.ctx.config.testAccountGift, days: this.ctx.config.testAccountDays, perAgent: this.ctx.config.testAccountsPerAgent } }
+        ? {
+            testAccountTerms: {
+              giftPieces: this.ctx.config.testAccountGift,
+              days: this.ctx.config.testAccountDays,
+              perAgent: this.ctx.config.testAccountsPerAgent,
+            },
+          }
         : {}),
-      ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
+      ...(isAgent
+        ? { subAccounts: (await this.stat(me)).total }
+        : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
       // remaining pieces, expiring pools, gift pool (server/modules/reports)
       ...(await poolHeaderData(this.ctx, me)),
     };
@@ -460,16 +518,31 @@ export class SubAccountService {
     };
   }
 
-  async setStatus(agent: Account, clientId: string | undefined, to: typeof AccountStatus.Active | typeof AccountStatus.Frozen) {
+  async setStatus(
+    agent: Account,
+    clientId: string | undefined,
+    to: typeof AccountStatus.Active | typeof AccountStatus.Frozen,
+  ) {
     const a = await this.owned(agent, clientId);
     const from = to === AccountStatus.Frozen ? AccountStatus.Active : AccountStatus.Frozen;
-    if (a.status !== from) throw errors.refused(to === AccountStatus.Frozen ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
+    if (a.status !== from)
+      throw errors.refused(to === AccountStatus.Frozen ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('accounts').set({ status: to, update_time: this.ctx.now() }).where('id', '=', a.id).where('status', '=', from).execute();
+      await trx
+        .updateTable('accounts')
+        .set({ status: to, update_time: this.ctx.now() })
+        .where('id', '=', a.id)
+        .where('status', '=', from)
+        .execute();
       if (to === AccountStatus.Frozen) {
         // a freeze ends every login, remember-me tokens included (none comes back after an unfreeze)
         await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
-        await trx.updateTable('remember_tokens').set({ revoked_at: this.ctx.now() }).where('account_id', '=', a.id).where('revoked_at', 'is', null).execute();
+        await trx
+          .updateTable('remember_tokens')
+          .set({ revoked_at: this.ctx.now() })
+          .where('account_id', '=', a.id)
+          .where('revoked_at', 'is', null)
+          .execute();
       }
     });
     return { status: to, status_str: this.label('account-status', to), accountId: a.id };
@@ -477,8 +550,15 @@ export class SubAccountService {
 
   async remark(agent: Account, p: SubAccountRemarkParams) {
     const a = await this.owned(agent, p.clientId);
-    const { remarks = '' } = validateForm<SubAccountRemarkForm>(this.ctx.schemas, 'forms/sub-account-remark', { clientId: p.clientId, remarks: p.remarks ?? '' });
-    await this.ctx.db.updateTable('accounts').set({ remarks, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    const { remarks = '' } = validateForm<SubAccountRemarkForm>(this.ctx.schemas, 'forms/sub-account-remark', {
+      clientId: p.clientId,
+      remarks: p.remarks ?? '',
+    });
+    await this.ctx.db
+      .updateTable('accounts')
+      .set({ remarks, update_time: this.ctx.now() })
+      .where('id', '=', a.id)
+      .execute();
     return { remarks };
   }
 
@@ -497,7 +577,11 @@ export class SubAccountService {
         ? await this.owned(agent, clientId)
         : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
-    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a), sgip: sgipLoginOf(a) });
+    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, {
+      clientid: a.clientid,
+      cmpp: interfaceLoginOf(a),
+      sgip: sgipLoginOf(a),
+    });
     // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP / SMGP / SGIP → their listeners, HTTPS → the HTTP API
     const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
     const protocol =
@@ -578,24 +662,42 @@ export class SubAccountService {
 
   async resetPassword(agent: Account, p: SubAccountResetPasswordParams) {
     const a = await this.owned(agent, p.clientId);
-    const f = validateForm<SubAccountPasswordForm>(this.ctx.schemas, 'forms/sub-account-password', passwordResetPayload(p));
+    const f = validateForm<SubAccountPasswordForm>(
+      this.ctx.schemas,
+      'forms/sub-account-password',
+      passwordResetPayload(p),
+    );
     const given = f.way === 'password' ? f.password! : '';
     const email = (f.email ?? '').toLowerCase();
     const password = given || strongPassword();
     const hash = await hashPassword(password);
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('accounts').set({ password_hash: hash, failed_logins: 0, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+      await trx
+        .updateTable('accounts')
+        .set({ password_hash: hash, failed_logins: 0, update_time: this.ctx.now() })
+        .where('id', '=', a.id)
+        .execute();
       await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
-      await trx.updateTable('remember_tokens').set({ revoked_at: this.ctx.now() }).where('account_id', '=', a.id).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('remember_tokens')
+        .set({ revoked_at: this.ctx.now() })
+        .where('account_id', '=', a.id)
+        .where('revoked_at', 'is', null)
+        .execute();
     });
     if (!given) {
       try {
         await this.ctx.mailer.send({
           to: email,
           subject: `${this.ctx.config.platformName}账户密码重置`,
-          text: ['您好：', '', `您的账户 ${a.clientid} 的密码已由代理商重置，新密码为：${password}`, '请登录后尽快修改密码。', '', `${this.ctx.config.platformName}短信平台`].join(
-            '\n',
-          ),
+          text: [
+            '您好：',
+            '',
+            `您的账户 ${a.clientid} 的密码已由代理商重置，新密码为：${password}`,
+            '请登录后尽快修改密码。',
+            '',
+            `${this.ctx.config.platformName}短信平台`,
+          ].join('\n'),
         });
       } catch (err) {
         this.ctx.log.error({ err }, 'password reset mail failed');
@@ -609,7 +711,11 @@ export class SubAccountService {
   async mobileAvailable(mobile: string | undefined, exceptId?: number) {
     const m = mobile ?? '';
     if (!/^1\d{10}$/.test(m)) throw new ApiError(400, reminderForm.properties.alarmMobile.errorMessage);
-    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', AccountStatus.Unactivated);
+    let q = this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('mobile', '=', m)
+      .where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.mobileExists);
   }
@@ -651,19 +757,28 @@ export class SubAccountService {
    */
   private async sgipCallback(f: SubAccountInterfaceForm) {
     const host = (f.sgipCallbackHost ?? '').trim();
-    if (!host) return { sgip_callback_host: '', sgip_callback_port: 0, sgip_callback_user: '', sgip_callback_password: '' };
+    if (!host)
+      return { sgip_callback_host: '', sgip_callback_port: 0, sgip_callback_user: '', sgip_callback_password: '' };
     const props = interfaceForm.properties;
     const port = f.sgipCallbackPort ?? 0;
     if (!(port >= 1 && port <= 65535)) {
       const message = props.sgipCallbackPort.errorMessage;
       throw new ApiError(400, message, { errors: [{ field: 'sgipCallbackPort', message }] });
     }
-    const problem = await callbackUrlProblem(`http://${host.includes(':') ? `[${host}]` : host}:${port}/`, this.ctx.resolveHost);
+    const problem = await callbackUrlProblem(
+      `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+      this.ctx.resolveHost,
+    );
     if (problem) {
       const message = callbackUrlMessage(problem, props.sgipCallbackHost.title);
       throw new ApiError(400, message, { errors: [{ field: 'sgipCallbackHost', message }] });
     }
-    return { sgip_callback_host: host, sgip_callback_port: port, sgip_callback_user: f.sgipCallbackUser ?? '', sgip_callback_password: f.sgipCallbackPassword ?? '' };
+    return {
+      sgip_callback_host: host,
+      sgip_callback_port: port,
+      sgip_callback_user: f.sgipCallbackUser ?? '',
+      sgip_callback_password: f.sgipCallbackPassword ?? '',
+    };
   }
 
   /** POST /client/account/addUser */
@@ -757,14 +872,16 @@ export class SubAccountService {
 
   async transfer(op: TransferOp, agent: Account, f: RechargeForm) {
     const sub = await this.owned(agent, f.clientId);
-    if (op === 'recharge' && sub.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需充值');
+    if (op === 'recharge' && sub.paytype === PayType.Postpaid)
+      throw errors.refused('该账户使用主账户余额计费，无需充值');
     if (op === 'recharge' && sub.test_expires_at) throw errors.refused(TEST_MSG.noRecharge);
     return this.ledger.transfer(op, agent, f);
   }
 
   async setPrice(agent: Account, f: SubAccountPriceForm) {
     const a = await this.owned(agent, f.clientId);
-    if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, priceForm.properties.gjSmsDiscount.errorMessage);
+    if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0))
+      throw new ApiError(400, priceForm.properties.gjSmsDiscount.errorMessage);
     const set = {
       price_type: f.priceType,
       unified_price: f.unifiedPrice ?? a.unified_price,
@@ -779,7 +896,12 @@ export class SubAccountService {
         ? `统一价格 ${new Money(set.unified_price).toFixed(4)}`
         : `移动 ${new Money(set.mobile_price).toFixed(4)} 联通 ${new Money(set.unicom_price).toFixed(4)} 电信 ${new Money(set.telecom_price).toFixed(4)}`;
     await this.ctx.db.transaction().execute(async (trx) => {
-      const cur = await trx.selectFrom('accounts').select('balance').where('id', '=', a.id).forUpdate().executeTakeFirstOrThrow();
+      const cur = await trx
+        .selectFrom('accounts')
+        .select('balance')
+        .where('id', '=', a.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       await trx.updateTable('accounts').set(set).where('id', '=', a.id).execute();
       // an audit row of amount 0: the ledger tells when prices changed, the sum is unchanged
       await trx
@@ -809,7 +931,11 @@ export class SubAccountService {
     });
     const threshold = f.balanceAlarm;
     const mobile = f.alarmMobile ?? '';
-    await this.ctx.db.updateTable('accounts').set({ balance_alarm: threshold, alarm_mobile: mobile, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    await this.ctx.db
+      .updateTable('accounts')
+      .set({ balance_alarm: threshold, alarm_mobile: mobile, update_time: this.ctx.now() })
+      .where('id', '=', a.id)
+      .execute();
     return { balanceAlarm: money2(threshold), alarmMobile: mobile };
   }
 
@@ -829,7 +955,11 @@ export class SubAccountService {
   // ---------------------------------------------------------------- export
 
   async exportXlsx(agent: Account, f: SubAccountFilter | SubAccountFinanceFilter, finance = false): Promise<Buffer> {
-    const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const fresh = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', agent.id)
+      .executeTakeFirstOrThrow();
     const rows = await this.filtered(agent, f, finance ? 'filters/sub-account-finance' : 'filters/sub-account')
       .selectAll()
       .orderBy('create_time', 'desc')
@@ -902,19 +1032,32 @@ export class SubAccountService {
       .executeTakeFirst();
     if (!used) throw errors.refused(LOGIN_AS_MESSAGES.invalid);
     if (used.operator_id !== null) {
-      const o = await this.ctx.db.selectFrom('operators').select('status').where('id', '=', used.operator_id).executeTakeFirst();
+      const o = await this.ctx.db
+        .selectFrom('operators')
+        .select('status')
+        .where('id', '=', used.operator_id)
+        .executeTakeFirst();
       if (o?.status !== OperatorStatus.Active) throw errors.refused(LOGIN_AS_MESSAGES.invalid);
     }
-    const a = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', used.account_id).executeTakeFirstOrThrow();
+    const a = await this.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', used.account_id)
+      .executeTakeFirstOrThrow();
     if (a.status !== AccountStatus.Active) throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
     // an agent's token: its own sub-account only
-    if (used.operator_id === null && (used.agent_id === null || a.agent_id !== used.agent_id)) throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
+    if (used.operator_id === null && (used.agent_id === null || a.agent_id !== used.agent_id))
+      throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
     return a;
   }
 
   /** the caller's own balance and recent ledger (a sub-account's finance view) */
   async ownLedger(account: Account) {
-    const me = await this.ctx.db.selectFrom('accounts').select(['balance', 'clientid', 'name', 'paytype']).where('id', '=', account.id).executeTakeFirstOrThrow();
+    const me = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['balance', 'clientid', 'name', 'paytype'])
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
     const rows = await this.ledger.entries(account.id, 50);
     return {
       clientid: me.clientid,

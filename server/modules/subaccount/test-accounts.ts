@@ -20,7 +20,15 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { errors } from '../../http/errors';
 import { addMs, formatDateTime, startOfBusinessDay } from '../../lib/time';
-import { AccountStatus, AgentOwned, BillPaymentType, Carrier, NeedMo, NeedReport, ProductType } from '../../../common/generated/schemas';
+import {
+  AccountStatus,
+  AgentOwned,
+  BillPaymentType,
+  Carrier,
+  NeedMo,
+  NeedReport,
+  ProductType,
+} from '../../../common/generated/schemas';
 import type { SubAccountService } from './service';
 import { mayCreateTestAccount, TEST_MSG, TEST_WINDOW_DAYS } from '../clients';
 
@@ -58,7 +66,8 @@ export class TestAccountService {
     const cfg = this.ctx.config;
     if (!mayCreateTestAccount(agent)) throw errors.refused(TEST_MSG.notAllowed);
     if (!agent.mobile) throw errors.refused(TEST_MSG.noMobile);
-    if ((await this.recentCount(this.ctx.db, agent.id)) >= cfg.testAccountsPerAgent) throw errors.refused(TEST_MSG.tooMany(cfg.testAccountsPerAgent));
+    if ((await this.recentCount(this.ctx.db, agent.id)) >= cfg.testAccountsPerAgent)
+      throw errors.refused(TEST_MSG.tooMany(cfg.testAccountsPerAgent));
     if ((await this.giftedToday()) + cfg.testAccountGift > cfg.testGiftDaily) throw errors.refused(TEST_MSG.budget);
     const opened = await this.subaccounts.open(agent, {
       name: f.name,
@@ -73,12 +82,19 @@ export class TestAccountService {
       await this.ctx.db.transaction().execute(async (trx) => {
         // the bound and the budget again, under the agent's row lock: concurrent creations queue here
         await trx.selectFrom('accounts').select('id').where('id', '=', agent.id).forUpdate().execute();
-        if ((await this.recentCount(trx, agent.id)) >= cfg.testAccountsPerAgent) throw errors.refused(TEST_MSG.tooMany(cfg.testAccountsPerAgent));
-        if ((await this.giftedToday(trx)) + cfg.testAccountGift > cfg.testGiftDaily) throw errors.refused(TEST_MSG.budget);
+        if ((await this.recentCount(trx, agent.id)) >= cfg.testAccountsPerAgent)
+          throw errors.refused(TEST_MSG.tooMany(cfg.testAccountsPerAgent));
+        if ((await this.giftedToday(trx)) + cfg.testAccountGift > cfg.testGiftDaily)
+          throw errors.refused(TEST_MSG.budget);
         const acc = await trx
           .updateTable('accounts')
           // no interface access until converted: the interface password and API secret are empty
-          .set({ test_expires_at: expires, interface_password_hash: '', api_secret: '', remarks: f.remarks || '测试账户' })
+          .set({
+            test_expires_at: expires,
+            interface_password_hash: '',
+            api_secret: '',
+            remarks: f.remarks || '测试账户',
+          })
           .where('clientid', '=', opened.clientid)
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -103,12 +119,25 @@ export class TestAccountService {
           poolId = pool.id;
           await trx
             .insertInto('pool_movements')
-            .values({ pool_id: pool.id, pieces: cfg.testAccountGift, remaining_after: cfg.testAccountGift, kind: BillPaymentType.Gift, remark: '测试账户赠送（平台）' })
+            .values({
+              pool_id: pool.id,
+              pieces: cfg.testAccountGift,
+              remaining_after: cfg.testAccountGift,
+              kind: BillPaymentType.Gift,
+              remark: '测试账户赠送（平台）',
+            })
             .execute();
         }
         await trx
           .insertInto('test_accounts')
-          .values({ account_id: acc.id, agent_id: agent.id, gift_pool_id: poolId, gift_pieces: cfg.testAccountGift, created_at: now, expires_at: expires })
+          .values({
+            account_id: acc.id,
+            agent_id: agent.id,
+            gift_pool_id: poolId,
+            gift_pieces: cfg.testAccountGift,
+            created_at: now,
+            expires_at: expires,
+          })
           .execute();
       });
     } catch (err) {
@@ -124,19 +153,43 @@ export class TestAccountService {
     const a = await this.subaccounts.owned(agent, clientId);
     if (!a.test_expires_at) throw errors.refused(TEST_MSG.notTest);
     await this.ctx.db.transaction().execute(async (trx) => {
-      const t = await trx.selectFrom('test_accounts').selectAll().where('account_id', '=', a.id).forUpdate().executeTakeFirst();
+      const t = await trx
+        .selectFrom('test_accounts')
+        .selectAll()
+        .where('account_id', '=', a.id)
+        .forUpdate()
+        .executeTakeFirst();
       if (t?.gift_pool_id) {
-        const pool = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', '=', t.gift_pool_id).forUpdate().executeTakeFirst();
+        const pool = await trx
+          .selectFrom('product_pools')
+          .select(['id', 'remaining'])
+          .where('id', '=', t.gift_pool_id)
+          .forUpdate()
+          .executeTakeFirst();
         if (pool && pool.remaining > 0) {
           await trx.updateTable('product_pools').set({ remaining: 0 }).where('id', '=', pool.id).execute();
           await trx
             .insertInto('pool_movements')
-            .values({ pool_id: pool.id, pieces: -pool.remaining, remaining_after: 0, kind: BillPaymentType.Gift, remark: '测试赠送收回（转为正式账户）' })
+            .values({
+              pool_id: pool.id,
+              pieces: -pool.remaining,
+              remaining_after: 0,
+              kind: BillPaymentType.Gift,
+              remark: '测试赠送收回（转为正式账户）',
+            })
             .execute();
         }
       }
-      await trx.updateTable('test_accounts').set({ converted_at: this.ctx.now() }).where('account_id', '=', a.id).execute();
-      await trx.updateTable('accounts').set({ test_expires_at: null, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+      await trx
+        .updateTable('test_accounts')
+        .set({ converted_at: this.ctx.now() })
+        .where('account_id', '=', a.id)
+        .execute();
+      await trx
+        .updateTable('accounts')
+        .set({ test_expires_at: null, update_time: this.ctx.now() })
+        .where('id', '=', a.id)
+        .execute();
     });
     return { clientid: a.clientid };
   }
@@ -176,7 +229,15 @@ export async function testAccountStatsOf(db: AppContext['db'], now: Date, dailyB
     .selectFrom('test_accounts as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
     .innerJoin('accounts as g', 'g.id', 't.agent_id')
-    .select(['a.clientid', 'g.clientid as agent', 't.gift_pieces', 't.created_at', 't.expires_at', 't.converted_at', 'a.status'])
+    .select([
+      'a.clientid',
+      'g.clientid as agent',
+      't.gift_pieces',
+      't.created_at',
+      't.expires_at',
+      't.converted_at',
+      'a.status',
+    ])
     .orderBy('t.created_at', 'desc')
     .limit(100)
     .execute();

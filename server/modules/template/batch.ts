@@ -54,7 +54,10 @@ function importMessage(e: SpreadsheetError): string {
  * Reads the first sheet as a bounded stream (lib/spreadsheet, the sign import's limits); enum
  * columns take the Chinese label or the value. Throws a message on a bad file.
  */
-export async function readTemplateSheet(buf: Buffer, { labels, header: headerOf }: TemplateSheetSchemas): Promise<ImportRow[]> {
+export async function readTemplateSheet(
+  buf: Buffer,
+  { labels, header: headerOf }: TemplateSheetSchemas,
+): Promise<ImportRow[]> {
   const colOf = new Map<string, number>();
   let header = false;
   const rows: ImportRow[] = [];

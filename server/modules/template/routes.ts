@@ -33,7 +33,11 @@ const IMPORT_COUNTS: JsonSchema = {
     errors: {
       type: 'array',
       title: '失败的行',
-      items: { type: 'object', required: ['row', 'msg'], properties: { row: { type: 'integer', title: 'Excel 行号' }, msg: { type: 'string', title: '原因' } } },
+      items: {
+        type: 'object',
+        required: ['row', 'msg'],
+        properties: { row: { type: 'integer', title: 'Excel 行号' }, msg: { type: 'string', title: '原因' } },
+      },
     },
   },
 };
@@ -49,31 +53,58 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
   const ref = request(ctx, 'params/template-ref');
   return async (plugin) => {
     // Excel import (file field `excel`, like /sign/addsignBatch); multipart only here unless the app has it already
-    if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1 } });
+    if (!plugin.hasContentTypeParser('multipart/form-data'))
+      await plugin.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1 } });
     const app = api(plugin);
     const sheet = templateSheetSchemas(ctx.schemas);
 
     app.post(
       '/autoTemplate/list',
-      route({ tag: TAG, summary: '智能模板列表', access: 'session', body: smart, querystring: smart, response: entityPageOf(ctx, 'entities/template') }),
+      route({
+        tag: TAG,
+        summary: '智能模板列表',
+        access: 'session',
+        body: smart,
+        querystring: smart,
+        response: entityPageOf(ctx, 'entities/template'),
+      }),
       async (req) => ok(await templates.list(sessionOf(req).account, both(req))),
     );
 
     app.post(
       '/autoTemplate/commonlist',
-      route({ tag: TAG, summary: '通用模板列表（平台提供，已审核）', access: 'session', body: general, querystring: general, response: entityPageOf(ctx, 'entities/template') }),
+      route({
+        tag: TAG,
+        summary: '通用模板列表（平台提供，已审核）',
+        access: 'session',
+        body: general,
+        querystring: general,
+        response: entityPageOf(ctx, 'entities/template'),
+      }),
       async (req) => ok(await templates.commonList(both(req))),
     );
 
     app.get(
       '/autoTemplate/autoTemplateAccounts',
-      route({ tag: TAG, summary: '可选的子账户（模板归属）', access: 'agent', querystring: request(ctx, 'params/template-accounts'), response: arrayOf(ctx, TEMPLATE_ACCOUNT) }),
+      route({
+        tag: TAG,
+        summary: '可选的子账户（模板归属）',
+        access: 'agent',
+        querystring: request(ctx, 'params/template-accounts'),
+        response: arrayOf(ctx, TEMPLATE_ACCOUNT),
+      }),
       async (req) => ok(await templates.accounts(sessionOf(req).account, req.query.agentId || undefined)),
     );
 
     app.post(
       '/autoTemplate/add',
-      route({ tag: TAG, summary: '新增模板（代理商须选择子账户）', access: 'session', body: request(ctx, 'forms/template'), response: okOf(ctx, 'entities/template') }),
+      route({
+        tag: TAG,
+        summary: '新增模板（代理商须选择子账户）',
+        access: 'session',
+        body: request(ctx, 'forms/template'),
+        response: okOf(ctx, 'entities/template'),
+      }),
       async (req) => ok(await templates.add(sessionOf(req).account, req.body), '新增成功，请等待审核'),
     );
 
@@ -93,7 +124,13 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
 
     app.post(
       '/autoTemplate/addBatch',
-      route({ tag: TAG, summary: '批量导入模板（multipart，文件字段 excel）', access: 'session', body: request(ctx, 'params/excel-upload'), response: okOf(ctx, IMPORT_COUNTS) }),
+      route({
+        tag: TAG,
+        summary: '批量导入模板（multipart，文件字段 excel）',
+        access: 'session',
+        body: request(ctx, 'params/excel-upload'),
+        response: okOf(ctx, IMPORT_COUNTS),
+      }),
       async (req) => {
         if (!req.isMultipart()) throw new ApiError(400, MESSAGES.pickExcelFile);
         let buf: Buffer | undefined;
@@ -105,7 +142,8 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
             }
           }
         } catch (e) {
-          if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, '单个文件大小不能超过5M');
+          if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new ApiError(413, '单个文件大小不能超过5M');
           throw e;
         }
         if (!buf || !buf.length) throw new ApiError(400, MESSAGES.pickExcelFile);
@@ -123,12 +161,28 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
     app.get(
       '/autoTemplate/downloadExcelTemplate',
       route({ tag: TAG, summary: '下载模板导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }),
-      async (req, reply) => sendFile(reply, await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, sheet), '短信模板导入模板.xlsx'),
+      async (req, reply) =>
+        sendFile(
+          reply,
+          await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, sheet),
+          '短信模板导入模板.xlsx',
+        ),
     );
 
-    app.post('/autoTemplate/del', route({ tag: TAG, summary: '删除模板（仅创建者）', access: 'session', body: ref, querystring: ref, response: okEmpty }), async (req) => {
-      await templates.remove(sessionOf(req).account, both(req).templateId);
-      return ok(undefined, MESSAGES.deleted);
-    });
+    app.post(
+      '/autoTemplate/del',
+      route({
+        tag: TAG,
+        summary: '删除模板（仅创建者）',
+        access: 'session',
+        body: ref,
+        querystring: ref,
+        response: okEmpty,
+      }),
+      async (req) => {
+        await templates.remove(sessionOf(req).account, both(req).templateId);
+        return ok(undefined, MESSAGES.deleted);
+      },
+    );
   };
 }

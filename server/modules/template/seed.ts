@@ -23,12 +23,35 @@ const CLIENT_TEMPLATES: [string, number, number, number, number, string, string,
   ['agent1', 10, 1, 0, 1, '', '好易购', '您在好易购购买的{goods}已发货，快递单号{expressNo}，请留意查收。'],
   ['agent1', 11, 0, 5, 0, '', '好易购', '好易购年终大促，全场满199减30，12月31日截止，回T退订。'],
   ['client1', 10, 1, 0, 0, '', '好易购', '尊敬的会员{name}，您的积分{points}将于{date}到期，请及时使用。'],
-  ['client1', 11, 1, 5, 3, '营销内容缺少退订方式，请补充“回T退订”后重新提交', '好易购', '{name}您好，好易购会员日全场5折起，快来抢购吧！'],
-  ['client1', 10, 0, 0, 3, '签名与企业名称不符，请使用已报备的签名', '易购', '您的退款已原路退回，预计1-3个工作日到账，请注意查收。'],
+  [
+    'client1',
+    11,
+    1,
+    5,
+    3,
+    '营销内容缺少退订方式，请补充“回T退订”后重新提交',
+    '好易购',
+    '{name}您好，好易购会员日全场5折起，快来抢购吧！',
+  ],
+  [
+    'client1',
+    10,
+    0,
+    0,
+    3,
+    '签名与企业名称不符，请使用已报备的签名',
+    '易购',
+    '您的退款已原路退回，预计1-3个工作日到账，请注意查收。',
+  ],
 ];
 
 export async function seedTemplates(db: Db): Promise<void> {
-  const general = await db.selectFrom('templates').select('id').where('owner_id', 'is', null).limit(1).executeTakeFirst();
+  const general = await db
+    .selectFrom('templates')
+    .select('id')
+    .where('owner_id', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   if (!general) {
     await db
       .insertInto('templates')
@@ -50,10 +73,19 @@ export async function seedTemplates(db: Db): Promise<void> {
       )
       .execute();
   }
-  const accounts = await db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', 'in', ['agent1', 'client1']).execute();
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'clientid'])
+    .where('clientid', 'in', ['agent1', 'client1'])
+    .execute();
   const id = Object.fromEntries(accounts.map((a) => [a.clientid, a.id]));
   if (!id.client1 || !id.agent1) return;
-  const mine = await db.selectFrom('templates').select('id').where('owner_id', '=', id.client1).limit(1).executeTakeFirst();
+  const mine = await db
+    .selectFrom('templates')
+    .select('id')
+    .where('owner_id', '=', id.client1)
+    .limit(1)
+    .executeTakeFirst();
   if (mine) return;
   await db
     .insertInto('templates')

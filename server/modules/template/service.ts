@@ -40,7 +40,13 @@ import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import { SensitiveWords } from '../content';
 import { enqueueTemplateReview } from '../push';
-import { checkTemplateRules, countVariables, effectiveSmsType, sensitiveWordsMessage, type TemplateRuleConfig } from '../../../common/template/rules';
+import {
+  checkTemplateRules,
+  countVariables,
+  effectiveSmsType,
+  sensitiveWordsMessage,
+  type TemplateRuleConfig,
+} from '../../../common/template/rules';
 import {
   AccountStatus,
   TemplateAuditState,
@@ -105,7 +111,11 @@ export class TemplateService {
   /** The operation mode that governs an account: a sub-account follows its agent. */
   private async operationMode(a: Account): Promise<string> {
     if (a.user_type === UserType.SubAccount && a.agent_id !== null) {
-      const agent = await this.ctx.db.selectFrom('accounts').select('operation_mode').where('id', '=', a.agent_id).executeTakeFirst();
+      const agent = await this.ctx.db
+        .selectFrom('accounts')
+        .select('operation_mode')
+        .where('id', '=', a.agent_id)
+        .executeTakeFirst();
       if (agent) return agent.operation_mode;
     }
     return a.operation_mode;
@@ -114,7 +124,11 @@ export class TemplateService {
   /** The accounts whose templates the caller reaches: itself and, for an agent, every sub-account. */
   private async scope(a: Account): Promise<ScopeAccount[]> {
     if (a.user_type !== UserType.Agent) return [{ id: a.id, clientid: a.clientid }];
-    const subs = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid']).where('agent_id', '=', a.id).execute();
+    const subs = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'clientid'])
+      .where('agent_id', '=', a.id)
+      .execute();
     return [{ id: a.id, clientid: a.clientid }, ...subs];
   }
 
@@ -127,13 +141,21 @@ export class TemplateService {
   private async reachable(a: Account, clientid: string): Promise<{ id: number; clientid: string }> {
     if (clientid === a.clientid) return { id: a.id, clientid: a.clientid };
     if (a.user_type !== UserType.Agent) throw errors.forbidden();
-    const sub = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', '=', clientid).where('agent_id', '=', a.id).executeTakeFirst();
+    const sub = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'clientid'])
+      .where('clientid', '=', clientid)
+      .where('agent_id', '=', a.id)
+      .executeTakeFirst();
     if (!sub) throw errors.forbidden();
     return sub;
   }
 
   private baseQuery() {
-    return this.ctx.db.selectFrom('templates as t').leftJoin('accounts as o', 'o.id', 't.owner_id').leftJoin('accounts as c', 'c.id', 't.creator_id');
+    return this.ctx.db
+      .selectFrom('templates as t')
+      .leftJoin('accounts as o', 'o.id', 't.owner_id')
+      .leftJoin('accounts as c', 'c.id', 't.creator_id');
   }
 
   private toRow(r: TemplateDbRow, caller: Account | null): TemplateRow {
@@ -182,7 +204,11 @@ export class TemplateService {
   async list(caller: Account, f: SmartTemplateFilter & CurrentPaging) {
     const paging = pagingOf(f);
     // a sub-account's clientId is checked as well (its own, else 403 无权访问), hence `agent: true`
-    let q = whereFrom(this.baseQuery(), this.ctx, 'filters/template-smart', f, { scope: await this.scope(caller), agent: true, skip: ['templateId'] });
+    let q = whereFrom(this.baseQuery(), this.ctx, 'filters/template-smart', f, {
+      scope: await this.scope(caller),
+      agent: true,
+      skip: ['templateId'],
+    });
     if (f.templateId) q = q.where('t.id', '=', templateIdOf(f.templateId));
     const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
     const rows = await q
@@ -202,7 +228,12 @@ export class TemplateService {
   /** POST /autoTemplate/commonlist: the platform's general templates (approved), filters/template-general. */
   async commonList(f: GeneralTemplateFilter & CurrentPaging) {
     const paging = pagingOf(f);
-    const q = whereFrom(this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', TemplateAuditState.Approved), this.ctx, 'filters/template-general', f);
+    const q = whereFrom(
+      this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', TemplateAuditState.Approved),
+      this.ctx,
+      'filters/template-general',
+      f,
+    );
     const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
     const rows = await q
       .select([...TemplateService.COLUMNS])
@@ -236,9 +267,15 @@ export class TemplateService {
     let owner: { id: number; clientid: string };
     if (caller.user_type === UserType.Agent) {
       const clientId = (form.clientId ?? '').trim();
-      if (!clientId) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
+      if (!clientId)
+        throw new ApiError(400, this.requiredMessage('clientId'), {
+          errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }],
+        });
       owner = await this.reachable(caller, clientId);
-      if (owner.id === caller.id) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
+      if (owner.id === caller.id)
+        throw new ApiError(400, this.requiredMessage('clientId'), {
+          errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }],
+        });
     } else {
       // a sub-account's templates are its own, whatever the payload says
       owner = { id: caller.id, clientid: caller.clientid };
@@ -246,7 +283,12 @@ export class TemplateService {
     const mode = await this.operationMode(caller);
     const broken = checkTemplateRules(form, mode, this.rules);
     if (broken) throw new ApiError(400, broken.message, { errors: [broken] });
-    const hits = [...new Set([...this.words.find(form.content).map(([s, e]) => form.content.slice(s, e)), ...this.words.find(form.sign).map(([s, e]) => form.sign.slice(s, e))])];
+    const hits = [
+      ...new Set([
+        ...this.words.find(form.content).map(([s, e]) => form.content.slice(s, e)),
+        ...this.words.find(form.sign).map(([s, e]) => form.sign.slice(s, e)),
+      ]),
+    ];
     if (hits.length) {
       const message = sensitiveWordsMessage(this.rules, hits);
       throw new ApiError(400, message, { errors: [{ field: 'content', message }], words: hits });
@@ -272,7 +314,14 @@ export class TemplateService {
     const now = this.ctx.now();
     const { id } = await this.ctx.db
       .insertInto('templates')
-      .values({ ...values, state: this.autoReview ? 1 : 0, remark: '', creator_id: caller.id, create_time: now, update_time: now })
+      .values({
+        ...values,
+        state: this.autoReview ? 1 : 0,
+        remark: '',
+        creator_id: caller.id,
+        create_time: now,
+        update_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return (await this.one(caller, id))!;
@@ -326,7 +375,9 @@ export class TemplateService {
       const state = this.autoReview ? 1 : 0;
       await this.ctx.db
         .insertInto('templates')
-        .values(good.map((v) => ({ ...v, state, remark: '', creator_id: caller.id, create_time: now, update_time: now })))
+        .values(
+          good.map((v) => ({ ...v, state, remark: '', creator_id: caller.id, create_time: now, update_time: now })),
+        )
         .execute();
     }
     return { importTotal: rows.length, importSuccess: good.length, importFall: errors.length, errors };
@@ -363,7 +414,8 @@ export async function reviewTemplate(
   by = '',
 ): Promise<boolean> {
   // in the caller's transaction when given one (the operator console writes its audit row there)
-  const run = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn));
+  const run = <T>(fn: (trx: Transaction<Database>) => Promise<T>) =>
+    db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
   return run(async (trx) => {
     const t = await trx
       .updateTable('templates')
@@ -373,7 +425,15 @@ export async function reviewTemplate(
       .returning(['id', 'owner_id', 'sign', 'content'])
       .executeTakeFirst();
     if (!t) return false;
-    await enqueueTemplateReview(trx, { accountId: t.owner_id!, templateId: t.id, state, remark, sign: t.sign, content: t.content, reviewedAt: now });
+    await enqueueTemplateReview(trx, {
+      accountId: t.owner_id!,
+      templateId: t.id,
+      state,
+      remark,
+      sign: t.sign,
+      content: t.content,
+      reviewedAt: now,
+    });
     return true;
   });
 }

@@ -61,17 +61,27 @@ export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPl
           throw errors.refused(UPLOAD_MESSAGES.failed);
         }
         if (file.file.truncated) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
-        const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: req.query.scene === 'open-account' });
+        const stored = await uploads.storeImage(sessionOf(req).account, data, {
+          allowBmp: req.query.scene === 'open-account',
+        });
         return ok(stored, UPLOAD_MESSAGES.uploaded);
       },
     );
 
-    app.get('/files/*', route({ tag: '文件', summary: '读取已上传的文件（本人及其代理商）', access: 'session' }), async (req, reply) => {
-      const p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
-      if (!(await uploads.canRead(sessionOf(req).account, p))) throw errors.forbidden();
-      const f = await uploads.open(p);
-      if (!f) throw errors.notFound('文件');
-      return reply.header('content-type', f.mime).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(f.stream);
-    });
+    app.get(
+      '/files/*',
+      route({ tag: '文件', summary: '读取已上传的文件（本人及其代理商）', access: 'session' }),
+      async (req, reply) => {
+        const p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+        if (!(await uploads.canRead(sessionOf(req).account, p))) throw errors.forbidden();
+        const f = await uploads.open(p);
+        if (!f) throw errors.notFound('文件');
+        return reply
+          .header('content-type', f.mime)
+          .header('cache-control', 'private, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          .send(f.stream);
+      },
+    );
   };
 }

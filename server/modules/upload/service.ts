@@ -37,7 +37,13 @@ export const UPLOAD_MESSAGES = {
   uploaded: '上传成功',
 } as const;
 
-const MIME: Record<string, string> = { gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp' };
+const MIME: Record<string, string> = {
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+};
 
 /** `<clientid>/<token>.<ext>`: nothing else is a stored path (no traversal, no other folders). */
 export const STORED_PATH = /^([A-Za-z0-9_-]{1,40})\/([A-Za-z0-9_-]{8,64})\.(gif|jpg|jpeg|png|bmp)$/;
@@ -97,12 +103,17 @@ export class UploadService {
   }
 
   /** Checks the content and stores it under the account's folder. */
-  async storeImage(owner: Pick<Account, 'clientid'>, data: Buffer, opts: { allowBmp?: boolean } = {}): Promise<StoredFile> {
+  async storeImage(
+    owner: Pick<Account, 'clientid'>,
+    data: Buffer,
+    opts: { allowBmp?: boolean } = {},
+  ): Promise<StoredFile> {
     if (data.length === 0) throw errors.refused(UPLOAD_MESSAGES.empty);
     if (data.length > UPLOAD_MAX_BYTES) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
     const kind = await fileTypeFromBuffer(data);
     const allowed: readonly string[] = opts.allowBmp ? IMAGE_TYPES_WITH_BMP : IMAGE_TYPES;
-    if (!kind || !allowed.includes(kind.ext)) throw errors.refused(opts.allowBmp ? UPLOAD_MESSAGES.badTypeBmp : UPLOAD_MESSAGES.badType);
+    if (!kind || !allowed.includes(kind.ext))
+      throw errors.refused(opts.allowBmp ? UPLOAD_MESSAGES.badTypeBmp : UPLOAD_MESSAGES.badType);
     const key = `${owner.clientid}/${randomToken(18)}.${kind.ext}`;
     await this.store.put(key, data);
     this.ctx.log.info({ key, size: data.length }, 'file stored');
@@ -121,7 +132,12 @@ export class UploadService {
     if (!owner) return false;
     if (owner === viewer.clientid) return true;
     if (viewer.user_type !== UserType.Agent) return false;
-    const row = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', owner).where('agent_id', '=', viewer.id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('clientid', '=', owner)
+      .where('agent_id', '=', viewer.id)
+      .executeTakeFirst();
     return !!row;
   }
 

@@ -23,6 +23,12 @@ export default defineModule({ name: 'variable-international', dependencies: ['se
   // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
   // (its payload is the files route's: the same fields as params/variable-parse)
   app.services.files.variableParser = (me, file, body) =>
-    svc.parseVariable(me, { clientId: body.clientId, templateId: body.templateId, sign: body.sign, fileName: body.fileName, importFilePath: file.importFilePath });
+    svc.parseVariable(me, {
+      clientId: body.clientId,
+      templateId: body.templateId,
+      sign: body.sign,
+      fileName: body.fileName,
+      importFilePath: file.importFilePath,
+    });
   await app.register(varIntlRoutes(ctx, svc));
 });

@@ -29,15 +29,36 @@ export interface IntlPrice {
 }
 
 export async function loadPrices(db: Kysely<Database>): Promise<Map<string, IntlPrice>> {
-  const rows = await db.selectFrom('intl_prices').select(['country_code', 'dial_code', 'name_en', 'name_zh', 'fee', 'sort']).orderBy('sort').execute();
-  return new Map(rows.map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: String(r.fee), sort: r.sort }]));
+  const rows = await db
+    .selectFrom('intl_prices')
+    .select(['country_code', 'dial_code', 'name_en', 'name_zh', 'fee', 'sort'])
+    .orderBy('sort')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.country_code,
+      {
+        iso: r.country_code,
+        dial: r.dial_code,
+        nameEn: r.name_en,
+        nameZh: r.name_zh,
+        fee: String(r.fee),
+        sort: r.sort,
+      },
+    ]),
+  );
 }
 
 /** GET /sms/gj/prices rows (entity fields of spec 02 §3 "International price") */
 export function priceRows(prices: Iterable<IntlPrice>, search: string) {
   const q = search.trim().toLowerCase();
   const all = [...prices].filter(
-    (p) => !q || p.nameZh.toLowerCase().includes(q) || p.nameEn.toLowerCase().includes(q) || p.iso.toLowerCase() === q || p.dial === q.replace(/^\+|^00/, ''),
+    (p) =>
+      !q ||
+      p.nameZh.toLowerCase().includes(q) ||
+      p.nameEn.toLowerCase().includes(q) ||
+      p.iso.toLowerCase() === q ||
+      p.dial === q.replace(/^\+|^00/, ''),
   );
   return all.map((p, i) => ({
     rownum: i + 1,
@@ -183,7 +204,12 @@ export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
  * the event loop every few milliseconds: a million-number file must not stop the server answering
  * others.
  */
-export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string; keep: boolean }): Promise<IntlCheck> {
+export async function intlFileCheck(
+  abs: string,
+  ext: string,
+  prices: Map<string, IntlPrice>,
+  o: { max: number; tooMany: string; keep: boolean },
+): Promise<IntlCheck> {
   const tally = new IntlTally(prices, o.keep);
   let since = performance.now();
   const check = async (tokens: readonly string[]) => {
@@ -198,15 +224,20 @@ export async function intlFileCheck(abs: string, ext: string, prices: Map<string
   if (ext === 'xlsx') {
     let count = 0;
     try {
-      for await (const rows of readSheetBatches({ path: abs }, { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
+      for await (const rows of readSheetBatches(
+        { path: abs },
+        { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 },
+      )) {
         const tokens: string[] = [];
-        for (const row of rows) for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
+        for (const row of rows)
+          for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
         count += tokens.length;
         if (count > o.max) throw new ApiError(400, o.tooMany);
         await check(tokens);
       }
     } catch (e) {
-      if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? o.tooMany : '文件解析失败');
+      if (e instanceof SpreadsheetError)
+        throw new ApiError(400, e.reason === 'tooManyRows' ? o.tooMany : '文件解析失败');
       throw e;
     }
   } else {

@@ -66,7 +66,18 @@ interface LibMetadata {
 }
 
 /** every type `getNumberType` tries (FIXED_LINE, then the others): a number is of a type if one matches */
-const TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'];
+const TYPES = [
+  'FIXED_LINE',
+  'MOBILE',
+  'PREMIUM_RATE',
+  'TOLL_FREE',
+  'SHARED_COST',
+  'VOIP',
+  'PERSONAL_NUMBER',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+];
 
 interface CountryPlan {
   iso: string;
@@ -103,7 +114,13 @@ function compilePlans(): Map<string, CallingPlan> {
       const t = p.type(name);
       if (t && t.pattern()) types.push({ re: entirely(t.pattern()), lengths: t.possibleLengths() });
     }
-    return { iso, leading: leading ? new RegExp(leading) : undefined, national: entirely(p.nationalNumberPattern()), hasTypes: p.hasTypes(), types };
+    return {
+      iso,
+      leading: leading ? new RegExp(leading) : undefined,
+      national: entirely(p.nationalNumberPattern()),
+      hasTypes: p.hasTypes(),
+      types,
+    };
   };
   const out = new Map<string, CallingPlan>();
   // calling codes have 1–3 digits, none starts with 0
@@ -113,7 +130,11 @@ function compilePlans(): Map<string, CallingPlan> {
     const isos = m.getCountryCodesForCallingCode(code);
     m.selectNumberingPlan(code);
     const prefix = m.numberingPlan.nationalPrefixForParsing();
-    out.set(code, { code, prefix: prefix ? new RegExp('^(?:' + prefix + ')') : undefined, countries: isos ? isos.map(country) : null });
+    out.set(code, {
+      code,
+      prefix: prefix ? new RegExp('^(?:' + prefix + ')') : undefined,
+      countries: isos ? isos.map(country) : null,
+    });
   }
   return out;
 }

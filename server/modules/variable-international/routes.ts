@@ -68,7 +68,8 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
     if (e instanceof ApiError) throw e;
     const code = codeOf(e);
     if (e instanceof FileTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, rule.msg.tooLarge);
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new ApiError(400, '一次只能上传一个文件');
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new ApiError(400, '一次只能上传一个文件');
     throw new ApiError(400, '上传出错！请检查后重新上传！');
   }
   if (!saved) throw new ApiError(400, rule.msg.noFile);
@@ -79,7 +80,10 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
   const intlForm = request(ctx, 'forms/send-international');
   const variableForm = request(ctx, 'forms/send-variable');
   return async (plugin) => {
-    if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: VARIABLE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+    if (!plugin.hasContentTypeParser('multipart/form-data'))
+      await plugin.register(multipart, {
+        limits: { fileSize: VARIABLE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12 },
+      });
     const app = api(plugin);
 
     app.get(
@@ -124,7 +128,12 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
             exts: ['xlsx'],
             maxBytes: VARIABLE_FILE_MAX_BYTES,
             nameMax: VARIABLE_FILE_NAME_MAX,
-            msg: { noFile: VX.noFile, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, nameTooLong: VX.fileNameTooLong },
+            msg: {
+              noFile: VX.noFile,
+              badType: VX.fileBadType,
+              tooLarge: VX.fileTooLarge,
+              nameTooLong: VX.fileNameTooLong,
+            },
           }),
           '上传成功',
         ),
@@ -145,7 +154,12 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
             exts: ['txt', 'csv', 'xlsx'],
             maxBytes: INTL_FILE_MAX_BYTES,
             nameMax: INTL_FILE_NAME_MAX,
-            msg: { noFile: '请上传号码文件', badType: IX.fileBadType, tooLarge: IX.fileTooLarge, nameTooLong: IX.fileNameTooLong },
+            msg: {
+              noFile: '请上传号码文件',
+              badType: IX.fileBadType,
+              tooLarge: IX.fileTooLarge,
+              nameTooLong: IX.fileNameTooLong,
+            },
           }),
           '上传成功',
         ),
@@ -155,7 +169,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
       '/send/parsefileVariate',
       route({
         tag: TAG,
-        summary: '解析变量文件：逐行检查（号码、重复、变量个数与长度、合计字数），合格行写入 sendFilePath，错误行及原因写入 errorFilePath',
+        summary:
+          '解析变量文件：逐行检查（号码、重复、变量个数与长度、合计字数），合格行写入 sendFilePath，错误行及原因写入 errorFilePath',
         access: 'session',
         body: request(ctx, 'params/variable-parse'),
         response: okOf(ctx, 'responses/variable-parse'),
@@ -181,8 +196,10 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
       async (req) => ok(await svc.parseInternationalFile(sessionOf(req).account, req.body)),
     );
 
-    app.get('/send/downloadtemplateVariate', route({ tag: TAG, summary: '下载变量文件模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (_req, reply) =>
-      sendFile(reply, await variableTemplateXlsx(), '变量短信模板.xlsx'),
+    app.get(
+      '/send/downloadtemplateVariate',
+      route({ tag: TAG, summary: '下载变量文件模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }),
+      async (_req, reply) => sendFile(reply, await variableTemplateXlsx(), '变量短信模板.xlsx'),
     );
 
     app.get(
@@ -194,14 +211,20 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         querystring: request(ctx, 'params/variable-error-file'),
         response: fileReply(XLSX_MIME),
       }),
-      async (req, reply) => sendFile(reply, fs.createReadStream(await svc.errorFile(sessionOf(req).account, req.query.filePath)), '变量文件错误数据.xlsx'),
+      async (req, reply) =>
+        sendFile(
+          reply,
+          fs.createReadStream(await svc.errorFile(sessionOf(req).account, req.query.filePath)),
+          '变量文件错误数据.xlsx',
+        ),
     );
 
     app.post(
       '/send/screenPhones',
       route({
         tag: TAG,
-        summary: '号码筛选：按运营商、省份保留，按城市屏蔽；type 1 手动号码（phones），2 文件（importFilePath / sendFilePath）；返回筛选后的 submitTotal',
+        summary:
+          '号码筛选：按运营商、省份保留，按城市屏蔽；type 1 手动号码（phones），2 文件（importFilePath / sendFilePath）；返回筛选后的 submitTotal',
         access: 'session',
         body: request(ctx, 'params/screen-phones'),
         response: okOf(ctx, 'responses/screened'),
@@ -213,7 +236,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
       '/send/chargeInfoInternational',
       route({
         tag: TAG,
-        summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）',
+        summary:
+          '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）',
         access: 'session',
         body: intlForm,
         response: okOf(ctx, 'responses/intl-charge'),
@@ -264,7 +288,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
       '/send/send_time_sms',
       route({
         tag: TAG,
-        summary: '变量短信（sendKind 1）与国际短信（sendKind 2）定时发送（JSON；5 分钟后、24 小时内；额度不足 code 403；国际定时任务提交后不可取消）',
+        summary:
+          '变量短信（sendKind 1）与国际短信（sendKind 2）定时发送（JSON；5 分钟后、24 小时内；额度不足 code 403；国际定时任务提交后不可取消）',
         access: 'session',
         refusals: 'console',
         body: request(ctx, 'params/send-time-sms'),

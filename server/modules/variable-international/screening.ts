@@ -31,7 +31,11 @@ function idList(v: IdList): number[] {
 export function screenRule(b: Pick<ScreenPhonesParams, 'operators' | 'provinces' | 'removeCitys'>): ScreenRule {
   const ops = idList(b.operators).filter((c) => c >= 1 && c <= 3);
   const prov = idList(b.provinces);
-  return { operators: ops.length ? new Set(ops) : null, provinces: prov.length ? new Set(prov) : null, removeCities: new Set(idList(b.removeCitys)) };
+  return {
+    operators: ops.length ? new Set(ops) : null,
+    provinces: prov.length ? new Set(prov) : null,
+    removeCities: new Set(idList(b.removeCitys)),
+  };
 }
 
 /** the 7-digit block of a mobile number as an integer 0..8,999,999 (prefix − 1,000,000), or -1 */

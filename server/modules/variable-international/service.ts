@@ -15,7 +15,17 @@ import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { LedgerService } from '../ledger';
 import { Money, money2, type MoneyValue } from '../../lib/money';
-import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
+import {
+  ceilCent,
+  chargeIntlPools,
+  chargePlan,
+  intlRemainOf,
+  planPieces,
+  remainOf,
+  usableIntlPools,
+  usablePools,
+  type ChargePlan,
+} from '../billing';
 import {
   assertDeferredRoom,
   assertMaySend,
@@ -68,11 +78,27 @@ import {
   type VariableParseParams,
 } from '../../../common/generated/schemas';
 import intlForm from '../../../schemas/forms/send-international.json';
-import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
+import {
+  checkInternational,
+  countrySummary,
+  intlFileCheck,
+  loadPrices,
+  priceRows,
+  type IntlCheck,
+  type IntlPrice,
+} from './international';
 import { newWorkFile, workFile, type WorkExt } from './work-files';
 import { IMPORT_FILE_PATH, resolveUpload } from '../files';
 import { screenFile, screenList, screenRule } from './screening';
-import { FilledTemplate, parseVariableFile, readSendRows, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
+import {
+  FilledTemplate,
+  parseVariableFile,
+  readSendRows,
+  templateParts,
+  VARIABLE_FILE_MAX_BYTES,
+  VX,
+  type VariableParse,
+} from './variable';
 
 type Tx = Transaction<Database>;
 
@@ -175,7 +201,11 @@ export class VarIntlService {
     rule: { kinds: ('txt' | 'csv' | 'xlsx')[]; maxSize: number; badType: string; tooLarge: string; missing: string },
   ): Promise<{ abs: string; ext: WorkExt }> {
     if (IMPORT_FILE_PATH.test(String(path ?? '').trim())) {
-      const f = await resolveUpload(this.ctx, me, path, { kinds: rule.kinds, maxSize: rule.maxSize, messages: { badType: rule.badType, tooLarge: rule.tooLarge } });
+      const f = await resolveUpload(this.ctx, me, path, {
+        kinds: rule.kinds,
+        maxSize: rule.maxSize,
+        messages: { badType: rule.badType, tooLarge: rule.tooLarge },
+      });
       return { abs: f.path, ext: f.kind };
     }
     const f = await workFile(this.ctx, me, path, rule.missing);
@@ -240,10 +270,19 @@ export class VarIntlService {
     const bad = await newWorkFile(this.ctx, me, 'xlsx');
     const sign = String(b.sign ?? tpl.sign ?? '').trim();
     try {
-      const r = await parseVariableFile(src.abs, { literals: templateParts(tpl.content), sign }, { goodPath: good.abs, errorPath: bad.abs });
+      const r = await parseVariableFile(
+        src.abs,
+        { literals: templateParts(tpl.content), sign },
+        { goodPath: good.abs, errorPath: bad.abs },
+      );
       if (r.submitTotal === 0) await fs.promises.rm(good.abs, { force: true });
       const { hasErrors, ...counts } = r;
-      const result = { fileName: String(b.fileName ?? '').slice(0, 100), ...counts, sendFilePath: r.submitTotal ? good.rel : '', errorFilePath: hasErrors ? bad.rel : '' };
+      const result = {
+        fileName: String(b.fileName ?? '').slice(0, 100),
+        ...counts,
+        sendFilePath: r.submitTotal ? good.rel : '',
+        errorFilePath: hasErrors ? bad.rel : '',
+      };
       if (r.submitTotal === 0) throw Object.assign(new ApiError(400, VX.emptyFile), { data: result });
       return result;
     } catch (e) {
@@ -291,7 +330,9 @@ export class VarIntlService {
 
   private audits(account: Account, smstype: number, hit: boolean) {
     const audit =
-      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
+      account.needaudit === NeedAudit.All ||
+      (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) ||
+      (account.needaudit === NeedAudit.Keyword && hit);
     return { audit, intercepted: hit && !audit };
   }
 
@@ -316,7 +357,15 @@ export class VarIntlService {
   /** POST /send/chargeInfoInternational: the confirm dialog's figures (characters, pieces, per country, amount, balance). */
   async previewInternational(me: Account, f: SendInternationalForm) {
     const { a, countries, chars } = await this.prepareInternational(me, f, {});
-    return { chars, smsNum: a.pieces[0] ?? 0, submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, countries, ...(await this.chargePreview(a)) };
+    return {
+      chars,
+      smsNum: a.pieces[0] ?? 0,
+      submitTotal: a.phones.length,
+      errNum: a.errNum,
+      repeatNum: a.repeatNum,
+      countries,
+      ...(await this.chargePreview(a)),
+    };
   }
 
   private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
@@ -349,7 +398,11 @@ export class VarIntlService {
     // package accounts (operation_mode 1) the sum from their international pools
     const ledger = countrySummary(c, prices).map((s) => {
       const cost = new Money(s.fee).times(pc.pieces).times(s.num);
-      return { amount: ceilCent(cost), cost, remark: `国际短信 ${s.countryName}(+${s.countryCode}) ${s.num}个号码×${pc.pieces}条×${s.fee}元` };
+      return {
+        amount: ceilCent(cost),
+        cost,
+        remark: `国际短信 ${s.countryName}(+${s.countryCode}) ${s.num}个号码×${pc.pieces}条×${s.fee}元`,
+      };
     });
     const n = c.unique.length;
     const acc: Acceptance = {
@@ -383,17 +436,32 @@ export class VarIntlService {
   }
 
   /** A variable send: file rows (each its own text and pieces) or typed numbers with one filled text. */
-  async sendVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; checkCredit?: boolean; probe?: AcceptProbe } = {}): Promise<SendResult> {
+  async sendVariable(
+    me: Account,
+    f: SendVariableForm,
+    opts: { timed?: boolean; checkCredit?: boolean; probe?: AcceptProbe } = {},
+  ): Promise<SendResult> {
     const t0 = performance.now();
     const { a, sendTime } = await this.prepareVariable(me, f, opts);
     opts.probe?.phase('prepare', performance.now() - t0);
-    return this.accept(me, a, { timed: !!opts.timed, sendTime, checkCredit: opts.checkCredit !== false, probe: opts.probe });
+    return this.accept(me, a, {
+      timed: !!opts.timed,
+      sendTime,
+      checkCredit: opts.checkCredit !== false,
+      probe: opts.probe,
+    });
   }
 
   /** POST /send/chargeInfoVariable: the confirm dialog's figures (rows, pieces of all rows, amount or remaining pieces). */
   async previewVariable(me: Account, f: SendVariableForm) {
     const { a } = await this.prepareVariable(me, f, {});
-    return { submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, blacklistNum: a.blacklistNum, ...(await this.chargePreview(a)) };
+    return {
+      submitTotal: a.phones.length,
+      errNum: a.errNum,
+      repeatNum: a.repeatNum,
+      blacklistNum: a.blacklistNum,
+      ...(await this.chargePreview(a)),
+    };
   }
 
   private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; probe?: AcceptProbe }) {
@@ -405,7 +473,10 @@ export class VarIntlService {
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
-    const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
+    const categoryOk =
+      tpl.sms_type === TemplateCategory.MemberMarketing
+        ? f.smstype === SmsType.Marketing
+        : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
     const sign = f.sign.trim();
     await assertApprovedSign(this.ctx.db, account.id, sign);
@@ -473,12 +544,26 @@ export class VarIntlService {
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
     const carrierPrices = this.send.pricesOf(account);
     const mode: ChargeMode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
-    const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
+    const perCarrier = {
+      1: { count: 0, cost: new Money(0) },
+      2: { count: 0, cost: new Money(0) },
+      3: { count: 0, cost: new Money(0) },
+    } as ChargePlan['perCarrier'];
     const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
     for (let i = 0; i < phones.length; i++) piecesBy[carriers[i] as 1 | 2 | 3] += pieces[i];
-    for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(carrierPrices[k]).times(piecesBy[k]) };
+    for (const k of [1, 2, 3] as const)
+      perCarrier[k] = { count: piecesBy[k], cost: new Money(carrierPrices[k]).times(piecesBy[k]) };
     const payerId = this.payerOf(account);
-    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype: f.smstype, piecesPerMsg: 1, perCarrier };
+    const plan: ChargePlan = {
+      taskId: 0,
+      uid: '',
+      mode,
+      accountId: account.id,
+      payerId,
+      smstype: f.smstype,
+      piecesPerMsg: 1,
+      perCarrier,
+    };
     const acc: Acceptance = {
       account,
       payerId,
@@ -525,28 +610,59 @@ export class VarIntlService {
     const check = body.isCheckAvailableCredit ?? 1;
     delete raw.isCheckAvailableCredit;
     // the spec's payload has no sendKind: a variable send names its template, an international one none
-    const kind = body.sendKind ?? (body.templateId !== undefined && body.templateId !== '' ? SendKind.Variable : SendKind.International);
-    if (kind === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (kind === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    const kind =
+      body.sendKind ??
+      (body.templateId !== undefined && body.templateId !== '' ? SendKind.Variable : SendKind.International);
+    if (kind === SendKind.International)
+      return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), {
+        timed: true,
+      });
+    if (kind === SendKind.Variable)
+      return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), {
+        timed: true,
+        checkCredit: check !== 0,
+      });
     throw new ApiError(400, MESSAGES.badParam);
   }
 
   /** The charge preview of the confirm dialog (variable and international): what accept() would charge. */
-  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: ChargeMode }) {
+  async chargePreview(a: {
+    payerId: number;
+    smstype: number;
+    charge: Acceptance['charge'];
+    chargeNum: number;
+    mode: ChargeMode;
+  }) {
     if (a.mode === ChargeMode.Pool && a.charge.plan) {
       const pools = await usablePools(this.ctx.db, a.payerId, a.smstype, this.ctx.now());
       return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
     }
-    const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
+    const amount = a.charge.ledger
+      ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0))
+      : ceilCent(planCostOf(a.charge.plan!));
     if (a.mode === ChargeMode.Pool) {
       // international, package account: yuan from its international pools
       const pools = await usableIntlPools(this.ctx.db, a.payerId, this.ctx.now());
-      return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
+      return {
+        chargeMode: ChargeMode.Pool,
+        chargeNum: a.chargeNum,
+        amount: money2(amount),
+        remainAmount: intlRemainOf(pools),
+      };
     }
-    return { chargeMode: ChargeMode.Money, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
+    return {
+      chargeMode: ChargeMode.Money,
+      chargeNum: a.chargeNum,
+      amount: money2(amount),
+      balance: await new LedgerService(this.ctx).balanceOf(a.payerId),
+    };
   }
 
-  private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe }): Promise<SendResult> {
+  private async accept(
+    me: Account,
+    a: Acceptance,
+    o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe },
+  ): Promise<SendResult> {
     const now = this.ctx.now();
     const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SendKind.International);
     const refuse = (msg: string) => (o.timed ? new ApiError(403, msg) : errors.refused(msg));
@@ -555,12 +671,18 @@ export class VarIntlService {
       const p = await this.chargePreview(a);
       if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount))
         throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
-      if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
-      if (p.chargeMode === ChargeMode.Money && new Money(p.balance).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance, needed: p.amount }));
+      if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum)
+        throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
+      if (p.chargeMode === ChargeMode.Money && new Money(p.balance).lt(p.amount))
+        throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance, needed: p.amount }));
     }
     const uid = newTaskUid(now);
     const n = a.phones.length;
-    const state = a.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : a.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
+    const state = a.intercepted
+      ? SendRecordStatus.GatewayReceiveIntercepted
+      : a.audit
+        ? SendRecordStatus.AwaitingReview
+        : SendRecordStatus.NotSent;
     const status = a.intercepted ? TaskStatus.Completed : o.timed ? TaskStatus.Waiting : TaskStatus.Processing;
     const batch: UnplacedBatch = {
       accountId: a.account.id,
@@ -641,7 +763,11 @@ export class VarIntlService {
           if (!r.ok) throw refuse(r.msg);
           amount = r.amount;
           chargeNum = r.chargeNum;
-          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+          await trx
+            .updateTable('sms_tasks')
+            .set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum })
+            .where('id', '=', task.id)
+            .execute();
         } else if (!a.intercepted) {
           chargeNum = a.chargeNum;
           await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
@@ -669,7 +795,12 @@ export class VarIntlService {
     };
   }
 
-  private async charge(trx: Tx, a: Acceptance, taskId: number, uid: string): Promise<{ ok: true; amount: string; cost: string; chargeNum: number } | { ok: false; msg: string }> {
+  private async charge(
+    trx: Tx,
+    a: Acceptance,
+    taskId: number,
+    uid: string,
+  ): Promise<{ ok: true; amount: string; cost: string; chargeNum: number } | { ok: false; msg: string }> {
     if (a.charge.plan) {
       const r = await chargePlan(trx, this.ctx, { ...a.charge.plan, taskId, uid });
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
@@ -678,7 +809,14 @@ export class VarIntlService {
     const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
     const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
     if (a.mode === ChargeMode.Pool) {
-      const r = await chargeIntlPools(trx, this.ctx, { taskId, uid, payerId: a.payerId, amount, cost, chargeNum: a.chargeNum });
+      const r = await chargeIntlPools(trx, this.ctx, {
+        taskId,
+        uid,
+        payerId: a.payerId,
+        amount,
+        cost,
+        chargeNum: a.chargeNum,
+      });
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
     }
     const postpaid = a.payerId !== a.account.id;
@@ -692,7 +830,8 @@ export class VarIntlService {
         remark: `${l.remark} 任务${uid}`,
       })),
     );
-    if (!r.ok) return { ok: false, msg: refusalOf({ ok: false, kind: 'balance', balance: r.balance, needed: r.needed }) };
+    if (!r.ok)
+      return { ok: false, msg: refusalOf({ ok: false, kind: 'balance', balance: r.balance, needed: r.needed }) };
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum: a.chargeNum };
   }
 
@@ -712,7 +851,8 @@ export class VarIntlService {
 
 const NO_PRICES: Record<1 | 2 | 3, string> = { 1: '0', 2: '0', 3: '0' };
 
-const planCostOf = (p: ChargePlan) => [1, 2, 3].reduce((s, c) => s.plus(p.perCarrier[c as 1 | 2 | 3].cost), new Money(0));
+const planCostOf = (p: ChargePlan) =>
+  [1, 2, 3].reduce((s, c) => s.plus(p.perCarrier[c as 1 | 2 | 3].cost), new Money(0));
 
 function maxOf(a: Uint16Array): number {
   let m = 0;

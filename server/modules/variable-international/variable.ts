@@ -112,7 +112,16 @@ export const PREVIEW_ROWS = 3;
 const trimmed = (c: number) =>
   c <= 0x20
     ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
-    : c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff);
+    : c >= 0xa0 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff);
 
 /** a cell as the files keep it: tabs and line breaks as spaces, trimmed (most cells are kept as they are) */
 const clean = (v: string) => {
@@ -145,7 +154,9 @@ export async function parseVariableFile(
       errDone = once(stream, 'finish');
       errWb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       errWs = errWb.addWorksheet('错误数据');
-      errWs.addRow([NUMBER_HEADER, ...Array.from({ length: varCount }, (_, i) => `变量${i + 1}`), VX.errorHeader]).commit();
+      errWs
+        .addRow([NUMBER_HEADER, ...Array.from({ length: varCount }, (_, i) => `变量${i + 1}`), VX.errorHeader])
+        .commit();
     }
     const row = cells.slice(0, MAX_VARIABLES + 2).map((c) => c.slice(0, 200));
     while (row.length < varCount + 1) row.push('');
@@ -153,12 +164,24 @@ export async function parseVariableFile(
   };
   // the good rows' numbers (valid mobiles): as (segment, last 7 digits), see NumberSet
   const seen = new NumberSet(1 << 16);
-  const counts = { totalNum: 0, submitTotal: 0, errNum: 0, repeatNum: 0, mobileNum: 0, unicomNum: 0, telecomNum: 0, variateNum: varCount };
+  const counts = {
+    totalNum: 0,
+    submitTotal: 0,
+    errNum: 0,
+    repeatNum: 0,
+    mobileNum: 0,
+    unicomNum: 0,
+    telecomNum: 0,
+    variateNum: varCount,
+  };
   const preview: VariableParse['preview'] = [];
   let buf = '';
   let first = true;
   try {
-    for await (const rows of readSheetBatches({ path: src }, { maxRows: MAX_VARIABLE_ROWS + 1, maxColumns: 256, maxCellsPerRow: 256, maxCellChars: 2000 })) {
+    for await (const rows of readSheetBatches(
+      { path: src },
+      { maxRows: MAX_VARIABLE_ROWS + 1, maxColumns: 256, maxCellsPerRow: 256, maxCellChars: 2000 },
+    )) {
       for (const row of rows) {
         const cells = row.cells;
         for (let i = 0; i < cells.length; i++) cells[i] = clean(cells[i]);
@@ -180,7 +203,9 @@ export async function parseVariableFile(
         }
         let rest = 0;
         for (let i = 4; i < 11; i++) rest = rest * 10 + phone.charCodeAt(i) - 48;
-        if (!seen.add((phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + phone.charCodeAt(3) - 48, rest)) {
+        if (
+          !seen.add((phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + phone.charCodeAt(3) - 48, rest)
+        ) {
           counts.repeatNum++;
           addError(cells.slice(0, last), VX.rowRepeat);
           continue;
@@ -201,7 +226,11 @@ export async function parseVariableFile(
   } catch (e) {
     good.destroy();
     if (errWb) await errWb.commit().catch(() => undefined);
-    if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? VX.tooManyRows : e.reason === 'notXlsx' ? '文件解析失败' : e.message);
+    if (e instanceof SpreadsheetError)
+      throw new ApiError(
+        400,
+        e.reason === 'tooManyRows' ? VX.tooManyRows : e.reason === 'notXlsx' ? '文件解析失败' : e.message,
+      );
     throw e;
   }
   good.end(buf);
@@ -440,7 +469,9 @@ export async function readSendRows(
               i += 2;
               ascii = false;
             } else {
-              const cp = (((c & 0x07) << 18) | ((buf[i + 1] & 0x3f) << 12) | ((buf[i + 2] & 0x3f) << 6) | (buf[i + 3] & 0x3f)) - 0x10000;
+              const cp =
+                (((c & 0x07) << 18) | ((buf[i + 1] & 0x3f) << 12) | ((buf[i + 2] & 0x3f) << 6) | (buf[i + 3] & 0x3f)) -
+                0x10000;
               i += 3;
               ascii = false;
               const hi = 0xd800 + (cp >> 10);
@@ -522,7 +553,16 @@ export async function readSendRows(
   const t1 = chunk(carry, carry.length);
   readMs += t1 - t0;
   checkMs += performance.now() - t1;
-  return { phones, carriers: carriers.subarray(0, count), pieces: pieces.subarray(0, count), texts, repeatNum, hit, readMs, checkMs };
+  return {
+    phones,
+    carriers: carriers.subarray(0, count),
+    pieces: pieces.subarray(0, count),
+    texts,
+    repeatNum,
+    hit,
+    readMs,
+    checkMs,
+  };
 }
 
 /** The variable template download: mobile + one column per variable of a sample template. */

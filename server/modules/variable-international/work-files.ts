@@ -29,7 +29,11 @@ const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, me: Pick<Account, 'clientid'
 };
 
 /** A new working file of the account: its working path and where to write it. */
-export async function newWorkFile(ctx: Pick<AppContext, 'dataDir'>, me: Pick<Account, 'clientid'>, ext: WorkExt): Promise<{ rel: string; abs: string }> {
+export async function newWorkFile(
+  ctx: Pick<AppContext, 'dataDir'>,
+  me: Pick<Account, 'clientid'>,
+  ext: WorkExt,
+): Promise<{ rel: string; abs: string }> {
   const dir = ownerDir(ctx, me);
   await fs.promises.mkdir(dir, { recursive: true });
   const token = randomToken(18).replace(/[^A-Za-z0-9_-]/g, '');
@@ -37,7 +41,12 @@ export async function newWorkFile(ctx: Pick<AppContext, 'dataDir'>, me: Pick<Acc
 }
 
 /** The file of a working path of the account, or the message `missing` (a refusal, never a 5xx). */
-export async function workFile(ctx: Pick<AppContext, 'dataDir'>, me: Pick<Account, 'clientid'>, rel: unknown, missing: string): Promise<{ abs: string; ext: WorkExt }> {
+export async function workFile(
+  ctx: Pick<AppContext, 'dataDir'>,
+  me: Pick<Account, 'clientid'>,
+  rel: unknown,
+  missing: string,
+): Promise<{ abs: string; ext: WorkExt }> {
   const m = WORK_PATH.exec(String(rel ?? '').trim());
   if (!m) throw new ApiError(400, missing);
   const abs = path.join(ownerDir(ctx, me), `${m[1]}.${m[2]}`);

@@ -28,9 +28,13 @@ export class NodeMailer implements Mailer {
   private readonly transport: Transporter;
   private readonly toFile: boolean;
 
-  constructor(private readonly opts: { smtpUrl: string; from: string; dataDir: string; log: FastifyBaseLogger; now?: () => Date }) {
+  constructor(
+    private readonly opts: { smtpUrl: string; from: string; dataDir: string; log: FastifyBaseLogger; now?: () => Date },
+  ) {
     this.toFile = !opts.smtpUrl;
-    this.transport = this.toFile ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) : nodemailer.createTransport(opts.smtpUrl);
+    this.transport = this.toFile
+      ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+      : nodemailer.createTransport(opts.smtpUrl);
   }
 
   async send(msg: MailMessage): Promise<void> {

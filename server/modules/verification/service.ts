@@ -41,7 +41,13 @@ export class VerificationService {
   constructor(private readonly ctx: AppContext) {}
 
   /** Checks the send limits for `target` and `ip`, stores a new code and hands it to `deliver`. */
-  private async issue(purpose: CodePurpose, target: string, ip: string, deliver: (code: string) => Promise<void>, smsCountry?: string) {
+  private async issue(
+    purpose: CodePurpose,
+    target: string,
+    ip: string,
+    deliver: (code: string) => Promise<void>,
+    smsCountry?: string,
+  ) {
     const { db, config } = this.ctx;
     const now = this.ctx.now();
     const dayStart = startOfBusinessDay(now);
@@ -49,13 +55,22 @@ export class VerificationService {
       // serialise concurrent requests for the same target (and all SMS, for the daily caps) so that the limits hold
       if (smsCountry !== undefined) await sql`select pg_advisory_xact_lock(hashtext('sms-daily-caps'))`.execute(tx);
       await sql`select pg_advisory_xact_lock(hashtext(${target}))`.execute(tx);
-      const last = await tx.selectFrom('verification_codes').select('created_at').where('target', '=', target).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+      const last = await tx
+        .selectFrom('verification_codes')
+        .select('created_at')
+        .where('target', '=', target)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (last && now.getTime() - new Date(last.created_at).getTime() < config.codeCooldownMs) {
         throw new ApiError(500, CODE_MESSAGES.cooldown);
       }
       const counts = await tx
         .selectFrom('verification_codes')
-        .select([sql<number>`count(*) filter (where target = ${target})::int`.as('per_target'), sql<number>`count(*) filter (where ip = ${ip})::int`.as('per_ip')])
+        .select([
+          sql<number>`count(*) filter (where target = ${target})::int`.as('per_target'),
+          sql<number>`count(*) filter (where ip = ${ip})::int`.as('per_ip'),
+        ])
         .where('created_at', '>=', dayStart)
         .where((eb) => eb.or([eb('target', '=', target), eb('ip', '=', ip)]))
         .executeTakeFirstOrThrow();
@@ -64,7 +79,13 @@ export class VerificationService {
       }
       if (smsCountry !== undefined) await this.checkSmsCaps(tx, smsCountry, dayStart);
       // the latest code replaces any earlier one for the same purpose
-      await tx.updateTable('verification_codes').set({ used_at: now }).where('target', '=', target).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+      await tx
+        .updateTable('verification_codes')
+        .set({ used_at: now })
+        .where('target', '=', target)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .execute();
       const code = randomDigits(6);
       const salt = randomToken(12);
       await tx
@@ -96,7 +117,10 @@ export class VerificationService {
     const prefix = smsTarget(countryCode, '');
     const r = await tx
       .selectFrom('verification_codes')
-      .select([sql<number>`count(*)::int`.as('all_sms'), sql<number>`count(*) filter (where starts_with(target, ${prefix}))::int`.as('country')])
+      .select([
+        sql<number>`count(*)::int`.as('all_sms'),
+        sql<number>`count(*) filter (where starts_with(target, ${prefix}))::int`.as('country'),
+      ])
       .where('created_at', '>=', dayStart)
       .where(sql<boolean>`starts_with(target, 'sms:')`)
       .executeTakeFirstOrThrow();
@@ -179,7 +203,12 @@ export class VerificationService {
 
   /** Marks a checked code used; fails if another request used it first. */
   async consume(tx: Transaction<Database> | AppContext['db'], id: number) {
-    const r = await tx.updateTable('verification_codes').set({ used_at: this.ctx.now() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+    const r = await tx
+      .updateTable('verification_codes')
+      .set({ used_at: this.ctx.now() })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(500, CODE_MESSAGES.invalid);
   }
 }
@@ -194,7 +223,10 @@ export class VerificationService {
 export async function codeBudgetOf(
   db: AppContext['db'],
   now: Date,
-  config: Pick<AppContext['config'], 'codeDailyGlobal' | 'codeDailyPerTarget' | 'codeDailyPerIp' | 'codeDailyPerCountry'>,
+  config: Pick<
+    AppContext['config'],
+    'codeDailyGlobal' | 'codeDailyPerTarget' | 'codeDailyPerIp' | 'codeDailyPerCountry'
+  >,
 ) {
   const dayStart = startOfBusinessDay(now);
   const [totals, countries] = await Promise.all([
@@ -205,7 +237,9 @@ export async function codeBudgetOf(
       select (select count(*) from today where starts_with(target, 'sms:'))::int sms,
         (select count(*) from today where starts_with(target, 'mail:'))::int mail,
         (select count(*) from t where n >= ${config.codeDailyPerTarget})::int targets_at_cap, coalesce((select max(n) from t), 0)::int max_target,
-        (select count(*) from i where n >= ${config.codeDailyPerIp})::int ips_at_cap, coalesce((select max(n) from i), 0)::int max_ip`.execute(db),
+        (select count(*) from i where n >= ${config.codeDailyPerIp})::int ips_at_cap, coalesce((select max(n) from i), 0)::int max_ip`.execute(
+      db,
+    ),
     sql<{ country: string; n: number }>`
       select split_part(target, ':', 2) country, count(*)::int n from verification_codes
       where created_at >= ${dayStart.toISOString()}::timestamptz and starts_with(target, 'sms:')

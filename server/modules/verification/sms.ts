@@ -42,7 +42,13 @@ export class OutboxSmsChannel implements SmsChannel {
   ) {}
 
   async send(to: SmsRecipient, text: string, meta: SmsMeta = {}): Promise<void> {
-    const line: OutboxSms = { time: this.now().toISOString(), countryCode: to.countryCode, mobile: to.mobile, text, ...meta };
+    const line: OutboxSms = {
+      time: this.now().toISOString(),
+      countryCode: to.countryCode,
+      mobile: to.mobile,
+      text,
+      ...meta,
+    };
     const file = smsOutboxFile(this.dataDir);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.appendFile(file, JSON.stringify(line) + '\n', 'utf8');

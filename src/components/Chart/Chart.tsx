@@ -48,7 +48,9 @@ export function Chart({ option, height = 260, label, testId, data }: ChartProps)
     chart.current?.setOption(option, { notMerge: true });
   }, [option]);
   const attrs = Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, String(v)]));
-  return <div ref={el} role="img" aria-label={label} data-testid={testId} {...attrs} style={{ width: '100%', height }} />;
+  return (
+    <div ref={el} role="img" aria-label={label} data-testid={testId} {...attrs} style={{ width: '100%', height }} />
+  );
 }
 
 export default Chart;

@@ -52,7 +52,11 @@ export const Queued: Story = {
     await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'pending');
   },
 };
-export const Hashing: Story = { name: '计算MD5', args: { item: item({ hashing: true, percent: 42 }) }, play: shows('加密中（计算文件MD5）42%') };
+export const Hashing: Story = {
+  name: '计算MD5',
+  args: { item: item({ hashing: true, percent: 42 }) },
+  play: shows('加密中（计算文件MD5）42%'),
+};
 export const Uploading: Story = {
   name: '上传中（进度与速度）',
   args: { item: item({ state: 'uploading', percent: 37, speed: 23.4 * MB }) },
@@ -78,7 +82,13 @@ export const FailedNetwork: Story = {
 };
 export const FailedCode: Story = {
   name: '失败：错误代码',
-  args: { item: item({ state: 'paused', percent: 100, error: '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传' }) },
+  args: {
+    item: item({
+      state: 'paused',
+      percent: 100,
+      error: '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传',
+    }),
+  },
   play: shows('上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传'),
 };
 export const FailedRetries: Story = {
@@ -86,8 +96,16 @@ export const FailedRetries: Story = {
   args: { item: item({ state: 'paused', percent: 40, error: '尝试上传次数过多，请刷新后重试' }) },
   play: shows('尝试上传次数过多，请刷新后重试'),
 };
-export const FailedDelete: Story = { name: '失败：删除失败', args: { item: item({ state: 'paused', percent: 40, error: '删除失败' }) }, play: shows('删除失败') };
-export const Reused: Story = { name: '秒传（文件已存在）', args: { item: item({ state: 'done', percent: 100, reused: true }) }, play: shows('文件已存在，秒传完成') };
+export const FailedDelete: Story = {
+  name: '失败：删除失败',
+  args: { item: item({ state: 'paused', percent: 40, error: '删除失败' }) },
+  play: shows('删除失败'),
+};
+export const Reused: Story = {
+  name: '秒传（文件已存在）',
+  args: { item: item({ state: 'done', percent: 100, reused: true }) },
+  play: shows('文件已存在，秒传完成'),
+};
 export const Done: Story = {
   name: '上传完成',
   args: { item: item({ state: 'done', percent: 100 }) },
@@ -112,7 +130,9 @@ function Live({ maxSize = 300 * MB }: { maxSize?: number }) {
         onDone={setDone}
         onRemove={() => setDone(null)}
       />
-      {done && <div data-testid="done">{`${done.importFilePath} ${done.fileMd5} ${done.reused ? 'reused' : 'sent'}`}</div>}
+      {done && (
+        <div data-testid="done">{`${done.importFilePath} ${done.fileMd5} ${done.reused ? 'reused' : 'sent'}`}</div>
+      )}
     </div>
   );
 }
@@ -187,10 +207,18 @@ export const LiveCheckNetwork: Story = {
 export const LiveMergeRefused: Story = {
   name: '合并被拒（错误代码）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })] },
+  },
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
-    await expect(await within(canvasElement).findByText('上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传', {}, T)).toBeInTheDocument();
+    await expect(
+      await within(canvasElement).findByText(
+        '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传',
+        {},
+        T,
+      ),
+    ).toBeInTheDocument();
   },
 };
 

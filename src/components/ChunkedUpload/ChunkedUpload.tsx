@@ -29,12 +29,17 @@ export function UploadItem({ item, onPause, onResume, onCancel }: UploadItemProp
   const busy = item.state === UploadState.Uploading || (item.state === UploadState.Pending && item.hashing);
   const status = item.error ? 'exception' : item.state === UploadState.Done ? 'success' : busy ? 'active' : 'normal';
   let note = '';
-  if (item.state === UploadState.Pending) note = item.hashing ? `${MESSAGES.statusEncrypting}（计算文件MD5）${item.percent}%` : '等待上传';
+  if (item.state === UploadState.Pending)
+    note = item.hashing ? `${MESSAGES.statusEncrypting}（计算文件MD5）${item.percent}%` : '等待上传';
   else if (item.state === UploadState.Uploading) note = `上传中 ${formatSpeed(item.speed)}`;
   else if (item.state === UploadState.Done) note = item.reused ? '文件已存在，秒传完成' : '上传完成';
   else if (item.state === UploadState.Paused && !item.error) note = '已暂停';
   return (
-    <div data-testid="upload-item" data-state={item.state} style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: '8px 12px', maxWidth: 560 }}>
+    <div
+      data-testid="upload-item"
+      data-state={item.state}
+      style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: '8px 12px', maxWidth: 560 }}
+    >
       <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
         <Space size={8}>
           <Typography.Text strong ellipsis style={{ maxWidth: 280 }} title={item.fileName}>
@@ -67,13 +72,26 @@ export function UploadItem({ item, onPause, onResume, onCancel }: UploadItemProp
           {note}
         </Typography.Text>
       )}
-      {item.error && <Alert type="error" showIcon message={item.error} style={{ marginTop: 6 }} data-testid="upload-error" />}
+      {item.error && (
+        <Alert type="error" showIcon message={item.error} style={{ marginTop: 6 }} data-testid="upload-error" />
+      )}
     </div>
   );
 }
 
 export function ChunkedUpload(props: ChunkedUploadProps & { api?: UploadApi; hasher?: Hasher }) {
-  const { accept, maxSize, maxNameLength, messages, onDone, onRemove, buttonText = '上传文件', disabled, concurrency, retries } = props;
+  const {
+    accept,
+    maxSize,
+    maxNameLength,
+    messages,
+    onDone,
+    onRemove,
+    buttonText = '上传文件',
+    disabled,
+    concurrency,
+    retries,
+  } = props;
   const { message } = App.useApp();
   const [item, setItem] = useState<QueueItemView | null>(null);
   const task = useRef<UploadTask | null>(null);
@@ -122,12 +140,24 @@ export function ChunkedUpload(props: ChunkedUploadProps & { api?: UploadApi; has
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="chunked-upload">
-      <Upload accept={accept.join(',')} showUploadList={false} disabled={disabled || !!item} beforeUpload={(file) => (start(file), false)}>
+      <Upload
+        accept={accept.join(',')}
+        showUploadList={false}
+        disabled={disabled || !!item}
+        beforeUpload={(file) => (start(file), false)}
+      >
         <Button icon={<CloudUploadOutlined />} disabled={disabled || !!item}>
           {buttonText}
         </Button>
       </Upload>
-      {item && <UploadItem item={item} onPause={() => void task.current?.pause()} onResume={() => void task.current?.resume()} onCancel={() => void cancel()} />}
+      {item && (
+        <UploadItem
+          item={item}
+          onPause={() => void task.current?.pause()}
+          onResume={() => void task.current?.resume()}
+          onCancel={() => void cancel()}
+        />
+      )}
     </Space>
   );
 }

@@ -34,6 +34,7 @@ export const fileApi: UploadApi = {
       throw failure(e);
     }
   },
-  merge: (key: UploadKey) => call<{ importFilePath: string; fileName: string }>(postForm('/file/merge', key, { ...quiet, timeout: 600_000 })),
+  merge: (key: UploadKey) =>
+    call<{ importFilePath: string; fileName: string }>(postForm('/file/merge', key, { ...quiet, timeout: 600_000 })),
   deleteChunks: async (key: UploadKey) => void (await call(postForm('/file/deleteChunks', key, quiet))),
 };

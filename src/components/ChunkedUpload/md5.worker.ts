@@ -63,7 +63,11 @@ async function* contents(file: Blob): AsyncGenerator<Uint8Array> {
 }
 
 // as a worker (not when imported by the benchmark page or a test)
-const scope = globalThis as unknown as { WorkerGlobalScope?: unknown; onmessage: unknown; postMessage: (m: unknown) => void };
+const scope = globalThis as unknown as {
+  WorkerGlobalScope?: unknown;
+  onmessage: unknown;
+  postMessage: (m: unknown) => void;
+};
 if (typeof scope.WorkerGlobalScope !== 'undefined') {
   scope.onmessage = async (e: MessageEvent<{ file: Blob }>) => {
     try {

@@ -93,7 +93,15 @@ export class UploadTask {
     this.retries = opts.retries ?? 3;
     this.retryDelay = opts.retryDelay ?? ((n) => 500 * n);
     this.now = opts.now ?? (() => Date.now());
-    this.view = { id: this.id, fileName: file.name, size: file.size, state: UploadState.Pending, hashing: false, percent: 0, speed: 0 };
+    this.view = {
+      id: this.id,
+      fileName: file.name,
+      size: file.size,
+      state: UploadState.Pending,
+      hashing: false,
+      percent: 0,
+      speed: 0,
+    };
   }
 
   get current(): QueueItemView {
@@ -114,7 +122,12 @@ export class UploadTask {
     this.run = this.work(signal)
       .catch((e) => {
         if (signal.aborted) return;
-        this.set({ state: UploadState.Paused, hashing: false, speed: 0, error: e instanceof TooManyTries ? MESSAGES.uploadTooManyRetries : uploadErrorMessage(e) });
+        this.set({
+          state: UploadState.Paused,
+          hashing: false,
+          speed: 0,
+          error: e instanceof TooManyTries ? MESSAGES.uploadTooManyRetries : uploadErrorMessage(e),
+        });
       })
       .finally(() => {
         this.run = null;
@@ -172,7 +185,13 @@ export class UploadTask {
     if (signal.aborted || !check) return;
     if (check.uploaded && check.importFilePath) {
       this.set({ state: UploadState.Done, percent: 100, speed: 0, reused: true });
-      this.onDone({ importFilePath: check.importFilePath, fileName: this.file.name, fileMd5: key.fileMd5, size: key.fileSize, reused: true });
+      this.onDone({
+        importFilePath: check.importFilePath,
+        fileName: this.file.name,
+        fileMd5: key.fileMd5,
+        size: key.fileSize,
+        reused: true,
+      });
       return;
     }
     const chunkSize = check.chunkSize || CHUNK_SIZE;
@@ -201,7 +220,13 @@ export class UploadTask {
     const merged = await untilAborted(this.api.merge(key), signal);
     if (signal.aborted || !merged) return;
     this.set({ state: UploadState.Done, percent: 100, speed: 0, reused: false });
-    this.onDone({ importFilePath: merged.importFilePath, fileName: this.file.name, fileMd5: key.fileMd5, size: key.fileSize, reused: false });
+    this.onDone({
+      importFilePath: merged.importFilePath,
+      fileName: this.file.name,
+      fileMd5: key.fileMd5,
+      size: key.fileSize,
+      reused: false,
+    });
   }
 
   private async sendWithRetries(key: UploadKey, i: number, blob: Blob, signal: AbortSignal) {
@@ -274,12 +299,20 @@ export function formatSize(bytes: number): string {
 /** The page's limits, checked by name and size before anything is read; null when the file may go. */
 export function fileLimitError(
   file: { name: string; size: number },
-  p: { accept: readonly string[]; maxSize: number; maxNameLength?: number; messages?: { badType?: string; tooLarge?: string; nameTooLong?: string } },
+  p: {
+    accept: readonly string[];
+    maxSize: number;
+    maxNameLength?: number;
+    messages?: { badType?: string; tooLarge?: string; nameTooLong?: string };
+  },
 ): string | null {
   const lower = file.name.toLowerCase();
-  if (!p.accept.some((ext) => lower.endsWith(ext.toLowerCase()))) return p.messages?.badType ?? `请上传${p.accept.map((a) => a.replace(/^\./, '')).join(',')}格式文件`;
-  if (file.size > p.maxSize) return p.messages?.tooLarge ?? `单个文件大小不能超过${Math.round(p.maxSize / 1024 / 1024)}M`;
-  if (p.maxNameLength !== undefined && file.name.length > p.maxNameLength) return p.messages?.nameTooLong ?? `文件名称不能超过${p.maxNameLength}个字符`;
+  if (!p.accept.some((ext) => lower.endsWith(ext.toLowerCase())))
+    return p.messages?.badType ?? `请上传${p.accept.map((a) => a.replace(/^\./, '')).join(',')}格式文件`;
+  if (file.size > p.maxSize)
+    return p.messages?.tooLarge ?? `单个文件大小不能超过${Math.round(p.maxSize / 1024 / 1024)}M`;
+  if (p.maxNameLength !== undefined && file.name.length > p.maxNameLength)
+    return p.messages?.nameTooLong ?? `文件名称不能超过${p.maxNameLength}个字符`;
   if (file.size === 0) return MESSAGES.uploadNotFound;
   return null;
 }

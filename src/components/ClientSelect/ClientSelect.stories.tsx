@@ -17,7 +17,10 @@ const meta = {
   component: ClientSelect,
   decorators: [withApp],
   args: { onChange: fn() },
-  parameters: { layout: 'padded', msw: { handlers: [http.post('/api/send/getclients', () => ok(clients)), ...consoleApi()] } },
+  parameters: {
+    layout: 'padded',
+    msw: { handlers: [http.post('/api/send/getclients', () => ok(clients)), ...consoleApi()] },
+  },
 } satisfies Meta<typeof ClientSelect>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -33,9 +33,18 @@ export function useClientOptions(phoneInoutType?: 0 | 1) {
   return { clients: list, isLoading: query.isLoading };
 }
 
-export function ClientSelect({ allOption, phoneInoutType, placeholder = '请选择子账户', style, ...rest }: ClientSelectProps) {
+export function ClientSelect({
+  allOption,
+  phoneInoutType,
+  placeholder = '请选择子账户',
+  style,
+  ...rest
+}: ClientSelectProps) {
   const { clients, isLoading } = useClientOptions(phoneInoutType);
-  const options = [...(allOption ? [{ value: '', label: ALL_ACCOUNTS_LABEL }] : []), ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` }))];
+  const options = [
+    ...(allOption ? [{ value: '', label: ALL_ACCOUNTS_LABEL }] : []),
+    ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` })),
+  ];
   return (
     <Select<string>
       showSearch

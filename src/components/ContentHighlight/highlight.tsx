@@ -57,7 +57,10 @@ export function highlightSegments(text: string, ranges: Range[]): Segment[] {
 
 export function HighlightedContent({ text, ranges }: { text: string; ranges: Range[] }): ReactNode {
   return (
-    <div data-testid="content-test-highlight" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', lineHeight: 1.8 }}>
+    <div
+      data-testid="content-test-highlight"
+      style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', lineHeight: 1.8 }}
+    >
       {highlightSegments(text, ranges).map((s, i) =>
         s.hit ? (
           <mark key={i} style={{ background: '#ffccc7', color: '#cf1322', padding: '0 2px' }}>

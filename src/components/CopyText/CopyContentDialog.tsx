@@ -54,7 +54,11 @@ export function LongText({ text, title = '短信内容', max = 30 }: LongTextPro
   };
   return (
     <>
-      <Typography.Link onClick={() => setOpen(true)} data-testid="long-text" style={{ whiteSpace: 'normal', display: 'inline-block', maxWidth: 280 }}>
+      <Typography.Link
+        onClick={() => setOpen(true)}
+        data-testid="long-text"
+        style={{ whiteSpace: 'normal', display: 'inline-block', maxWidth: 280 }}
+      >
         {short}
       </Typography.Link>
       <Modal

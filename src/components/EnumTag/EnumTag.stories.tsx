@@ -4,7 +4,11 @@ import { Space } from 'antd';
 import { EnumTag } from './EnumTag';
 import { enumOptions } from '@/schema';
 
-const meta: Meta<typeof EnumTag> = { title: 'Components/EnumTag', component: EnumTag, parameters: { layout: 'padded' } };
+const meta: Meta<typeof EnumTag> = {
+  title: 'Components/EnumTag',
+  component: EnumTag,
+  parameters: { layout: 'padded' },
+};
 export default meta;
 type Story = StoryObj<typeof EnumTag>;
 

@@ -22,7 +22,8 @@ export interface EnumTagProps {
 }
 
 export function EnumTag({ enumName, value, fallback, plain, registry = schemas }: EnumTagProps) {
-  const label = registry.enumLabel(enumName, value) ?? fallback ?? (value === undefined || value === null ? '' : String(value));
+  const label =
+    registry.enumLabel(enumName, value) ?? fallback ?? (value === undefined || value === null ? '' : String(value));
   if (!label) return <span>-</span>;
   const colour = registry.enumColor(enumName, value);
   if (plain || !colour) return <span data-enum={enumName}>{label}</span>;

@@ -21,7 +21,15 @@ export interface ExportButtonProps extends Omit<ButtonProps, 'onClick' | 'loadin
   children?: ReactNode;
 }
 
-export function ExportButton({ url, params, fileName, fallbackError = SEND_MESSAGES.noData, children = '导出', icon = <ExportOutlined />, ...button }: ExportButtonProps) {
+export function ExportButton({
+  url,
+  params,
+  fileName,
+  fallbackError = SEND_MESSAGES.noData,
+  children = '导出',
+  icon = <ExportOutlined />,
+  ...button
+}: ExportButtonProps) {
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const run = async () => {

@@ -16,7 +16,10 @@ export function Money({ value, scale = 2, unit = '元', signed }: MoneyProps) {
   const text = formatMoney(value, scale);
   const negative = text.startsWith('-');
   return (
-    <Typography.Text type={signed && negative ? 'danger' : undefined} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+    <Typography.Text
+      type={signed && negative ? 'danger' : undefined}
+      style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+    >
       {text}
       {text !== '-' && unit ? ` ${unit}` : ''}
     </Typography.Text>

@@ -25,7 +25,24 @@ function getPurifier() {
 export function safeNoticeHtml(html: string | undefined | null): string {
   return getPurifier().sanitize(html ?? '', {
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|tel:)/i,
-    FORBID_TAGS: ['style', 'script', 'iframe', 'frame', 'object', 'embed', 'form', 'input', 'button', 'textarea', 'select', 'svg', 'math', 'link', 'meta', 'base'],
+    FORBID_TAGS: [
+      'style',
+      'script',
+      'iframe',
+      'frame',
+      'object',
+      'embed',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'svg',
+      'math',
+      'link',
+      'meta',
+      'base',
+    ],
     FORBID_ATTR: ['style', 'srcset'],
     ALLOW_DATA_ATTR: false,
   });
@@ -33,7 +50,10 @@ export function safeNoticeHtml(html: string | undefined | null): string {
 
 /** The notice as plain text (list excerpts): sanitized, then parsed in an inert document. */
 export function noticePlainText(html: string | undefined | null, max?: number): string {
-  const doc = new DOMParser().parseFromString(safeNoticeHtml(html).replace(/<\/(p|div|li|tr|h\d)>|<br\s*\/?>/gi, '$& '), 'text/html');
+  const doc = new DOMParser().parseFromString(
+    safeNoticeHtml(html).replace(/<\/(p|div|li|tr|h\d)>|<br\s*\/?>/gi, '$& '),
+    'text/html',
+  );
   const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (max && [...text].length > max) return `${[...text].slice(0, max).join('')}…`;
   return text;

@@ -57,7 +57,10 @@ export const RechargeAndPay: Story = {
     await expect(await pay.findByTestId('pay-qrcode', {}, T)).toBeInTheDocument();
     await expect(pay.getByTestId('pay-countdown')).toHaveTextContent(/剩余支付时间 (15:00|14:5\d)/);
     await expect(pay.getByText('请使用支付宝扫描二维码完成支付')).toBeInTheDocument();
-    await expect(pay.getByTestId('pay-link')).toHaveAttribute('href', expect.stringContaining('/onlinePay/sandbox/scan?'));
+    await expect(pay.getByTestId('pay-link')).toHaveAttribute(
+      'href',
+      expect.stringContaining('/onlinePay/sandbox/scan?'),
+    );
     // polled until paid
     await expect(await pay.findByText('支付成功', {}, { timeout: 12000 })).toBeInTheDocument();
     await expect(pay.queryByTestId('pay-qrcode')).toBeNull();
@@ -100,7 +103,17 @@ export const Expired: Story = {
     msw: {
       handlers: [
         ...consoleApi(),
-        ...payApi({ status: (_n, id) => payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }) }),
+        ...payApi({
+          status: (_n, id) =>
+            payOrder({
+              paymentId: id,
+              paymentState: 4,
+              paymentStateStr: '已取消',
+              countDownStr: '',
+              qrCode: '',
+              remark: '超时未支付，订单已关闭',
+            }),
+        }),
       ],
     },
   },
@@ -123,7 +136,14 @@ export const Cancelled: Story = {
           status: (n, id) =>
             n < 2
               ? payOrder({ paymentId: id, countDownStr: '600' })
-              : payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '用户取消' }),
+              : payOrder({
+                  paymentId: id,
+                  paymentState: 4,
+                  paymentStateStr: '已取消',
+                  countDownStr: '',
+                  qrCode: '',
+                  remark: '用户取消',
+                }),
         }),
       ],
     },
@@ -146,7 +166,14 @@ let paidNow = false;
 export const NotReceived: Story = {
   name: '扫码支付：未付款点击我已完成支付 → 尚未收到付款，弹窗保留',
   render: () => <PayDialog order={openOrder} onClose={() => calls.closed?.push({})} pollMs={60_000} />,
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, status: (_n, id) => payOrder({ paymentId: id, countDownStr: '590' }) })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({ calls, status: (_n, id) => payOrder({ paymentId: id, countDownStr: '590' }) }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     calls.closed = [];
     const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
@@ -168,7 +195,14 @@ export const NotReceived: Story = {
 
 export const PaidOnConfirm: Story = {
   name: '扫码支付：付款后点击我已完成支付 → 支付成功并关闭',
-  render: () => <PayDialog order={openOrder} onClose={() => calls.closed?.push({})} onChanged={(o) => calls.changed?.push(o)} pollMs={60_000} />,
+  render: () => (
+    <PayDialog
+      order={openOrder}
+      onClose={() => calls.closed?.push({})}
+      onChanged={(o) => calls.changed?.push(o)}
+      pollMs={60_000}
+    />
+  ),
   parameters: {
     msw: {
       handlers: [
@@ -177,7 +211,14 @@ export const PaidOnConfirm: Story = {
           calls,
           status: (_n, id) =>
             paidNow
-              ? payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', paidTimeStr: '2026-11-25 10:01:00' })
+              ? payOrder({
+                  paymentId: id,
+                  paymentState: 2,
+                  paymentStateStr: '支付成功',
+                  countDownStr: '',
+                  qrCode: '',
+                  paidTimeStr: '2026-11-25 10:01:00',
+                })
               : payOrder({ paymentId: id, countDownStr: '600' }),
         }),
       ],

@@ -21,8 +21,10 @@ import { formatCountdown, secondsLeft, useNow } from './countdown';
 
 const OPEN_STATES: number[] = [PayOrderState.Unpaid, PayOrderState.Submitted];
 const PAID_STATES: number[] = [PayOrderState.Paid, PayOrderState.PaidAlt];
-export const isPaid = (o?: Pick<PayOrder, 'paymentState'> | null) => !!o && PAID_STATES.includes(Number(o.paymentState));
-export const isOpenOrder = (o?: Pick<PayOrder, 'paymentState'> | null) => !!o && OPEN_STATES.includes(Number(o.paymentState));
+export const isPaid = (o?: Pick<PayOrder, 'paymentState'> | null) =>
+  !!o && PAID_STATES.includes(Number(o.paymentState));
+export const isOpenOrder = (o?: Pick<PayOrder, 'paymentState'> | null) =>
+  !!o && OPEN_STATES.includes(Number(o.paymentState));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -48,7 +50,10 @@ export function RechargeDialog({ open, onClose, onCreated }: RechargeDialogProps
       title="在线充值"
       form={onlineRechargeForm}
       fields={['amount', 'paymentMode']}
-      uiSchema={{ amount: { 'ui:placeholder': '请输入充值金额', 'ui:help': '单笔1元至100万元，最多保留两位小数' }, paymentMode: { 'ui:widget': 'radio' } }}
+      uiSchema={{
+        amount: { 'ui:placeholder': '请输入充值金额', 'ui:help': '单笔1元至100万元，最多保留两位小数' },
+        paymentMode: { 'ui:widget': 'radio' },
+      }}
       initial={{ paymentMode: 0 }}
       save={save}
       okText="去支付"
@@ -72,7 +77,8 @@ export interface PayDialogProps {
   pollMs?: number;
 }
 
-const modeName = (o: PayOrder) => o.paymentModeStr || (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信支付' : '支付宝');
+const modeName = (o: PayOrder) =>
+  o.paymentModeStr || (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信支付' : '支付宝');
 const appName = (o: PayOrder) => (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信' : '支付宝');
 
 /**
@@ -102,7 +108,8 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
   const o = current?.order ?? order;
   const open = isOpenOrder(o);
   const now = useNow(!!order && open);
-  const left = !o || !open ? 0 : current ? secondsLeft(o.countDownStr, current.at, now) : secondsLeft(o.countDownStr, now, now);
+  const left =
+    !o || !open ? 0 : current ? secondsLeft(o.countDownStr, current.at, now) : secondsLeft(o.countDownStr, now, now);
   /** An answer of payStatus: shown; an order that ended is reported once and, paid, refreshes the data. */
   const settle = async (next: PayOrder) => {
     setPolled({ order: next, at: Date.now() });
@@ -169,7 +176,12 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         try {
           const msg = await cancelPay(o.paymentId);
           message.success(msg || MESSAGES.payOrderCancelled);
-          const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }));
+          const next = await payStatus(o.paymentId).catch(() => ({
+            ...o,
+            paymentState: PayOrderState.Cancelled,
+            paymentStateStr: '已取消',
+            countDownStr: '',
+          }));
           await settle(next);
         } catch (e) {
           if (!(e instanceof ApiError)) message.error('接口异常');
@@ -194,7 +206,9 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         <Typography.Text type="danger" data-testid="pay-countdown">
           剩余支付时间 {formatCountdown(left)}
         </Typography.Text>
-        {notReceived === o.paymentId && <Alert type="warning" showIcon message={MESSAGES.payNotReceived} data-testid="pay-not-received" />}
+        {notReceived === o.paymentId && (
+          <Alert type="warning" showIcon message={MESSAGES.payNotReceived} data-testid="pay-not-received" />
+        )}
         {o.qrCode && /\/onlinePay\/sandbox\/scan\?/.test(o.qrCode) && (
           <Typography.Link href={o.qrCode} target="_blank" rel="noopener" data-testid="pay-link">
             沙箱环境：在新窗口打开支付页

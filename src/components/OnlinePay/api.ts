@@ -24,6 +24,8 @@ export function useOnlinePayConfig(enabled = true) {
   });
 }
 
-export const createPay = async (amount: string, paymentMode: number) => (await postForm<PayOrder>('/onlinePay/createPay', { amount, paymentMode }, { silent: true })).data!;
-export const payStatus = async (paymentId: string) => (await postForm<PayOrder>('/onlinePay/payStatus', { paymentId }, { silent: true })).data!;
+export const createPay = async (amount: string, paymentMode: number) =>
+  (await postForm<PayOrder>('/onlinePay/createPay', { amount, paymentMode }, { silent: true })).data!;
+export const payStatus = async (paymentId: string) =>
+  (await postForm<PayOrder>('/onlinePay/payStatus', { paymentId }, { silent: true })).data!;
 export const cancelPay = async (paymentId: string) => (await postForm('/onlinePay/cancelPay', { paymentId })).msg;

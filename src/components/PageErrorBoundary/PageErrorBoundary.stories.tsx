@@ -4,7 +4,9 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { PAGE_ERROR_TEXTS, PageErrorBoundary, PageErrorView } from './PageErrorBoundary';
 
 /** a page whose chunk cannot be fetched, as Chromium reports it */
-const Unreachable = lazy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/SendRecords-x1.js')));
+const Unreachable = lazy(() =>
+  Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/SendRecords-x1.js')),
+);
 
 function Thrower(): never {
   throw new Error('render failed');
@@ -19,7 +21,11 @@ function Harness({ failing }: { failing: 'chunk' | 'crash' }) {
         去余量页
       </button>
       <PageErrorBoundary resetKey={path}>
-        {path === '/remain' ? <div>余量页内容</div> : <Suspense fallback={<div>加载中</div>}>{failing === 'chunk' ? <Unreachable /> : <Thrower />}</Suspense>}
+        {path === '/remain' ? (
+          <div>余量页内容</div>
+        ) : (
+          <Suspense fallback={<div>加载中</div>}>{failing === 'chunk' ? <Unreachable /> : <Thrower />}</Suspense>
+        )}
       </PageErrorBoundary>
     </div>
   );

@@ -46,11 +46,21 @@ const button: CSSProperties = {
 };
 
 /** The error state itself (stories show it directly). */
-export function PageErrorView({ chunk, onReload = () => window.location.reload() }: { chunk: boolean; onReload?: () => void }) {
+export function PageErrorView({
+  chunk,
+  onReload = () => window.location.reload(),
+}: {
+  chunk: boolean;
+  onReload?: () => void;
+}) {
   return (
     <div role="alert" style={box} data-testid="page-error">
-      <div style={{ fontSize: 20, fontWeight: 600, color: 'rgba(0,0,0,0.88)' }}>{chunk ? PAGE_ERROR_TEXTS.chunkTitle : PAGE_ERROR_TEXTS.crashTitle}</div>
-      <div style={{ fontSize: 14, color: 'rgba(0,0,0,0.45)' }}>{chunk ? PAGE_ERROR_TEXTS.chunkDetail : PAGE_ERROR_TEXTS.crashDetail}</div>
+      <div style={{ fontSize: 20, fontWeight: 600, color: 'rgba(0,0,0,0.88)' }}>
+        {chunk ? PAGE_ERROR_TEXTS.chunkTitle : PAGE_ERROR_TEXTS.crashTitle}
+      </div>
+      <div style={{ fontSize: 14, color: 'rgba(0,0,0,0.45)' }}>
+        {chunk ? PAGE_ERROR_TEXTS.chunkDetail : PAGE_ERROR_TEXTS.crashDetail}
+      </div>
       <button type="button" style={button} onClick={onReload}>
         {PAGE_ERROR_TEXTS.reload}
       </button>

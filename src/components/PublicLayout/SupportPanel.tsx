@@ -10,12 +10,46 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
   const [open, setOpen] = useState(false);
   const { token: t } = theme.useToken();
   return (
-    <div style={{ position: 'fixed', right: 24, bottom: 24, zIndex: 10, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 12 }}>
+    <div
+      style={{
+        position: 'fixed',
+        right: 24,
+        bottom: 24,
+        zIndex: 10,
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'flex-end',
+        gap: 12,
+      }}
+    >
       {open && (
-        <div role="dialog" aria-label="在线咨询" style={{ width: 280, background: t.colorBgElevated, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowSecondary }}>
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '8px 12px', borderBottom: `1px solid ${t.colorSplit}` }}>
+        <div
+          role="dialog"
+          aria-label="在线咨询"
+          style={{
+            width: 280,
+            background: t.colorBgElevated,
+            borderRadius: t.borderRadiusLG,
+            boxShadow: t.boxShadowSecondary,
+          }}
+        >
+          <div
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              padding: '8px 12px',
+              borderBottom: `1px solid ${t.colorSplit}`,
+            }}
+          >
             <strong style={{ color: t.colorText }}>在线咨询</strong>
-            <Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />
+            <Button
+              type="text"
+              size="small"
+              icon={<CloseOutlined />}
+              aria-label="关闭"
+              onClick={() => setOpen(false)}
+            />
           </div>
           <div style={{ padding: 12 }}>
             <Suspense fallback={<Spin size="small" />}>
@@ -24,7 +58,13 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
           </div>
         </div>
       )}
-      <Button type="primary" shape="round" icon={<CustomerServiceOutlined />} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <Button
+        type="primary"
+        shape="round"
+        icon={<CustomerServiceOutlined />}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         在线咨询
       </Button>
     </div>

@@ -21,7 +21,11 @@ export interface CityOption {
 const listOf = <T,>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
 
 export function ProvinceSelect(props: SelectProps<number>) {
-  const { result, query } = useCustom<ProvinceOption[]>({ url: '/send/provinceList', method: 'post', queryOptions: { staleTime: Infinity } });
+  const { result, query } = useCustom<ProvinceOption[]>({
+    url: '/send/provinceList',
+    method: 'post',
+    queryOptions: { staleTime: Infinity },
+  });
   return (
     <Select<number>
       allowClear

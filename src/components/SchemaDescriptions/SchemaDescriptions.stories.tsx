@@ -20,13 +20,22 @@ const record = {
   remarks: '',
 };
 
-const meta: Meta<typeof SchemaDescriptions> = { title: 'Components/SchemaDescriptions', component: SchemaDescriptions, parameters: { layout: 'padded' } };
+const meta: Meta<typeof SchemaDescriptions> = {
+  title: 'Components/SchemaDescriptions',
+  component: SchemaDescriptions,
+  parameters: { layout: 'padded' },
+};
 export default meta;
 type Story = StoryObj<typeof SchemaDescriptions>;
 
 /** Labels are the entity's titles, enums their tags, money and empty values formatted. */
 export const Filled: Story = {
-  args: { entity: 'entities/sub-account-detail', record, fields: ['clientid', 'name', 'status', 'balance', 'email', 'needreport', 'deliveryurl'], column: 1 },
+  args: {
+    entity: 'entities/sub-account-detail',
+    record,
+    fields: ['clientid', 'name', 'status', 'balance', 'email', 'needreport', 'deliveryurl'],
+    column: 1,
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(c.getByText('账户名称')).toBeInTheDocument(); // schema title

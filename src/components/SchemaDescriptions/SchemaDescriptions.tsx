@@ -64,11 +64,14 @@ export interface DescriptionField {
 }
 
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
-const matches = (record: object, when: Record<string, unknown>) => Object.entries(when).every(([k, v]) => String((record as Record<string, unknown>)[k]) === String(v));
+const matches = (record: object, when: Record<string, unknown>) =>
+  Object.entries(when).every(([k, v]) => String((record as Record<string, unknown>)[k]) === String(v));
 
 /** enum file name of a property: its own $ref, or the $ref of one of its anyOf / oneOf branches */
 function enumOf(key: string, prop: JsonSchema): string | undefined {
-  const refs = [prop.$ref, ...[...(prop.anyOf ?? []), ...(prop.oneOf ?? [])].map((b: JsonSchema) => b?.$ref)].filter((r): r is string => typeof r === 'string');
+  const refs = [prop.$ref, ...[...(prop.anyOf ?? []), ...(prop.oneOf ?? [])].map((b: JsonSchema) => b?.$ref)].filter(
+    (r): r is string => typeof r === 'string',
+  );
   for (const r of refs) {
     const target = resolveRefKey(key, r);
     if (target.startsWith('enums/')) return target.slice('enums/'.length, -'.json'.length);
@@ -77,7 +80,11 @@ function enumOf(key: string, prop: JsonSchema): string | undefined {
 }
 
 /** The fields an entity's Descriptions shows, in order, with what its `x-ui` says of each. */
-export function descriptionFields(entity: string, registry: SchemaRegistry = schemas, fields?: string[]): { fields: DescriptionField[]; ui: DescriptionsUi } {
+export function descriptionFields(
+  entity: string,
+  registry: SchemaRegistry = schemas,
+  fields?: string[],
+): { fields: DescriptionField[]; ui: DescriptionsUi } {
   const key = entity.endsWith('.json') ? entity : `${entity}.json`;
   const schema = registry.get(key);
   const props: Record<string, JsonSchema> = schema.properties ?? {};
@@ -97,7 +104,13 @@ export function descriptionFields(entity: string, registry: SchemaRegistry = sch
       .map((name) => {
         const p = props[name];
         if (!p) throw new Error(`${key} has no property ${name}`);
-        return { name, title: p.title ?? name, enumName: enumOf(key, p), format: p.format, ui: (ui[name] as FieldUi) ?? {} };
+        return {
+          name,
+          title: p.title ?? name,
+          enumName: enumOf(key, p),
+          format: p.format,
+          ui: (ui[name] as FieldUi) ?? {},
+        };
       }),
   };
 }
@@ -108,7 +121,16 @@ export function renderValue(f: DescriptionField, row: object, registry: SchemaRe
   const value = record[f.name];
   const fallback = f.ui['ui:fallback'] ? record[f.ui['ui:fallback']] : undefined;
   if (isEmpty(value) && isEmpty(fallback)) return '-';
-  if (f.enumName) return <EnumTag enumName={f.enumName} value={value} fallback={fallback ? String(fallback) : undefined} plain={f.ui['ui:plain']} registry={registry} />;
+  if (f.enumName)
+    return (
+      <EnumTag
+        enumName={f.enumName}
+        value={value}
+        fallback={fallback ? String(fallback) : undefined}
+        plain={f.ui['ui:plain']}
+        registry={registry}
+      />
+    );
   if (isEmpty(value)) return String(fallback);
   if (f.format === 'money') return <Money value={value as string} />;
   if (f.format === 'date-time') {
@@ -157,7 +179,9 @@ export function SchemaDescriptions<T extends object>({
         children: own ? own(record[name], record) : renderValue(f, record, registry),
       };
     });
-  return <Descriptions bordered={bordered} size={size} column={column ?? ui['ui:column'] ?? 1} items={items} {...rest} />;
+  return (
+    <Descriptions bordered={bordered} size={size} column={column ?? ui['ui:column'] ?? 1} items={items} {...rest} />
+  );
 }
 
 export default SchemaDescriptions;

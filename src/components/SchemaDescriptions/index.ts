@@ -1,1 +1,9 @@
-export { SchemaDescriptions, descriptionFields, renderValue, type SchemaDescriptionsProps, type DescriptionField, type DescriptionsUi, type FieldUi } from './SchemaDescriptions';
+export {
+  SchemaDescriptions,
+  descriptionFields,
+  renderValue,
+  type SchemaDescriptionsProps,
+  type DescriptionField,
+  type DescriptionsUi,
+  type FieldUi,
+} from './SchemaDescriptions';

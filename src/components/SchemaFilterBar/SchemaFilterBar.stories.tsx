@@ -10,7 +10,15 @@ const meta: Meta<typeof SchemaFilterBar> = {
   title: 'Components/SchemaFilterBar',
   component: SchemaFilterBar,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])), ...consoleApi()] } },
+  parameters: {
+    layout: 'padded',
+    msw: {
+      handlers: [
+        http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+        ...consoleApi(),
+      ],
+    },
+  },
 };
 export default meta;
 type Story = StoryObj<typeof SchemaFilterBar>;
@@ -22,7 +30,9 @@ export const AgentSignFilters: Story = {
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await userEvent.type(c.getByPlaceholderText('签名'), '云讯通');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(args.formProps.onFinish).toHaveBeenCalledWith(expect.objectContaining({ sign: '云讯通' })));
+    await waitFor(() =>
+      expect(args.formProps.onFinish).toHaveBeenCalledWith(expect.objectContaining({ sign: '云讯通' })),
+    );
   },
 };
 

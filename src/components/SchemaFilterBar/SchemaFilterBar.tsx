@@ -62,7 +62,12 @@ export const defaultFilterWidgets: Record<string, FilterWidget> = {
   'city-select': (field, _s, props) => <CitySelect field={field.name} {...props} />,
 };
 
-function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarProps<unknown>['widgets'], props: Record<string, unknown> = {}): ReactNode {
+function control(
+  field: FieldInfo,
+  schema: JsonSchema,
+  widgets: SchemaFilterBarProps<unknown>['widgets'],
+  props: Record<string, unknown> = {},
+): ReactNode {
   const widget = field.widget ? (widgets?.[field.widget] ?? defaultFilterWidgets[field.widget]) : undefined;
   if (widget) return widget(field, schema, props);
   const items = schema?.items as { format?: string } | undefined;
@@ -78,14 +83,24 @@ function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarP
     );
   }
   if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly {...props} />;
-  if (field.format === 'date-time' || field.format === 'business-date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly {...props} />;
-  if (items?.format === 'date' || items?.format === 'date-time') return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly {...props} />;
+  if (field.format === 'date-time' || field.format === 'business-date-time')
+    return <DatePicker showTime placeholder={field.title} inputReadOnly {...props} />;
+  if (items?.format === 'date' || items?.format === 'date-time')
+    return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly {...props} />;
   return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} {...props} />;
 }
 
 const isBoolean = (field: FieldInfo) => field.type === 'boolean';
 
-export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, fieldProps, extra }: SchemaFilterBarProps<V>) {
+export function SchemaFilterBar<V>({
+  filter,
+  formProps,
+  agent,
+  omit = [],
+  widgets,
+  fieldProps,
+  extra,
+}: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
   const props = schemas.get(filter).properties ?? {};
   const [ownForm] = Form.useForm<V>();
@@ -96,7 +111,13 @@ export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widget
     onReset?.(undefined as never);
   };
   return (
-    <Form layout="inline" {...formProps} form={form} className="schema-filter-bar" style={{ rowGap: 12, marginBottom: 16 }}>
+    <Form
+      layout="inline"
+      {...formProps}
+      form={form}
+      className="schema-filter-bar"
+      style={{ rowGap: 12, marginBottom: 16 }}
+    >
       {fields.map((f) =>
         isBoolean(f) ? (
           <Form.Item key={f.name} name={f.name} label={f.title} valuePropName="checked">

@@ -19,7 +19,17 @@ export function ConfirmCancel({ saving, onCancel }: { saving?: boolean; onCancel
   );
 }
 
-export function UploadAwareSubmit({ uploading, loading, disabled, children }: { uploading: boolean; loading?: boolean; disabled?: boolean; children: ReactNode }) {
+export function UploadAwareSubmit({
+  uploading,
+  loading,
+  disabled,
+  children,
+}: {
+  uploading: boolean;
+  loading?: boolean;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   const { message } = App.useApp();
   return (
     <Button

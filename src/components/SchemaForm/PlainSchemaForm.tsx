@@ -50,12 +50,21 @@ export interface PlainSchemaFormProps<T extends object> {
 const idOf = (name: string) => `root_${name}`;
 const describedBy = (id: string) => `${id}__error ${id}__description ${id}__help`;
 
-export function PlainSchemaForm<T extends object>({ schema: form, fields, formData, onChange, onSubmit, serverErrors, children }: PlainSchemaFormProps<T>) {
+export function PlainSchemaForm<T extends object>({
+  schema: form,
+  fields,
+  formData,
+  onChange,
+  onSubmit,
+  serverErrors,
+  children,
+}: PlainSchemaFormProps<T>) {
   const schema: JsonSchema = form.schema;
   const [submitted, setSubmitted] = useState(false);
   const { shown, dismissChanged } = useServerErrors(serverErrors);
   const ruleErrors = submitted ? checkPlain(form, trimBySchema(schema, formData as Record<string, unknown>)) : [];
-  const messageOf = (name: string) => (ruleErrors.find((e) => e.field === name) ?? shown?.find((e) => e.field === name))?.message;
+  const messageOf = (name: string) =>
+    (ruleErrors.find((e) => e.field === name) ?? shown?.find((e) => e.field === name))?.message;
 
   const set = (name: string, value: unknown) => {
     const next: Record<string, unknown> = { ...formData };
@@ -88,7 +97,13 @@ export function PlainSchemaForm<T extends object>({ schema: form, fields, formDa
         if (f.render) input = f.render(id);
         else if (f.widget === 'checkbox')
           input = (
-            <Checkbox id={id} name={id} checked={value === true} aria-describedby={describedBy(id)} onChange={(e) => set(f.name, e.target.checked)}>
+            <Checkbox
+              id={id}
+              name={id}
+              checked={value === true}
+              aria-describedby={describedBy(id)}
+              onChange={(e) => set(f.name, e.target.checked)}
+            >
               {prop.title}
             </Checkbox>
           );
@@ -101,13 +116,24 @@ export function PlainSchemaForm<T extends object>({ schema: form, fields, formDa
             status,
             'aria-describedby': describedBy(id),
             value: typeof value === 'string' ? value : '',
-            onChange: (e: { target: { value: string } }) => set(f.name, e.target.value === '' ? undefined : e.target.value),
+            onChange: (e: { target: { value: string } }) =>
+              set(f.name, e.target.value === '' ? undefined : e.target.value),
           };
-          input = f.widget === 'password' ? <Password {...common} /> : <Input {...common} required={required.has(f.name)} style={{ width: '100%' }} />;
+          input =
+            f.widget === 'password' ? (
+              <Password {...common} />
+            ) : (
+              <Input {...common} required={required.has(f.name)} style={{ width: '100%' }} />
+            );
         }
         const showLabel = !f.noLabel && !f.render && f.widget !== 'checkbox' && !!prop.title;
         return (
-          <div key={f.name} className={['sf-item', message && 'sf-item-error', 'rjsf-field', `rjsf-field-${prop.type ?? 'string'}`].filter(Boolean).join(' ')}>
+          <div
+            key={f.name}
+            className={['sf-item', message && 'sf-item-error', 'rjsf-field', `rjsf-field-${prop.type ?? 'string'}`]
+              .filter(Boolean)
+              .join(' ')}
+          >
             {showLabel && (
               <label className={required.has(f.name) ? 'sf-label sf-label-required' : 'sf-label'} htmlFor={id}>
                 {prop.title}

@@ -95,17 +95,22 @@ function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: Ui
   // not choices: one input, as its type says, rather than RJSF's "option 1 / option 2" selector
   for (const [k, p] of Object.entries(schema.properties ?? {})) {
     const branches = p?.anyOf ?? p?.oneOf;
-    const field = ({ string: 'StringField', integer: 'NumberField', number: 'NumberField' } as Record<string, string>)[p?.type as string];
-    if (field && branches && !branches.every((b) => b && 'const' in b)) ui[k] = { 'ui:field': field, 'ui:fieldReplacesAnyOrOneOf': true, ...ui[k] };
+    const field = ({ string: 'StringField', integer: 'NumberField', number: 'NumberField' } as Record<string, string>)[
+      p?.type as string
+    ];
+    if (field && branches && !branches.every((b) => b && 'const' in b))
+      ui[k] = { 'ui:field': field, 'ui:fieldReplacesAnyOrOneOf': true, ...ui[k] };
   }
   if (!fields) return ui;
   ui['ui:order'] = [...fields, '*'];
-  for (const k of Object.keys(schema.properties ?? {})) if (!fields.includes(k)) ui[k] = { ...ui[k], 'ui:widget': 'hidden' };
+  for (const k of Object.keys(schema.properties ?? {}))
+    if (!fields.includes(k)) ui[k] = { ...ui[k], 'ui:widget': 'hidden' };
   return ui;
 }
 
 type When = Record<string, unknown>;
-const meets = (data: object | undefined, when: When) => Object.entries(when).every(([k, v]) => String((data as Record<string, unknown> | undefined)?.[k]) === String(v));
+const meets = (data: object | undefined, when: When) =>
+  Object.entries(when).every(([k, v]) => String((data as Record<string, unknown> | undefined)?.[k]) === String(v));
 
 /**
  * The parts of a schema's `x-ui` that depend on the values (static rules, see SchemaDescriptions):
@@ -120,11 +125,16 @@ function conditionalUi(ui: UiSchema, data: object | undefined): UiSchema {
   let out = ui;
   for (const [field, u] of Object.entries(ui)) {
     const rules = u as Record<string, unknown> | undefined;
-    if (!rules || typeof rules !== 'object' || !(rules['ui:showIf'] || rules['ui:titleIf'] || rules['ui:when'])) continue;
+    if (!rules || typeof rules !== 'object' || !(rules['ui:showIf'] || rules['ui:titleIf'] || rules['ui:when']))
+      continue;
     let next: Record<string, unknown> = { ...rules };
-    const title = (rules['ui:titleIf'] as { when: When; title: string }[] | undefined)?.find((t) => meets(data, t.when));
+    const title = (rules['ui:titleIf'] as { when: When; title: string }[] | undefined)?.find((t) =>
+      meets(data, t.when),
+    );
     if (title) next['ui:title'] = title.title;
-    for (const { when, ...more } of (rules['ui:when'] as ({ when: When } & Record<string, unknown>)[] | undefined) ?? []) if (meets(data, when)) next = { ...next, ...more };
+    for (const { when, ...more } of (rules['ui:when'] as ({ when: When } & Record<string, unknown>)[] | undefined) ??
+      [])
+      if (meets(data, when)) next = { ...next, ...more };
     if (rules['ui:showIf'] && !meets(data, rules['ui:showIf'] as When)) next['ui:widget'] = 'hidden';
     if (out === ui) out = { ...ui };
     out[field] = next;
@@ -151,7 +161,11 @@ export function SchemaForm<T extends object = Record<string, unknown>>({
 }: SchemaFormProps<T>) {
   const compiled = isCompiledForm(schemaOrKey) ? schemaOrKey : undefined;
   const rt = useRuntimeValidation(!compiled);
-  const schema = useMemo(() => (compiled ? compiled.schema : rt ? displaySchema(rt.resolveSchema(schemaOrKey as string | JsonSchema)) : undefined), [compiled, rt, schemaOrKey]);
+  const schema = useMemo(
+    () =>
+      compiled ? compiled.schema : rt ? displaySchema(rt.resolveSchema(schemaOrKey as string | JsonSchema)) : undefined,
+    [compiled, rt, schemaOrKey],
+  );
   const validator = compiled ? compiledValidator(compiled) : rt?.validator;
   const ui = useMemo(() => {
     const out: UiSchema = schema ? fieldsUi(schema, fields, uiSchema) : { ...uiSchema };
@@ -164,7 +178,8 @@ export function SchemaForm<T extends object = Record<string, unknown>>({
       for (const f of required) {
         const v = (data as Record<string, unknown> | undefined)?.[f];
         const fieldErrors = (errors as Record<string, FieldValidation | undefined>)[f];
-        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fieldErrors?.addError(requiredMessageOf(schema, f) ?? MESSAGES.badParam);
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === ''))
+          fieldErrors?.addError(requiredMessageOf(schema, f) ?? MESSAGES.badParam);
       }
       return errors;
     };
@@ -194,7 +209,8 @@ export function SchemaForm<T extends object = Record<string, unknown>>({
     onChange?.(next);
   };
 
-  if (!schema || !validator) return <Skeleton active title={false} paragraph={{ rows: Math.max(fields?.length ?? 4, 2) }} aria-busy="true" />;
+  if (!schema || !validator)
+    return <Skeleton active title={false} paragraph={{ rows: Math.max(fields?.length ?? 4, 2) }} aria-busy="true" />;
   return (
     <Form
       ref={formRef}

@@ -98,7 +98,11 @@ export function SchemaFormDialog<T extends object>({
 
   const submit = async (values: T) => {
     if (saving || locked) return;
-    if (confirm && !(await modal.confirm({ title: '请确认', content: confirm(values), okText: '确定', cancelText: '取消' }))) return;
+    if (
+      confirm &&
+      !(await modal.confirm({ title: '请确认', content: confirm(values), okText: '确定', cancelText: '取消' }))
+    )
+      return;
     setSaving(true);
     setRefusal(undefined);
     setFieldErrors(undefined);
@@ -135,7 +139,9 @@ export function SchemaFormDialog<T extends object>({
       }
     >
       {children}
-      {refusal && <Alert type="error" showIcon message={refusal} style={{ marginBottom: 16 }} data-testid={errorTestId} />}
+      {refusal && (
+        <Alert type="error" showIcon message={refusal} style={{ marginBottom: 16 }} data-testid={errorTestId} />
+      )}
       {open && (
         <SchemaForm<T>
           id={formId}

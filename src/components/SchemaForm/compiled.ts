@@ -28,11 +28,14 @@ export function isCompiledForm(s: unknown): s is CompiledForm {
  * An RJSF validator with one addition: values of `x-trim` properties are trimmed before they are
  * validated (so "  " is an empty user name, as the server will see it).
  */
-const trimValues = (schema: RJSFSchema, data: unknown): unknown => (data && typeof data === 'object' ? trimBySchema(schema as JsonSchema, data) : data);
+const trimValues = (schema: RJSFSchema, data: unknown): unknown =>
+  data && typeof data === 'object' ? trimBySchema(schema as JsonSchema, data) : data;
 
 export function withTrimming(base: ValidatorType): ValidatorType {
   return Object.assign(Object.create(base) as ValidatorType, {
-    validateFormData(...[formData, schema, customValidate, transform, uiSchema]: Parameters<ValidatorType['validateFormData']>) {
+    validateFormData(
+      ...[formData, schema, customValidate, transform, uiSchema]: Parameters<ValidatorType['validateFormData']>
+    ) {
       return base.validateFormData(trimValues(schema, formData), schema, customValidate, transform, uiSchema);
     },
     isValid(...[schema, formData, rootSchema]: Parameters<ValidatorType['isValid']>) {
@@ -48,7 +51,8 @@ export function withTrimming(base: ValidatorType): ValidatorType {
  * unknown properties alone. Still no ajv at run time (a run-time schema would need `eval`).
  */
 export function withShownFields(form: CompiledForm, shown: Record<string, JsonSchema>): CompiledForm {
-  if (form.schema.additionalProperties === false) throw new Error(`${form.key}: withShownFields needs a form that allows other properties`);
+  if (form.schema.additionalProperties === false)
+    throw new Error(`${form.key}: withShownFields needs a form that allows other properties`);
   const root = form.validateFns[hashForSchema(form.schema as RJSFSchema)];
   if (!root) throw new Error(`${form.key}: no compiled validator for the form's schema`);
   const schema: JsonSchema = { ...form.schema, properties: { ...form.schema.properties, ...shown } };
@@ -60,7 +64,8 @@ const validators = new WeakMap<CompiledForm, ValidatorType>();
 /** The form's RJSF validator (one per form). */
 export function compiledValidator(form: CompiledForm): ValidatorType {
   let v = validators.get(form);
-  if (!v) validators.set(form, (v = withTrimming(createPrecompiledValidator(form.validateFns, form.schema as RJSFSchema))));
+  if (!v)
+    validators.set(form, (v = withTrimming(createPrecompiledValidator(form.validateFns, form.schema as RJSFSchema))));
   return v;
 }
 
@@ -72,7 +77,10 @@ export type FormCheck<T> = { ok: true; data: T; errors: [] } | { ok: false; data
  * trimmed, as the server does; `data` is what to send, `errors` one message per field in schema
  * order, the schema's own. No ajv at run time (no `eval`: the CSP's script-src is 'self' only).
  */
-export function checkForm<T = Record<string, unknown>>(form: CompiledForm, values: Record<string, unknown>): FormCheck<T> {
+export function checkForm<T = Record<string, unknown>>(
+  form: CompiledForm,
+  values: Record<string, unknown>,
+): FormCheck<T> {
   const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
   const data = trimBySchema(form.schema, present) as T;
   const errors = checkCompiled(form, data as Record<string, unknown>);
@@ -81,6 +89,11 @@ export function checkForm<T = Record<string, unknown>>(form: CompiledForm, value
 
 /** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent). */
 export function checkCompiled(form: CompiledForm, data: Record<string, unknown>): FieldError[] {
-  const { errors } = compiledValidator(form).validateFormData(data, form.schema as RJSFSchema, undefined, transformErrors);
+  const { errors } = compiledValidator(form).validateFormData(
+    data,
+    form.schema as RJSFSchema,
+    undefined,
+    transformErrors,
+  );
   return errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
 }

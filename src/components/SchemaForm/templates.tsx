@@ -7,13 +7,35 @@
 import { lazy, Suspense, type ChangeEvent, type FocusEvent } from 'react';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
-import { ariaDescribedByIds, getInputProps, getUiOptions, type BaseInputTemplateProps, type FieldTemplateProps, type WidgetProps } from '@rjsf/utils';
+import {
+  ariaDescribedByIds,
+  getInputProps,
+  getUiOptions,
+  type BaseInputTemplateProps,
+  type FieldTemplateProps,
+  type WidgetProps,
+} from '@rjsf/utils';
 
 const InputNumber = lazy(() => import('antd/es/input-number'));
 
 const statusOf = (rawErrors?: string[]) => (rawErrors?.length ? ('error' as const) : undefined);
 
-export function FieldTemplate({ id, classNames, style, label, displayLabel, required, hidden, rawErrors, errors, help, rawHelp, children, schema, uiSchema }: FieldTemplateProps) {
+export function FieldTemplate({
+  id,
+  classNames,
+  style,
+  label,
+  displayLabel,
+  required,
+  hidden,
+  rawErrors,
+  errors,
+  help,
+  rawHelp,
+  children,
+  schema,
+  uiSchema,
+}: FieldTemplateProps) {
   if (hidden) return <div className="rjsf-field-hidden">{children}</div>;
   // the object that holds the fields: no label, no message of its own
   if (schema.type === 'object')
@@ -25,7 +47,10 @@ export function FieldTemplate({ id, classNames, style, label, displayLabel, requ
   // a checkbox carries its own label
   // (RJSF drops the label of a field given by `ui:field`; SchemaForm's one input for a property
   // whose anyOf are alternative rules keeps it)
-  const showLabel = (displayLabel || uiSchema?.['ui:fieldReplacesAnyOrOneOf'] === true) && !!label && getUiOptions(uiSchema).widget !== 'checkbox';
+  const showLabel =
+    (displayLabel || uiSchema?.['ui:fieldReplacesAnyOrOneOf'] === true) &&
+    !!label &&
+    getUiOptions(uiSchema).widget !== 'checkbox';
   const failed = !!rawErrors?.length;
   // required by the schema, or by the form's context (SchemaForm `required`)
   const marked = required || getUiOptions(uiSchema).required === true;
@@ -44,7 +69,24 @@ export function FieldTemplate({ id, classNames, style, label, displayLabel, requ
 
 /** Text-like inputs (text, email, password type ...) as antd Input; numbers as antd InputNumber, loaded on first use. */
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, value, type, placeholder, disabled, readonly, autofocus, onChange, onChangeOverride, onBlur, onFocus, options, schema, rawErrors, required } = props;
+  const {
+    id,
+    htmlName,
+    value,
+    type,
+    placeholder,
+    disabled,
+    readonly,
+    autofocus,
+    onChange,
+    onChangeOverride,
+    onBlur,
+    onFocus,
+    options,
+    schema,
+    rawErrors,
+    required,
+  } = props;
   const { min, max, step, ...inputProps } = getInputProps(schema, type, options, false);
   const common = {
     id,
@@ -79,7 +121,10 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
       {...common}
       {...inputProps}
       value={value ?? ''}
-      onChange={onChangeOverride ?? ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value))}
+      onChange={
+        onChangeOverride ??
+        ((e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value))
+      }
       onBlur={(e) => onBlur(id, e.target.value)}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
@@ -87,7 +132,19 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
 }
 
 /** antd's password input (with the show/hide eye). */
-export function PasswordWidget({ id, value, placeholder, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, rawErrors }: WidgetProps) {
+export function PasswordWidget({
+  id,
+  value,
+  placeholder,
+  disabled,
+  readonly,
+  autofocus,
+  onChange,
+  onBlur,
+  onFocus,
+  options,
+  rawErrors,
+}: WidgetProps) {
   const common = {
     id,
     name: id,

@@ -39,7 +39,10 @@ export type { FormCheck };
  * It compiles run-time schemas with ajv (`new Function`), which the page's CSP forbids: the
  * console's pages use compiled forms and `checkForm` (./compiled); this path serves tests only.
  */
-export function validateForm<T = Record<string, unknown>>(schema: CompiledForm | string | JsonSchema, values: Record<string, unknown>): FormCheck<T> {
+export function validateForm<T = Record<string, unknown>>(
+  schema: CompiledForm | string | JsonSchema,
+  values: Record<string, unknown>,
+): FormCheck<T> {
   if (isCompiledForm(schema)) return checkForm<T>(schema, values);
   const s = resolveSchema(schema);
   const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));

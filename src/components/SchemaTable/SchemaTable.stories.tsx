@@ -14,7 +14,11 @@ const rows = Array.from({ length: 15 }, (_, i) => ({
   clientName: i === 0 ? '上海云讯通信科技有限公司华东区域第一分公司营销推广中心（长名称）' : '上海优品电商有限公司',
 }));
 
-const meta: Meta<typeof SchemaTable> = { title: 'Components/SchemaTable', component: SchemaTable, parameters: { layout: 'padded' } };
+const meta: Meta<typeof SchemaTable> = {
+  title: 'Components/SchemaTable',
+  component: SchemaTable,
+  parameters: { layout: 'padded' },
+};
 export default meta;
 type Story = StoryObj<typeof SchemaTable>;
 
@@ -41,7 +45,11 @@ export const Filled: Story = {
  * after the row number whatever the screen's order, a status before the times.
  */
 export const KeyColumnsFirst: Story = {
-  args: { entity: 'entities/sign', columns: ['rownum', 'clientid', 'clientName', 'sign', 'createDate', 'cause', 'state'], dataSource: rows.slice(0, 3) },
+  args: {
+    entity: 'entities/sign',
+    columns: ['rownum', 'clientid', 'clientName', 'sign', 'createDate', 'cause', 'state'],
+    dataSource: rows.slice(0, 3),
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const titles = c.getAllByRole('columnheader').map((th) => th.textContent?.trim());
@@ -57,7 +65,14 @@ export const KeyColumnsFirst: Story = {
 export const ListOwnKeyColumns: Story = {
   args: {
     entity: 'entities/sign',
-    columns: ['rownum', 'clientid', 'sign', { field: 'createDate', isKey: false }, { field: 'cause', isKey: true }, 'state'],
+    columns: [
+      'rownum',
+      'clientid',
+      'sign',
+      { field: 'createDate', isKey: false },
+      { field: 'cause', isKey: true },
+      'state',
+    ],
     dataSource: rows.slice(0, 3),
   },
   play: async ({ canvasElement }) => {
@@ -70,7 +85,12 @@ export const ListOwnKeyColumns: Story = {
 };
 
 export const SinglePageHidesPager: Story = {
-  args: { entity: 'entities/sign', columns, dataSource: rows.slice(0, 3), pagination: { current: 1, pageSize: 15, total: 3 } },
+  args: {
+    entity: 'entities/sign',
+    columns,
+    dataSource: rows.slice(0, 3),
+    pagination: { current: 1, pageSize: 15, total: 3 },
+  },
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
   },
@@ -108,7 +128,12 @@ export const LoadError: Story = {
 
 /** The page-size choice (10 / 15 / 20 / 50 / 100) beside the pager. */
 export const PageSizeChoice: Story = {
-  args: { entity: 'entities/sign', columns, dataSource: rows, pagination: { current: 1, pageSize: 15, total: 40, onChange: fn() } },
+  args: {
+    entity: 'entities/sign',
+    columns,
+    dataSource: rows,
+    pagination: { current: 1, pageSize: 15, total: 40, onChange: fn() },
+  },
   play: async ({ canvasElement, args }) => {
     const changer = canvasElement.querySelector('.ant-pagination-options-size-changer');
     await expect(changer).not.toBeNull();
@@ -145,7 +170,12 @@ const wideColumns = ['rownum', 'clientid', 'clientName', 'sign', 'userName', 'st
 
 /** Column settings on a wide table: a column hidden stays hidden (per entity, localStorage). */
 export const ColumnSettings: Story = {
-  args: { entity: 'entities/sign', columns: wideColumns, dataSource: rows, pagination: { current: 1, pageSize: 15, total: 15 } },
+  args: {
+    entity: 'entities/sign',
+    columns: wideColumns,
+    dataSource: rows,
+    pagination: { current: 1, pageSize: 15, total: 15 },
+  },
   beforeEach: () => localStorage.removeItem('schema-table-hidden:entities/sign'),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -165,7 +195,12 @@ export const ColumnSettings: Story = {
  * tooltip, the key column stays fixed on the left.
  */
 export const NarrowWidth: Story = {
-  args: { entity: 'entities/sign', columns: wideColumns, dataSource: rows, pagination: { current: 1, pageSize: 15, total: 40 } },
+  args: {
+    entity: 'entities/sign',
+    columns: wideColumns,
+    dataSource: rows,
+    pagination: { current: 1, pageSize: 15, total: 40 },
+  },
   beforeEach: () => localStorage.removeItem('schema-table-hidden:entities/sign'),
   decorators: [
     (Story) => (

@@ -27,7 +27,18 @@
  *   (more than COLUMN_SETTINGS_FROM columns) or when `columnSettings` is set.
  */
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { Button, Checkbox, Empty, Popover, Result, Table, Tooltip, Typography, type TableColumnType, type TableProps } from 'antd';
+import {
+  Button,
+  Checkbox,
+  Empty,
+  Popover,
+  Result,
+  Table,
+  Tooltip,
+  Typography,
+  type TableColumnType,
+  type TableProps,
+} from 'antd';
 import type { TablePaginationConfig } from 'antd/es/table';
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import type { BaseRecord } from '@refinedev/core';
@@ -70,10 +81,19 @@ const empty = (v: unknown) => v === null || v === undefined || v === '';
 const BOOLEAN_LABELS = { true: '是', false: '否' };
 
 /** The cell a field shows without a page's render: enum tag, amount, yes / no, or text. */
-function defaultCell<T extends BaseRecord>(info: FieldInfo, labelField: string | undefined): (v: unknown, r: T) => ReactNode {
+function defaultCell<T extends BaseRecord>(
+  info: FieldInfo,
+  labelField: string | undefined,
+): (v: unknown, r: T) => ReactNode {
   if (info.enumName) {
     const enumName = info.enumName;
-    return (v, r) => <EnumTag enumName={enumName} value={v} fallback={labelField ? (r[labelField] as string | undefined) : undefined} />;
+    return (v, r) => (
+      <EnumTag
+        enumName={enumName}
+        value={v}
+        fallback={labelField ? (r[labelField] as string | undefined) : undefined}
+      />
+    );
   }
   if (info.format === 'money') return (v) => <Money value={v as string | number | null | undefined} />;
   if (info.type === 'boolean') {
@@ -90,7 +110,9 @@ function ellipsisWidth(info: FieldInfo): number | undefined {
   if (typeof hint === 'number') return hint;
   if (hint === true) return ELLIPSIS_WIDTH;
   // by default plain text (not an enum, an amount, a date or a number)
-  return !info.enumName && !info.format && (info.type === 'string' || info.type === undefined) ? ELLIPSIS_WIDTH : undefined;
+  return !info.enumName && !info.format && (info.type === 'string' || info.type === undefined)
+    ? ELLIPSIS_WIDTH
+    : undefined;
 }
 
 /** Cut text: one line at `width` px, the whole text in a tooltip (pages' renders use it as CutText). */
@@ -124,7 +146,10 @@ const ROW_NUMBER = /^row_?num(ber)?$/i;
  * fixed-left one, else a leading row number). `rank` says which are key (a number; undefined: not
  * key) and their order (lower first, then as declared); the others keep their order.
  */
-export function keyColumnsFirst<C extends { key?: Key; fixed?: TableColumnType<unknown>['fixed'] }>(columns: C[], rank: (c: C) => number | undefined): C[] {
+export function keyColumnsFirst<C extends { key?: Key; fixed?: TableColumnType<unknown>['fixed'] }>(
+  columns: C[],
+  rank: (c: C) => number | undefined,
+): C[] {
   const lastLeft = columns.findLastIndex((c) => c.fixed === 'left' || c.fixed === true);
   let lead = lastLeft + 1;
   if (lead === 0) while (lead < columns.length && ROW_NUMBER.test(String(columns[lead].key ?? ''))) lead++;
@@ -145,10 +170,15 @@ function keyRank(entity: string, field: string, isKey: boolean | undefined): num
 
 /** the lists' own key choices (SchemaColumn.isKey) by field */
 const listKeys = <T,>(columns: (string | SchemaColumn<T>)[]) =>
-  new Map(columns.flatMap((c) => (typeof c === 'string' || c.isKey === undefined ? [] : [[c.field, c.isKey] as const])));
+  new Map(
+    columns.flatMap((c) => (typeof c === 'string' || c.isKey === undefined ? [] : [[c.field, c.isKey] as const])),
+  );
 
 /** antd columns from schema fields (usable without SchemaTable, e.g. in a plain Table). */
-export function schemaColumns<T extends BaseRecord>(entity: string, columns: (string | SchemaColumn<T>)[]): TableColumnType<T>[] {
+export function schemaColumns<T extends BaseRecord>(
+  entity: string,
+  columns: (string | SchemaColumn<T>)[],
+): TableColumnType<T>[] {
   return columns.map((c) => {
     const col: SchemaColumn<T> = typeof c === 'string' ? { field: c } : c;
     const info = schemas.field(entity, col.field);
@@ -177,7 +207,10 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
       ...(hints.width ? { width: hints.width } : {}),
       ...(hints.fixed ? { fixed: hints.fixed } : {}),
       ...((isKey ?? hints.key) ? { className: 'schema-table-key' } : {}),
-      render: floor(hints.width, render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : (v: unknown, r: T) => cell(v, r)),
+      render: floor(
+        hints.width,
+        render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : (v: unknown, r: T) => cell(v, r),
+      ),
       ...rest,
     };
   });
@@ -192,7 +225,10 @@ export function pageSizeOptions(defaultSize: number): number[] {
  * Pagination settings of every list screen. The pager hides when one page of the default size holds
  * every row (a larger size chosen then keeps the pager, so it can be chosen back).
  */
-export function listPagination(p: TableProps<BaseRecord>['pagination'] | undefined, defaultSize?: number): false | TablePaginationConfig {
+export function listPagination(
+  p: TableProps<BaseRecord>['pagination'] | undefined,
+  defaultSize?: number,
+): false | TablePaginationConfig {
   if (p === false) return false;
   const size = defaultSize ?? p?.defaultPageSize ?? p?.pageSize ?? 15;
   const current = p?.pageSize ?? size;
@@ -279,7 +315,9 @@ export function SchemaTable<T extends BaseRecord>({
   const [hidden, setHidden] = useHiddenColumns(entity);
   const all = useMemo(() => {
     const own = listKeys(columns);
-    return keyColumnsFirst(schemaColumns<T>(entity, columns), (c) => keyRank(entity, String(c.key), own.get(String(c.key))));
+    return keyColumnsFirst(schemaColumns<T>(entity, columns), (c) =>
+      keyRank(entity, String(c.key), own.get(String(c.key))),
+    );
   }, [entity, columns]);
   const fields = all.map((c) => String(c.key));
   const hideable = all.filter((c) => schemas.field(entity, String(c.key))?.table?.hideable !== false);
@@ -337,7 +375,11 @@ export function SchemaTable<T extends BaseRecord>({
         {...tableProps}
         dataSource={rows}
         className={['schema-table', className].filter(Boolean).join(' ')}
-        locale={errorState ? { ...locale, emptyText: errorState } : { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />, ...locale }}
+        locale={
+          errorState
+            ? { ...locale, emptyText: errorState }
+            : { emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />, ...locale }
+        }
         pagination={listError ? false : listPagination(pagination)}
         columns={[...shown, ...extraColumns]}
         summary={

@@ -20,7 +20,10 @@ interface RangeField {
   'x-default-days'?: number;
 }
 
-export function defaultRange(schema: JsonSchema | undefined, now: BusinessTimeInput = businessNow()): Record<string, Dayjs> {
+export function defaultRange(
+  schema: JsonSchema | undefined,
+  now: BusinessTimeInput = businessNow(),
+): Record<string, Dayjs> {
   const out: Record<string, Dayjs> = {};
   const props = (schema?.properties ?? {}) as Record<string, RangeField>;
   const entries = Object.entries(props);

@@ -39,7 +39,8 @@ function dateValue(text: string, format: string | undefined): Dayjs | undefined 
 function valueOf(registry: SchemaRegistry, filterKey: string, name: string, p: JsonSchema, text: string): unknown {
   const info = registry.field(filterKey, name);
   const enumName: string | undefined = info?.enumName ?? (typeof p['x-enum'] === 'string' ? p['x-enum'] : undefined);
-  const enumValue = (t: string) => (enumName ? (registry.enumOptions(enumName).find((o) => String(o.value) === t)?.value ?? undefined) : t);
+  const enumValue = (t: string) =>
+    enumName ? (registry.enumOptions(enumName).find((o) => String(o.value) === t)?.value ?? undefined) : t;
   if (p['x-widget'] === 'enum-multi')
     return text
       .split(',')
@@ -56,7 +57,11 @@ function valueOf(registry: SchemaRegistry, filterKey: string, name: string, p: J
 }
 
 /** The list's state in `search` (undefined parts when absent). */
-export function readListUrl(filterKey: string | undefined, search: URLSearchParams, registry: SchemaRegistry = schemas): ListUrlState {
+export function readListUrl(
+  filterKey: string | undefined,
+  search: URLSearchParams,
+  registry: SchemaRegistry = schemas,
+): ListUrlState {
   const state: ListUrlState = { current: positive(search.get(PAGE_KEY)), pageSize: positive(search.get(SIZE_KEY)) };
   if (!filterKey) return state;
   const schema = registry.get(filterKey);
@@ -84,7 +89,12 @@ export function readListUrl(filterKey: string | undefined, search: URLSearchPara
 export function writeListUrl(
   search: URLSearchParams,
   filterKey: string | undefined,
-  { params, current, pageSize, defaultPageSize }: { params: FilterParams; current: number; pageSize: number; defaultPageSize: number },
+  {
+    params,
+    current,
+    pageSize,
+    defaultPageSize,
+  }: { params: FilterParams; current: number; pageSize: number; defaultPageSize: number },
   registry: SchemaRegistry = schemas,
 ): URLSearchParams {
   const next = new URLSearchParams(search);

@@ -19,7 +19,12 @@ export const TASK_REFRESH = { everyMs: 10_000, from: 180, step: 2 } as const;
 
 export function useAutoRefresh(
   refresh: () => unknown,
-  { everyMs = TASK_REFRESH.everyMs, from = TASK_REFRESH.from, step = TASK_REFRESH.step, enabled = true }: AutoRefreshOptions = {},
+  {
+    everyMs = TASK_REFRESH.everyMs,
+    from = TASK_REFRESH.from,
+    step = TASK_REFRESH.step,
+    enabled = true,
+  }: AutoRefreshOptions = {},
 ) {
   const [left, setLeft] = useState(from);
   const refreshRef = useRef(refresh);

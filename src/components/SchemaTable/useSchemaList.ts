@@ -35,7 +35,10 @@ import { defaultRange } from './defaultRange';
 import { filterParamNames, schemaFilters, type FilterParams } from '../../../common/schema/filters';
 import type { JsonSchema } from '../../../common/schema';
 
-export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTableProps<T, HttpError, V, T>, 'resource' | 'onSearch'> {
+export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<
+  useTableProps<T, HttpError, V, T>,
+  'resource' | 'onSearch'
+> {
   /** the filter schema of the filter bar, e.g. "filters/sign" (default: the declaration's `filter`) */
   filterSchema?: string;
   /** rows per page (default: the declaration's `list.pageSize`, else 15) */
@@ -50,22 +53,41 @@ export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTabl
 
 /** A filter schema's property defaults (`"default": true`), as the filter bar's first values. */
 export function schemaDefaults(schema: JsonSchema): Record<string, unknown> {
-  return Object.fromEntries(Object.entries<JsonSchema>(schema.properties ?? {}).flatMap(([name, p]) => (p.default !== undefined ? [[name, p.default]] : [])));
+  return Object.fromEntries(
+    Object.entries<JsonSchema>(schema.properties ?? {}).flatMap(([name, p]) =>
+      p.default !== undefined ? [[name, p.default]] : [],
+    ),
+  );
 }
 
 /** The page size of a resource's list: its declaration's, else 15 (a bare name: 15). */
-export const listPageSize = (resource: string | DataResource) => (typeof resource === 'string' ? undefined : resource.list?.pageSize) ?? DEFAULT_PAGE_SIZE;
+export const listPageSize = (resource: string | DataResource) =>
+  (typeof resource === 'string' ? undefined : resource.list?.pageSize) ?? DEFAULT_PAGE_SIZE;
 
 /** The filter bar's values -> Refine filters: every parameter of the schema, the empty ones as undefined (which clears them). */
-export function searchFilters(filterSchema: string, values: Record<string, unknown> | undefined): { params: FilterParams; filters: CrudFilter[] } {
+export function searchFilters(
+  filterSchema: string,
+  values: Record<string, unknown> | undefined,
+): { params: FilterParams; filters: CrudFilter[] } {
   const schema = schemas.get(filterSchema);
   const params = schemaFilters(schema, values);
-  return { params, filters: filterParamNames(schema).map((field) => ({ field, operator: 'eq', value: params[field] })) };
+  return {
+    params,
+    filters: filterParamNames(schema).map((field) => ({ field, operator: 'eq', value: params[field] })),
+  };
 }
 
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
   declaration: string | DataResource,
-  { filterSchema: givenFilter, pageSize, pagination, initialValues: givenInitial, validate, syncUrl, ...options }: SchemaListOptions<T, V> = {},
+  {
+    filterSchema: givenFilter,
+    pageSize,
+    pagination,
+    initialValues: givenInitial,
+    validate,
+    syncUrl,
+    ...options
+  }: SchemaListOptions<T, V> = {},
 ) {
   const resource = typeof declaration === 'string' ? declaration : declaration.name;
   const filterSchema = givenFilter ?? (typeof declaration === 'string' ? undefined : declaration.filter);
@@ -78,14 +100,18 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   // the schema's defaults (a property's `default`, the date range of x-default-days: defaultRange.ts)
   // under the page's own first values
   const [firstValues] = useState(() => {
-    const defaults = filterSchema ? { ...schemaDefaults(schemas.get(filterSchema)), ...defaultRange(schemas.get(filterSchema)) } : {};
+    const defaults = filterSchema
+      ? { ...schemaDefaults(schemas.get(filterSchema)), ...defaultRange(schemas.get(filterSchema)) }
+      : {};
     return Object.keys(defaults).length ? { ...defaults, ...givenInitial } : givenInitial;
   });
   const initialValues = firstValues;
   // a link may name a few filters (?taskId=…&beginDate=…): the page's first values fill in the rest
   const startValues = fromUrl.values ? { ...initialValues, ...fromUrl.values } : initialValues;
   // the first values, as parameters and as Refine filters (computed once: a default range stays put)
-  const [initial] = useState(() => (filterSchema && startValues ? searchFilters(filterSchema, startValues) : undefined));
+  const [initial] = useState(() =>
+    filterSchema && startValues ? searchFilters(filterSchema, startValues) : undefined,
+  );
   const [params, setParams] = useState<FilterParams>(initial?.params ?? {});
   const sent = useRef<FilterParams>(initial?.params ?? {});
   const table = useTable<T, HttpError, V>({
@@ -93,7 +119,11 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     syncWithLocation: false,
     ...options,
     ...(initial ? { filters: { ...options.filters, initial: initial.filters } } : {}),
-    pagination: { pageSize: fromUrl.pageSize ?? defaultPageSize, ...(fromUrl.current ? { currentPage: fromUrl.current } : {}), ...pagination },
+    pagination: {
+      pageSize: fromUrl.pageSize ?? defaultPageSize,
+      ...(fromUrl.current ? { currentPage: fromUrl.current } : {}),
+      ...pagination,
+    },
     onSearch: (values) => {
       if (!filterSchema) return [];
       const next = searchFilters(filterSchema, values as Record<string, unknown>);
@@ -110,7 +140,12 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     if (!urlSync) return;
     setSearch(
       (prev) => {
-        const next = writeListUrl(prev, filterSchema, { params, current: currentPage, pageSize: size, defaultPageSize });
+        const next = writeListUrl(prev, filterSchema, {
+          params,
+          current: currentPage,
+          pageSize: size,
+          defaultPageSize,
+        });
         return next.toString() === prev.toString() ? prev : next;
       },
       { replace: true },
@@ -123,7 +158,10 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
       // 重置 (the filter bar's reset button): the first values (not the address bar's), and search
       onReset: () => {
         const names = filterSchema ? Object.keys(schemas.get(filterSchema).properties ?? {}) : [];
-        base.form?.setFieldsValue({ ...Object.fromEntries(names.map((n) => [n, undefined])), ...initialValues } as Parameters<NonNullable<typeof base.form>['setFieldsValue']>[0]);
+        base.form?.setFieldsValue({
+          ...Object.fromEntries(names.map((n) => [n, undefined])),
+          ...initialValues,
+        } as Parameters<NonNullable<typeof base.form>['setFieldsValue']>[0]);
         base.form?.submit();
       },
       onFinish: (values: V) => {
@@ -140,8 +178,15 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     [base, validate, message],
   );
   const { tableQuery } = table;
-  const listError: ListError | null = tableQuery.isError && tableQuery.error ? { message: tableQuery.error.message || '加载失败', retry: () => void tableQuery.refetch() } : null;
-  const tableProps = { ...table.tableProps, listError, pagination: table.tableProps.pagination && { ...table.tableProps.pagination, defaultPageSize } };
+  const listError: ListError | null =
+    tableQuery.isError && tableQuery.error
+      ? { message: tableQuery.error.message || '加载失败', retry: () => void tableQuery.refetch() }
+      : null;
+  const tableProps = {
+    ...table.tableProps,
+    listError,
+    pagination: table.tableProps.pagination && { ...table.tableProps.pagination, defaultPageSize },
+  };
   return { ...table, tableProps, searchFormProps, params };
 }
 

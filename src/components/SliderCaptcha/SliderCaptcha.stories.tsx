@@ -38,7 +38,8 @@ export const DraggedToTheEnd: Story = {
     const { left, top } = handle.getBoundingClientRect();
     const end = track.getBoundingClientRect().right + 20;
     await fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
-    for (let x = left + 5; x <= end; x += 30) await fireEvent.pointerMove(handle, { pointerId: 1, clientX: x, clientY: top + 5 });
+    for (let x = left + 5; x <= end; x += 30)
+      await fireEvent.pointerMove(handle, { pointerId: 1, clientX: x, clientY: top + 5 });
     await fireEvent.pointerUp(handle, { pointerId: 1, clientX: end, clientY: top + 5 });
     await expect(await c.findByText('验证通过')).toBeVisible();
     await expect(c.getByTestId('result')).toHaveTextContent('server=challenge-1 token=token-1');

@@ -12,7 +12,17 @@
  * straight lines). A pointer drag also records the vertical position ([x, ms, y]): a hand
  * always wobbles a little, a script's straight line does not; keyboard glides carry no y.
  */
-import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type Ref,
+} from 'react';
 import { CheckCircleFilled, DoubleRightOutlined, LoadingOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
 import { ApiError, get, postJson } from '../../providers/http';
@@ -54,7 +64,12 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const { token: t } = theme.useToken();
   const trackRef = useRef<HTMLDivElement>(null);
   const challenge = useRef<Promise<string> | null>(null);
-  const drag = useRef<{ startX: number; startY?: number; t0: number; points: ([number, number] | [number, number, number])[] } | null>(null);
+  const drag = useRef<{
+    startX: number;
+    startY?: number;
+    t0: number;
+    points: ([number, number] | [number, number, number])[];
+  } | null>(null);
   const gliding = useRef(false);
   const xRef = useRef(0);
   const [x, setXState] = useState(0);
@@ -83,7 +98,9 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   /** Fetches a challenge once per attempt ("a first click arms it"). */
   const arm = useCallback(() => {
     if (!challenge.current) {
-      challenge.current = get<{ server: string }>('/captcha/slider', undefined, { silent: true }).then((b) => b.data!.server);
+      challenge.current = get<{ server: string }>('/captcha/slider', undefined, { silent: true }).then(
+        (b) => b.data!.server,
+      );
       challenge.current.catch(() => (challenge.current = null));
     }
     return challenge.current;
@@ -117,7 +134,12 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const begin = (clientX: number, clientY?: number) => {
     setError('');
     setAnimate(false);
-    drag.current = { startX: clientX, startY: clientY, t0: performance.now(), points: [clientY === undefined ? [0, 0] : [0, 0, 0]] };
+    drag.current = {
+      startX: clientX,
+      startY: clientY,
+      t0: performance.now(),
+      points: [clientY === undefined ? [0, 0] : [0, 0, 0]],
+    };
     setPhase('dragging');
     void arm().catch(() => undefined);
   };
@@ -135,7 +157,11 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
     setPhase('verifying');
     try {
       const server = await arm();
-      const body = await postJson<{ token: string }>('/captcha/slider/verify', { server, width: Math.round(width), track: d.points }, { silent: true });
+      const body = await postJson<{ token: string }>(
+        '/captcha/slider/verify',
+        { server, width: Math.round(width), track: d.points },
+        { silent: true },
+      );
       setX(width);
       setPhase('passed');
       onVerified?.({ server, token: body.data!.token });
@@ -254,7 +280,10 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
             transition: animate ? 'width .25s' : undefined,
           }}
         />
-        <span aria-live="polite" style={{ position: 'relative', color: passed ? t.colorSuccess : t.colorTextSecondary, fontSize: t.fontSize }}>
+        <span
+          aria-live="polite"
+          style={{ position: 'relative', color: passed ? t.colorSuccess : t.colorTextSecondary, fontSize: t.fontSize }}
+        >
           {passed ? SLIDER_PASSED : phase === 'verifying' ? '验证中…' : SLIDER_PROMPT}
         </span>
         <div

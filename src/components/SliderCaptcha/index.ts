@@ -1,1 +1,8 @@
-export { SliderCaptcha, SLIDER_PASSED, SLIDER_PROMPT, type SliderCaptchaHandle, type SliderCaptchaProps, type SliderResult } from './SliderCaptcha';
+export {
+  SliderCaptcha,
+  SLIDER_PASSED,
+  SLIDER_PROMPT,
+  type SliderCaptchaHandle,
+  type SliderCaptchaProps,
+  type SliderResult,
+} from './SliderCaptcha';

@@ -86,7 +86,9 @@ function EditForm<T extends object>({
         formData={data}
         onChange={setData}
         // the shown fields only, as typed (an empty optional one as "")
-        onSubmit={(v) => void submit(Object.fromEntries(fields.map((n) => [n, (v as Record<string, unknown>)[n] ?? ''])) as T)}
+        onSubmit={(v) =>
+          void submit(Object.fromEntries(fields.map((n) => [n, (v as Record<string, unknown>)[n] ?? ''])) as T)
+        }
         onError={(errors) => errors[0] && message.error(errors[0].message)}
       >
         <ConfirmCancel saving={saving} onCancel={onCancel} />
@@ -96,10 +98,26 @@ function EditForm<T extends object>({
 }
 
 /** The record as its entity schema lays it out (schemas/entities/<entity>.json, `x-ui`), then 修改. */
-function View<T extends object>({ entity, record, render, onEdit }: { entity: string; record: T; render?: SchemaDescriptionsProps<T>['render']; onEdit: () => void }) {
+function View<T extends object>({
+  entity,
+  record,
+  render,
+  onEdit,
+}: {
+  entity: string;
+  record: T;
+  render?: SchemaDescriptionsProps<T>['render'];
+  onEdit: () => void;
+}) {
   return (
     <>
-      <SchemaDescriptions entity={entity} record={record} render={render} style={{ maxWidth: 760 }} data-testid="base-info-view" />
+      <SchemaDescriptions
+        entity={entity}
+        record={record}
+        render={render}
+        style={{ maxWidth: 760 }}
+        data-testid="base-info-view"
+      />
       <Button type="primary" style={{ marginTop: 24 }} onClick={onEdit}>
         修改
       </Button>
@@ -107,7 +125,9 @@ function View<T extends object>({ entity, record, render, onEdit }: { entity: st
   );
 }
 
-const certificationState = (v: unknown, r: { oauth_remark?: string }) => <CertificationState value={v} remark={r.oauth_remark} />;
+const certificationState = (v: unknown, r: { oauth_remark?: string }) => (
+  <CertificationState value={v} remark={r.oauth_remark} />
+);
 
 export function AgentBaseInfoView() {
   const { data, isLoading } = useAgentBaseInfo();
@@ -119,7 +139,12 @@ export function AgentBaseInfoView() {
       <EditForm
         form={agentBaseInfoForm}
         fields={['agent_name', 'address', 'mobile', 'auto_template_callback_url']}
-        initial={{ agent_name: data.agent_name, address: data.address, mobile: data.mobile, auto_template_callback_url: data.auto_template_callback_url ?? '' }}
+        initial={{
+          agent_name: data.agent_name,
+          address: data.address,
+          mobile: data.mobile,
+          auto_template_callback_url: data.auto_template_callback_url ?? '',
+        }}
         onSave={async (v) => {
           await accountApi.editAgentBaseInfo(v);
           setEditing(false);
@@ -129,7 +154,14 @@ export function AgentBaseInfoView() {
       />
     );
   }
-  return <View entity="entities/agent-base-info" record={data} render={{ oauth_status: certificationState }} onEdit={() => setEditing(true)} />;
+  return (
+    <View
+      entity="entities/agent-base-info"
+      record={data}
+      render={{ oauth_status: certificationState }}
+      onEdit={() => setEditing(true)}
+    />
+  );
 }
 
 export function EnterpriseBaseInfoView() {
@@ -144,9 +176,23 @@ export function EnterpriseBaseInfoView() {
       <EditForm
         form={enterpriseBaseInfoForm}
         // the callback addresses show (and are required) only with the pushes they are for
-        fields={['name', 'mobile', 'email', 'address', ...(needReport ? ['deliveryurl'] : []), ...(needMo ? ['mourl'] : [])]}
+        fields={[
+          'name',
+          'mobile',
+          'email',
+          'address',
+          ...(needReport ? ['deliveryurl'] : []),
+          ...(needMo ? ['mourl'] : []),
+        ]}
         required={[...(needReport ? ['deliveryurl'] : []), ...(needMo ? ['mourl'] : [])]}
-        initial={{ name: data.name, mobile: data.mobile, email: data.email, address: data.address, deliveryurl: data.deliveryurl, mourl: data.mourl }}
+        initial={{
+          name: data.name,
+          mobile: data.mobile,
+          email: data.email,
+          address: data.address,
+          deliveryurl: data.deliveryurl,
+          mourl: data.mourl,
+        }}
         onSave={async (v) => {
           await accountApi.updateClient(v);
           setEditing(false);
@@ -160,7 +206,10 @@ export function EnterpriseBaseInfoView() {
     <View
       entity="entities/enterprise-base-info"
       record={data}
-      render={{ oauth_status: certificationState, address: (_v, r) => [r.province, r.city, r.area, r.address].filter(Boolean).join(' ') || '-' }}
+      render={{
+        oauth_status: certificationState,
+        address: (_v, r) => [r.province, r.city, r.area, r.address].filter(Boolean).join(' ') || '-',
+      }}
       onEdit={() => setEditing(true)}
     />
   );

@@ -21,7 +21,9 @@ const FORM = 'forms/certification';
 const UI = schemaUi(FORM);
 type IdTypeRule = { when: { cert_type: number }; 'ui:enumValues': number[] };
 /** id types per certification type (the form's `x-ui`: id_type `ui:when`) */
-export const ID_TYPES_FOR = Object.fromEntries((UI.id_type['ui:when'] as IdTypeRule[]).map((r) => [r.when.cert_type, r['ui:enumValues']])) as Record<1 | 2, number[]>;
+export const ID_TYPES_FOR = Object.fromEntries(
+  (UI.id_type['ui:when'] as IdTypeRule[]).map((r) => [r.when.cert_type, r['ui:enumValues']]),
+) as Record<1 | 2, number[]>;
 
 export const AGREEMENTS = [
   {
@@ -58,8 +60,14 @@ interface Values {
 
 export function CertificationForm({ mode, initial, defaultType, onSubmitted, clientId }: CertificationFormProps) {
   const { message } = App.useApp();
-  const startType: 1 | 2 = initial?.cert_type === CertType.Personal || initial?.cert_type === CertType.Enterprise ? initial.cert_type : (defaultType ?? CertType.Personal);
-  const startIdType = initial?.id_typeNum && ID_TYPES_FOR[startType].includes(initial.id_typeNum) ? initial.id_typeNum : ID_TYPES_FOR[startType][0];
+  const startType: 1 | 2 =
+    initial?.cert_type === CertType.Personal || initial?.cert_type === CertType.Enterprise
+      ? initial.cert_type
+      : (defaultType ?? CertType.Personal);
+  const startIdType =
+    initial?.id_typeNum && ID_TYPES_FOR[startType].includes(initial.id_typeNum)
+      ? initial.id_typeNum
+      : ID_TYPES_FOR[startType][0];
   const [values, setValues] = useState<Values>({
     cert_type: startType,
     id_type: startIdType,
@@ -75,7 +83,10 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted, cli
   const [uiSchema] = useState(() => ({
     ...UI,
     // the id types' names: the id-type enum's titles
-    id_type: { ...UI.id_type, 'ui:enumNames': Object.fromEntries(enumOptions('id-type').map((o) => [String(o.value), o.label])) },
+    id_type: {
+      ...UI.id_type,
+      'ui:enumNames': Object.fromEntries(enumOptions('id-type').map((o) => [String(o.value), o.label])),
+    },
     // the stored images' previews come from the file service the certification names
     imgUrl: {
       ...UI.imgUrl,
@@ -127,7 +138,11 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted, cli
       >
         <Space direction="vertical" style={{ marginBottom: 16 }}>
           {AGREEMENTS.map((a) => (
-            <Checkbox key={a.key} checked={!!accepted[a.key]} onChange={(e) => (e.target.checked ? setReading(a) : setAccepted((s) => ({ ...s, [a.key]: false })))}>
+            <Checkbox
+              key={a.key}
+              checked={!!accepted[a.key]}
+              onChange={(e) => (e.target.checked ? setReading(a) : setAccepted((s) => ({ ...s, [a.key]: false })))}
+            >
               我已阅读并同意
               <Typography.Link
                 onClick={(e) => {

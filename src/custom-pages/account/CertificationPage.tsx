@@ -45,7 +45,12 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   if (isError || !data) return <Result status="warning" title={MESSAGES.certificationFetchFailed} />;
   const status = oauthStatusOf(data.oauth_status);
   const typeParam = Number(params.get('type'));
-  const defaultType = typeParam === CertType.Enterprise ? CertType.Enterprise : typeParam === CertType.Personal ? CertType.Personal : undefined;
+  const defaultType =
+    typeParam === CertType.Enterprise
+      ? CertType.Enterprise
+      : typeParam === CertType.Personal
+        ? CertType.Personal
+        : undefined;
   const submitted = async () => {
     await refreshAll();
     if (re) void navigate(AUTH_ROUTE);
@@ -53,7 +58,12 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   if (status === OauthStatus.Uncertified) {
     return (
       <>
-        <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="您还未进行资质认证，认证通过后才能发送短信" />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="您还未进行资质认证，认证通过后才能发送短信"
+        />
         <CertificationForm mode="add" defaultType={defaultType} onSubmitted={submitted} />
       </>
     );
@@ -67,7 +77,9 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
           style={{ marginBottom: 16 }}
           data-testid="rejected-reason"
           message="认证不通过，请修改资料后重新提交"
-          description={data.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${data.remark}` : undefined}
+          description={
+            data.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${data.remark}` : undefined
+          }
         />
         <CertificationForm mode="edit" initial={data} defaultType={defaultType} onSubmitted={submitted} />
       </>

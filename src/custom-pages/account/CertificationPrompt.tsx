@@ -47,7 +47,12 @@ export function CertificationPrompt({ open, onClose, to = CERTIFY_ROUTE }: Certi
  * `requireCertified(action)` runs `action` when the account is certified (oauth_status 3),
  * otherwise opens the prompt. `prompt` must be rendered by the caller.
  */
-export function useCertificationPrompt(): { requireCertified: (action?: () => void) => boolean; prompt: ReactNode; certified: boolean; isLoading: boolean } {
+export function useCertificationPrompt(): {
+  requireCertified: (action?: () => void) => boolean;
+  prompt: ReactNode;
+  certified: boolean;
+  isLoading: boolean;
+} {
   const { user, isLoading: userLoading } = useCurrentUser();
   const { info, isLoading: certLoading } = useCertification(user);
   const isLoading = userLoading || !user || certLoading || !info;
@@ -61,5 +66,10 @@ export function useCertificationPrompt(): { requireCertified: (action?: () => vo
     setOpen(true);
     return false;
   };
-  return { requireCertified, certified, isLoading, prompt: <CertificationPrompt open={open} onClose={() => setOpen(false)} /> };
+  return {
+    requireCertified,
+    certified,
+    isLoading,
+    prompt: <CertificationPrompt open={open} onClose={() => setOpen(false)} />,
+  };
 }

@@ -24,13 +24,31 @@ export function CertImage({ src, index }: { src: string; index: number }) {
     return (
       <div
         data-testid="image-failed"
-        style={{ width: 104, height: 104, border: '1px dashed #d9d9d9', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#999', fontSize: 12 }}
+        style={{
+          width: 104,
+          height: 104,
+          border: '1px dashed #d9d9d9',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          color: '#999',
+          fontSize: 12,
+        }}
       >
         图片预览失败
       </div>
     );
   }
-  return <Image width={104} height={104} style={{ objectFit: 'cover' }} src={src} alt={`证件图片${index + 1}`} onError={() => setFailed(true)} />;
+  return (
+    <Image
+      width={104}
+      height={104}
+      style={{ objectFit: 'cover' }}
+      src={src}
+      alt={`证件图片${index + 1}`}
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 export function CertificationView({ info, title }: { info: CertificationInfo; title?: string }) {
@@ -39,8 +57,17 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
   return (
     <div data-testid="certification-view">
       {title && <Typography.Title level={5}>{title}</Typography.Title>}
-      {status === OauthStatus.Pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
-      {status === OauthStatus.Certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
+      {status === OauthStatus.Pending && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信"
+        />
+      )}
+      {status === OauthStatus.Certified && (
+        <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />
+      )}
       {status === OauthStatus.Rejected && (
         <Alert
           type="error"
@@ -48,7 +75,9 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
           style={{ marginBottom: 16 }}
           data-testid="rejected-reason"
           message="认证不通过"
-          description={info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined}
+          description={
+            info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined
+          }
         />
       )}
       <SchemaDescriptions

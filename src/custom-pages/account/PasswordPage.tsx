@@ -33,7 +33,11 @@ export default function PasswordPage() {
 
   const submit = async (v: Values) => {
     const payload = isAgent(user)
-      ? { oldPassword: sha256(v.oldPassword), newPassword: sha256(v.newPassword), confirmPassword: sha256(v.confirmPassword) }
+      ? {
+          oldPassword: sha256(v.oldPassword),
+          newPassword: sha256(v.newPassword),
+          confirmPassword: sha256(v.confirmPassword),
+        }
       : { oldPassword: v.oldPassword, newPassword: v.newPassword, confirmPassword: v.confirmPassword };
     setSaving(true);
     try {

@@ -25,7 +25,17 @@ const FIELDS = ['email', 'countryCode', 'mobile', 'valcode'];
 const WIDGETS = { codeButton: CodeButtonWidget, countryCode: CountryCodeWidget };
 type Values = { email?: string; countryCode: string; mobile: string; valcode: string };
 
-function EditUserInfo({ email, mobile, onDone, onCancel }: { email?: string; mobile?: string; onDone: () => Promise<void>; onCancel: () => void }) {
+function EditUserInfo({
+  email,
+  mobile,
+  onDone,
+  onCancel,
+}: {
+  email?: string;
+  mobile?: string;
+  onDone: () => Promise<void>;
+  onCancel: () => void;
+}) {
   const { message } = App.useApp();
   const [data, setData] = useState<Partial<Values>>({ email, countryCode: '86' });
   const [fieldErrors, setFieldErrors] = useState<FieldError[]>();
@@ -34,7 +44,9 @@ function EditUserInfo({ email, mobile, onDone, onCancel }: { email?: string; mob
   const sendCode = useStableCallback(async () => {
     const target = { countryCode: data.countryCode ?? '', mobile: (data.mobile ?? '').trim() };
     // only the number's own rules (the code is what this sends)
-    const err = checkCompiled(userInfoForm, { ...data, ...target, valcode: 'x' }).find((e) => e.field === 'countryCode' || e.field === 'mobile');
+    const err = checkCompiled(userInfoForm, { ...data, ...target, valcode: 'x' }).find(
+      (e) => e.field === 'countryCode' || e.field === 'mobile',
+    );
     setFieldErrors(err ? [err] : undefined);
     if (err) {
       message.error(err.message);
@@ -48,13 +60,24 @@ function EditUserInfo({ email, mobile, onDone, onCancel }: { email?: string; mob
   const uiSchema: UiSchema = useMemo(() => {
     const ui = schemaUi<UiSchema>('forms/user-info');
     // the HTTP client already shows a refused send's message
-    return { ...ui, valcode: { ...ui.valcode, 'ui:options': { ...ui.valcode?.['ui:options'], onSend: sendCode, onSendError: () => undefined } } };
+    return {
+      ...ui,
+      valcode: {
+        ...ui.valcode,
+        'ui:options': { ...ui.valcode?.['ui:options'], onSend: sendCode, onSendError: () => undefined },
+      },
+    };
   }, [sendCode]);
 
   const save = async (v: Values) => {
     setSaving(true);
     try {
-      await accountApi.saveUserInfo({ email: v.email?.trim() || undefined, countryCode: v.countryCode, mobile: v.mobile.trim(), valcode: v.valcode.trim() });
+      await accountApi.saveUserInfo({
+        email: v.email?.trim() || undefined,
+        countryCode: v.countryCode,
+        mobile: v.mobile.trim(),
+        valcode: v.valcode.trim(),
+      });
       message.success(MESSAGES.saved);
       await onDone();
     } catch {

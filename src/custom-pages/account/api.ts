@@ -2,7 +2,13 @@
 import type { BaseRecord } from '@refinedev/core';
 import { useCustom } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
-import type { AgentBaseInfo, CertificationInfo, CountryCode, CurrentUser, EnterpriseBaseInfo } from '@/generated/schemas';
+import type {
+  AgentBaseInfo,
+  CertificationInfo,
+  CountryCode,
+  CurrentUser,
+  EnterpriseBaseInfo,
+} from '@/generated/schemas';
 import { get, postForm } from '@/providers/http';
 
 export const accountApi = {
@@ -15,22 +21,39 @@ export const accountApi = {
   editCertification: (v: Record<string, unknown>) => postForm<{ oauth_status: number }>('/admin/cer/edit', v),
   clientCertification: (clientId: string) => get<CertificationInfo>('/client/cer/info', { clientId }),
   /** an agent (re-)submits its sub-account's certification */
-  editClientCertification: (clientId: string, v: Record<string, unknown>) => postForm<{ oauth_status: number }>(`/client/cer/edit?clientId=${encodeURIComponent(clientId)}`, v),
+  editClientCertification: (clientId: string, v: Record<string, unknown>) =>
+    postForm<{ oauth_status: number }>(`/client/cer/edit?clientId=${encodeURIComponent(clientId)}`, v),
 };
 
 function useGet<T>(url: string, params?: Record<string, unknown>, enabled = true) {
-  const { result, query } = useCustom<BaseRecord>({ url, method: 'get', config: params ? { query: params } : undefined, queryOptions: { enabled } });
-  return { data: (enabled ? result.data : undefined) as T | undefined, isLoading: enabled && query.isLoading, isError: query.isError, refetch: query.refetch };
+  const { result, query } = useCustom<BaseRecord>({
+    url,
+    method: 'get',
+    config: params ? { query: params } : undefined,
+    queryOptions: { enabled },
+  });
+  return {
+    data: (enabled ? result.data : undefined) as T | undefined,
+    isLoading: enabled && query.isLoading,
+    isError: query.isError,
+    refetch: query.refetch,
+  };
 }
 
 export const useUserInfo = () => useGet<CurrentUser>('/admin/info');
 export const useAgentBaseInfo = (enabled = true) => useGet<AgentBaseInfo>('/admin/baseinfo', undefined, enabled);
-export const useEnterpriseBaseInfo = (enabled = true) => useGet<EnterpriseBaseInfo>('/account/clientinfo', undefined, enabled);
+export const useEnterpriseBaseInfo = (enabled = true) =>
+  useGet<EnterpriseBaseInfo>('/account/clientinfo', undefined, enabled);
 export const useOwnCertification = (enabled = true) => useGet<CertificationInfo>('/admin/cer/info', undefined, enabled);
-export const useClientCertification = (clientId?: string) => useGet<CertificationInfo>('/client/cer/info', { clientId }, !!clientId);
+export const useClientCertification = (clientId?: string) =>
+  useGet<CertificationInfo>('/client/cer/info', { clientId }, !!clientId);
 
 export function useCountryCodes() {
-  const { result, query } = useCustom<BaseRecord>({ url: '/userCenter/getCountryCodeList', method: 'post', queryOptions: { staleTime: Infinity } });
+  const { result, query } = useCustom<BaseRecord>({
+    url: '/userCenter/getCountryCodeList',
+    method: 'post',
+    queryOptions: { staleTime: Infinity },
+  });
   return { data: (result.data as unknown as CountryCode[] | undefined) ?? [], isLoading: query.isLoading };
 }
 

@@ -6,9 +6,20 @@
 import { lazy } from 'react';
 import type { Screen } from '@/layout/declarations';
 
-export const userInfoScreen: Screen = { name: 'account_userinfo', path: '/account/userinfo', label: '用户信息', page: lazy(() => import('./UserInfoPage')), menu: 'account' };
+export const userInfoScreen: Screen = {
+  name: 'account_userinfo',
+  path: '/account/userinfo',
+  label: '用户信息',
+  page: lazy(() => import('./UserInfoPage')),
+  menu: 'account',
+};
 
-export const baseInfoTab: Screen = { name: 'account_info_base', path: 'base', label: '基本信息', page: lazy(() => import('./BaseInfoPage')) };
+export const baseInfoTab: Screen = {
+  name: 'account_info_base',
+  path: 'base',
+  label: '基本信息',
+  page: lazy(() => import('./BaseInfoPage')),
+};
 export const certificationTab: Screen = {
   name: 'account_info_auth',
   path: 'base/auth',
@@ -38,7 +49,18 @@ export const baseInfoLayout: Screen = {
   children: [baseInfoTab, certificationTab, reCertificationScreen],
 };
 
-export const securityScreen: Screen = { name: 'account_security', path: '/account/security', label: '账户安全', page: lazy(() => import('./SecurityPage')), menu: 'account' };
-export const passwordScreen: Screen = { name: 'account_security_password', path: '/account/security/password', label: '修改密码', page: lazy(() => import('./PasswordPage')) };
+export const securityScreen: Screen = {
+  name: 'account_security',
+  path: '/account/security',
+  label: '账户安全',
+  page: lazy(() => import('./SecurityPage')),
+  menu: 'account',
+};
+export const passwordScreen: Screen = {
+  name: 'account_security_password',
+  path: '/account/security/password',
+  label: '修改密码',
+  page: lazy(() => import('./PasswordPage')),
+};
 
 export const screens: Screen[] = [userInfoScreen, baseInfoLayout, securityScreen, passwordScreen];

@@ -12,7 +12,8 @@ const WORDS = ['刷单', '赌博', '<script>'];
 const contentTest = http.post('/api/content/content/test', async ({ request }) => {
   const content = new URLSearchParams(await request.text()).get('content') ?? '';
   const ranges: [number, number][] = [];
-  for (const w of WORDS) for (let i = content.indexOf(w); i >= 0; i = content.indexOf(w, i + 1)) ranges.push([i, i + w.length]);
+  for (const w of WORDS)
+    for (let i = content.indexOf(w); i >= 0; i = content.indexOf(w, i + 1)) ranges.push([i, i + w.length]);
   ranges.sort((a, b) => a[0] - b[0]);
   if (!ranges.length) return ok({ 200: 'ok' }, '未检测到敏感词');
   return ok(Object.fromEntries(ranges.map((r, i) => [String(500 + i), `${r[0]},${r[1]}`])), '检测到敏感内容');

@@ -6,7 +6,11 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form, Input, Modal, Space, Typography } from 'antd';
 import { postForm } from '@/providers/http';
 import { CONTENT_MAX, contentError } from './validation';
-import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from '@/components/ContentHighlight/highlight';
+import {
+  HighlightedContent,
+  parseContentTestAnswer,
+  type ContentTestResult,
+} from '@/components/ContentHighlight/highlight';
 import { MESSAGES } from '../../../common/schema/messages';
 import { contentTestScreen } from '.';
 
@@ -61,7 +65,12 @@ export default function ContentTestPage() {
             },
           ]}
         >
-          <Input.TextArea rows={8} placeholder="请输入需要检测的短信内容" aria-label="短信内容" count={{ show: true, max: CONTENT_MAX, strategy: codePoints }} />
+          <Input.TextArea
+            rows={8}
+            placeholder="请输入需要检测的短信内容"
+            aria-label="短信内容"
+            count={{ show: true, max: CONTENT_MAX, strategy: codePoints }}
+          />
         </Form.Item>
         <Form.Item>
           <Space>
@@ -84,7 +93,13 @@ export default function ContentTestPage() {
         destroyOnHidden
       >
         {result?.clean ? (
-          <Alert type="success" showIcon message={MESSAGES.noSensitiveWords} description="no sensitive words：该内容可以正常发送。" data-testid="content-test-clean" />
+          <Alert
+            type="success"
+            showIcon
+            message={MESSAGES.noSensitiveWords}
+            description="no sensitive words：该内容可以正常发送。"
+            data-testid="content-test-clean"
+          />
         ) : result ? (
           <>
             <Alert

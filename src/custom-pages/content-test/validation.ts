@@ -7,7 +7,10 @@ import { requiredMessageOf } from '../../../common/schema/registry';
 /** The first message for `content`, or undefined when valid. */
 export function contentError(content: string | undefined): string | undefined {
   const r = checkForm(contentTestForm, { content: content ?? '' });
-  return r.ok ? undefined : (r.errors.find((e) => e.field === 'content' || e.field === '')?.message ?? requiredMessageOf(schemas.inline('forms/content-test'), 'content'));
+  return r.ok
+    ? undefined
+    : (r.errors.find((e) => e.field === 'content' || e.field === '')?.message ??
+        requiredMessageOf(schemas.inline('forms/content-test'), 'content'));
 }
 
 export const CONTENT_MAX = Number(schemas.inline('forms/content-test').properties?.content?.maxLength ?? 500);

@@ -5,7 +5,11 @@ import ForgetPage from './ForgetPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
 
-const handlers = [http.post('*/api/password/email', () => ok(undefined, '发送成功')), http.post('*/api/password/change', () => ok(undefined, '修改成功')), ...publicHandlers];
+const handlers = [
+  http.post('*/api/password/email', () => ok(undefined, '发送成功')),
+  http.post('*/api/password/change', () => ok(undefined, '修改成功')),
+  ...publicHandlers,
+];
 
 const meta = {
   title: '公共页面/找回密码',
@@ -29,7 +33,10 @@ export const ByEmail: Story = {
     await expect(await c.findByRole('radio', { name: '邮箱找回' })).toBeChecked();
     await expect(c.getByLabelText('邮箱')).toBeVisible();
     await expect(c.queryByLabelText('国家代码')).toBeNull();
-    await expect(c.getByRole('img', { name: '图形验证码' })).toHaveAttribute('src', expect.stringMatching(/^\/api\/captcha\.jpg\?t=\d+$/));
+    await expect(c.getByRole('img', { name: '图形验证码' })).toHaveAttribute(
+      'src',
+      expect.stringMatching(/^\/api\/captcha\.jpg\?t=\d+$/),
+    );
     await expect(c.getByRole('link', { name: '返回登录' })).toHaveAttribute('href', '/login');
   },
 };
@@ -59,7 +66,9 @@ export const CodeSent: Story = {
 };
 
 export const SendFailed: Story = {
-  parameters: { msw: { handlers: [http.post('*/api/password/email', () => fail(400, '图形验证码错误')), ...handlers] } },
+  parameters: {
+    msw: { handlers: [http.post('*/api/password/email', () => fail(400, '图形验证码错误')), ...handlers] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('邮箱'), 'agent@example.com');

@@ -46,7 +46,9 @@ export default function ForgetPage() {
 
   /** what identifies the account: the address, or the number with its country code */
   const target = (d: Partial<ForgetForm>) =>
-    d.sendType === RecoveryWay.Mobile ? { sendType: RecoveryWay.Mobile, email: d.email, countryCode: d.countryCode } : { sendType: RecoveryWay.Email, email: d.email };
+    d.sendType === RecoveryWay.Mobile
+      ? { sendType: RecoveryWay.Mobile, email: d.email, countryCode: d.countryCode }
+      : { sendType: RecoveryWay.Email, email: d.email };
 
   const refreshCaptcha = useStableCallback(() => setCaptcha(captchaSrc()));
 
@@ -67,7 +69,9 @@ export default function ForgetPage() {
     }
   });
 
-  const onSendError = useStableCallback((e: unknown) => message.error(`发送失败：${e instanceof Error ? e.message : '接口异常'}`));
+  const onSendError = useStableCallback((e: unknown) =>
+    message.error(`发送失败：${e instanceof Error ? e.message : '接口异常'}`),
+  );
 
   const change = (next: Partial<ForgetForm>) => {
     // another way of recovery: the old address or number no longer applies
@@ -80,7 +84,11 @@ export default function ForgetPage() {
     setFieldErrors(undefined);
     try {
       const { validateCode, password, confirmPassword } = data;
-      await postForm('/password/change', { ...target(data), validateCode, password, confirmPassword }, { silent: true });
+      await postForm(
+        '/password/change',
+        { ...target(data), validateCode, password, confirmPassword },
+        { silent: true },
+      );
       message.success('密码已重置，请使用新密码登录');
       void navigate('/login', { replace: true });
     } catch (e) {
@@ -98,14 +106,26 @@ export default function ForgetPage() {
       email: byEmail
         ? { 'ui:title': '邮箱', 'ui:placeholder': '注册时填写的邮箱', 'ui:autocomplete': 'email' }
         : { 'ui:title': '手机号', 'ui:placeholder': '注册时填写的手机号', 'ui:autocomplete': 'tel-national' },
-      captcha: { 'ui:widget': 'imageCaptcha', 'ui:placeholder': '图形验证码', 'ui:options': { src: captcha, onRefresh: refreshCaptcha } },
+      captcha: {
+        'ui:widget': 'imageCaptcha',
+        'ui:placeholder': '图形验证码',
+        'ui:options': { src: captcha, onRefresh: refreshCaptcha },
+      },
       validateCode: {
         'ui:widget': 'codeButton',
         'ui:placeholder': byEmail ? '邮箱验证码' : '短信验证码',
         'ui:options': { onSend: sendCode, seconds: RESEND_SECONDS, onSendError },
       },
-      password: { 'ui:widget': 'password', 'ui:placeholder': '8-16位，须同时包含字母和数字', 'ui:autocomplete': 'new-password' },
-      confirmPassword: { 'ui:widget': 'password', 'ui:placeholder': '再次输入新密码', 'ui:autocomplete': 'new-password' },
+      password: {
+        'ui:widget': 'password',
+        'ui:placeholder': '8-16位，须同时包含字母和数字',
+        'ui:autocomplete': 'new-password',
+      },
+      confirmPassword: {
+        'ui:widget': 'password',
+        'ui:placeholder': '再次输入新密码',
+        'ui:autocomplete': 'new-password',
+      },
     }),
     [byEmail, captcha, refreshCaptcha, sendCode, onSendError],
   );

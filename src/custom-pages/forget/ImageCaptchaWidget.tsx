@@ -2,7 +2,16 @@
 import { Input, Space } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
 
-export function ImageCaptchaWidget({ id, value, onChange, onBlur, onFocus, disabled, placeholder, options }: WidgetProps) {
+export function ImageCaptchaWidget({
+  id,
+  value,
+  onChange,
+  onBlur,
+  onFocus,
+  disabled,
+  placeholder,
+  options,
+}: WidgetProps) {
   const { src, onRefresh } = options as { src: string; onRefresh: () => void };
   return (
     <Space.Compact style={{ width: '100%' }}>
@@ -22,9 +31,23 @@ export function ImageCaptchaWidget({ id, value, onChange, onBlur, onFocus, disab
         onClick={onRefresh}
         title="看不清？换一张"
         aria-label="看不清？换一张"
-        style={{ padding: 0, border: '1px solid #d9d9d9', borderLeft: 0, borderRadius: '0 8px 8px 0', background: '#fff', cursor: 'pointer', height: 40 }}
+        style={{
+          padding: 0,
+          border: '1px solid #d9d9d9',
+          borderLeft: 0,
+          borderRadius: '0 8px 8px 0',
+          background: '#fff',
+          cursor: 'pointer',
+          height: 40,
+        }}
       >
-        <img src={src} alt="图形验证码" width={100} height={38} style={{ display: 'block', borderRadius: '0 8px 8px 0' }} />
+        <img
+          src={src}
+          alt="图形验证码"
+          width={100}
+          height={38}
+          style={{ display: 'block', borderRadius: '0 8px 8px 0' }}
+        />
       </button>
     </Space.Compact>
   );

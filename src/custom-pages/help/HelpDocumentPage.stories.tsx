@@ -7,7 +7,8 @@ import HelpDocumentPage from './HelpDocumentPage';
 
 const T = { timeout: 5000 };
 const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
-const loginInfo = (systemInfoShow: Record<string, number>) => http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
+const loginInfo = (systemInfoShow: Record<string, number>) =>
+  http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
 
 const meta = {
   title: 'Help/HelpDocumentPage',
@@ -24,7 +25,15 @@ export const AgentAllDocuments: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
-    for (const t of ['HTTP接口示例代码', 'CMPP接口文档', 'SMPP接口文档', 'SGIP接口文档', 'SMGP接口文档', '模板短信接口文档', '常见问题文档']) {
+    for (const t of [
+      'HTTP接口示例代码',
+      'CMPP接口文档',
+      'SMPP接口文档',
+      'SGIP接口文档',
+      'SMGP接口文档',
+      '模板短信接口文档',
+      '常见问题文档',
+    ]) {
       await expect(c.getByText(t)).toBeInTheDocument();
     }
     await expect(c.getByRole('link', { name: 'HTTP接口文档' }).getAttribute('href')).toBe('/api/help/httpsdoc');
@@ -35,12 +44,22 @@ export const AgentAllDocuments: Story = {
 /** Issue 41 item 7: the user guide (how to send, read the reports, buy packages) comes first, for every account. */
 export const UserGuide: Story = {
   name: '用户使用手册（平台自带，排在首位）',
-  parameters: { msw: { handlers: [loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi({ user: subAccount })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+        ...consoleApi({ user: subAccount }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const guide = await c.findByTestId('help-doc-guide', {}, T);
     await expect(canvasElement.querySelector('.ant-list-item')).toBe(guide);
-    await expect(within(guide).getByRole('link', { name: '用户使用手册' })).toHaveAttribute('href', '/api/help/userguide');
+    await expect(within(guide).getByRole('link', { name: '用户使用手册' })).toHaveAttribute(
+      'href',
+      '/api/help/userguide',
+    );
     await expect(guide).toHaveTextContent('发送任务、发送记录与报表的查看，购买短信套餐与充值');
   },
 };
@@ -58,7 +77,14 @@ export const SubAccountNoFaq: Story = {
 
 export const OnlyGeneratedHttpDocument: Story = {
   name: '仅 HTTP 接口文档（CMPP、SMPP 接口未开通，未放置文件）',
-  parameters: { msw: { handlers: [loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi()] } },
+  parameters: {
+    msw: {
+      handlers: [
+        loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+        ...consoleApi(),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
@@ -69,7 +95,14 @@ export const OnlyGeneratedHttpDocument: Story = {
 
 export const DoorDocuments: Story = {
   name: 'CMPP、SMPP 接口开通：生成的接口文档',
-  parameters: { msw: { handlers: [loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi({ user: subAccount })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
+        ...consoleApi({ user: subAccount }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
@@ -97,7 +130,11 @@ export const NoDocuments: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()] } },
+  parameters: {
+    msw: {
+      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
+    },
+  },
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
   },
@@ -110,22 +147,33 @@ export const CustomerHttpApi: Story = {
     const c = within(canvasElement);
     await expect(await c.findByText(/客户 HTTP API 接入/, {}, T)).toBeInTheDocument();
     // the customer API's own OpenAPI document, not the console's cookie API
-    await expect(c.getByRole('link', { name: /OpenAPI 接口描述/ }).getAttribute('href')).toBe('/openapi/v1/openapi.json');
+    await expect(c.getByRole('link', { name: /OpenAPI 接口描述/ }).getAttribute('href')).toBe(
+      '/openapi/v1/openapi.json',
+    );
     await expect(c.getByText('x-sms-signature')).toBeInTheDocument();
     // filled in with the signed-in account's clientid
-    await waitFor(() => expect(c.getByTestId('openapi-curl').textContent).toContain(`CLIENTID=${subAccount.clientid}`), T);
+    await waitFor(
+      () => expect(c.getByTestId('openapi-curl').textContent).toContain(`CLIENTID=${subAccount.clientid}`),
+      T,
+    );
     const curl = c.getByTestId('openapi-curl').textContent ?? '';
     await expect(curl).toContain('/openapi/v1/sms/send');
     await expect(curl).toContain('openssl dgst -sha256 -hmac');
     // the protocol said is the address's own (the story runs on http://): never HTTPS beside http://
     const guide = c.getByTestId('openapi-guide').textContent ?? '';
-    await expect(guide).toContain(`通过 ${window.location.protocol === 'https:' ? 'HTTPS' : 'HTTP'} 调用 ${window.location.origin}/openapi/v1`);
+    await expect(guide).toContain(
+      `通过 ${window.location.protocol === 'https:' ? 'HTTPS' : 'HTTP'} 调用 ${window.location.origin}/openapi/v1`,
+    );
   },
 };
 
 export const CustomerHttpApiWhenListFails: Story = {
   name: '文档列表加载失败时仍显示客户 HTTP API 接入说明',
-  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()] } },
+  parameters: {
+    msw: {
+      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();

@@ -9,7 +9,14 @@ import { ApiOutlined, LinkOutlined } from '@ant-design/icons';
 export const OPENAPI_BASE = '/openapi/v1';
 export const OPENAPI_DOCUMENT = `${OPENAPI_BASE}/openapi.json`;
 
-const pre = { background: '#f6f8fa', padding: 12, borderRadius: 6, overflowX: 'auto', fontSize: 12, margin: 0 } as const;
+const pre = {
+  background: '#f6f8fa',
+  padding: 12,
+  borderRadius: 6,
+  overflowX: 'auto',
+  fontSize: 12,
+  margin: 0,
+} as const;
 
 export function curlExample(origin: string, clientid: string): string {
   return [
@@ -47,7 +54,13 @@ export function nodeExample(origin: string, clientid: string): string {
 /** the protocol the address is reached with, as said beside it (issue 41 item 10: not "HTTPS" beside an http:// address) */
 export const schemeOf = (origin: string) => (/^https:/i.test(origin) ? 'HTTPS' : 'HTTP');
 
-export default function OpenApiGuide({ clientid, origin = window.location.origin }: { clientid: string; origin?: string }) {
+export default function OpenApiGuide({
+  clientid,
+  origin = window.location.origin,
+}: {
+  clientid: string;
+  origin?: string;
+}) {
   return (
     <Card
       data-testid="openapi-guide"
@@ -60,9 +73,10 @@ export default function OpenApiGuide({ clientid, origin = window.location.origin
       style={{ marginTop: 16 }}
     >
       <Typography.Paragraph>
-        客户系统通过 {schemeOf(origin)} 调用 <Typography.Text code>{origin + OPENAPI_BASE}</Typography.Text> 下的接口：发送短信（同一内容发往多个号码或逐号码内容，最多 60,000
-        个号码，可定时、带扩展号、幂等键防重复提交）、查询发送状态、拉取状态报告与上行短信、查询余额与产品包、签名与模板。 每个请求以账户的接口密码派生的 API
-        密钥签名，与上方「HTTP接口文档」所述的控制台接口（登录会话）不同。
+        客户系统通过 {schemeOf(origin)} 调用 <Typography.Text code>{origin + OPENAPI_BASE}</Typography.Text>{' '}
+        下的接口：发送短信（同一内容发往多个号码或逐号码内容，最多 60,000
+        个号码，可定时、带扩展号、幂等键防重复提交）、查询发送状态、拉取状态报告与上行短信、查询余额与产品包、签名与模板。
+        每个请求以账户的接口密码派生的 API 密钥签名，与上方「HTTP接口文档」所述的控制台接口（登录会话）不同。
       </Typography.Paragraph>
       <Typography.Paragraph>
         <a href={OPENAPI_DOCUMENT} target="_blank" rel="noreferrer">
@@ -74,10 +88,12 @@ export default function OpenApiGuide({ clientid, origin = window.location.origin
         <Descriptions.Item label="x-sms-timestamp">Unix 时间（秒），与服务器时间相差不超过 5 分钟</Descriptions.Item>
         <Descriptions.Item label="x-sms-nonce">8-64 位随机串，窗口内不得重复（可用 UUID）</Descriptions.Item>
         <Descriptions.Item label="x-sms-signature">
-          hex(HMAC-SHA256(API 密钥, 方法 + &quot;\n&quot; + 路径 + &quot;\n&quot; + 排序后的查询串 + &quot;\n&quot; + 时间戳 + &quot;\n&quot; + nonce + &quot;\n&quot; +
-          hex(SHA-256(请求体))))
+          hex(HMAC-SHA256(API 密钥, 方法 + &quot;\n&quot; + 路径 + &quot;\n&quot; + 排序后的查询串 + &quot;\n&quot; +
+          时间戳 + &quot;\n&quot; + nonce + &quot;\n&quot; + hex(SHA-256(请求体))))
         </Descriptions.Item>
-        <Descriptions.Item label="API 密钥">hex(HMAC-SHA256(接口密码, clientid))；重置接口密码后随之改变</Descriptions.Item>
+        <Descriptions.Item label="API 密钥">
+          hex(HMAC-SHA256(接口密码, clientid))；重置接口密码后随之改变
+        </Descriptions.Item>
       </Descriptions>
       <Tabs
         style={{ marginTop: 16 }}

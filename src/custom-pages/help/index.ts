@@ -7,10 +7,25 @@ import { lazy } from 'react';
 import type { DataResource, Screen } from '@/layout/declarations';
 
 /** 在线客服联系人 (GET /supportInfo, not paged): the layout's support panel */
-export const supportContacts = { name: 'supportContacts', list: { url: '/supportInfo', method: 'get', paging: 'none' } } satisfies DataResource;
+export const supportContacts = {
+  name: 'supportContacts',
+  list: { url: '/supportInfo', method: 'get', paging: 'none' },
+} satisfies DataResource;
 
-export const documentScreen: Screen = { name: 'help_document', path: '/help/document', label: '文档下载', page: lazy(() => import('./HelpDocumentPage')), menu: 'help' };
-export const faqScreen: Screen = { name: 'help_faq', path: '/help/faq', label: '常见问题', page: lazy(() => import('./FaqPage')), menu: 'help' };
+export const documentScreen: Screen = {
+  name: 'help_document',
+  path: '/help/document',
+  label: '文档下载',
+  page: lazy(() => import('./HelpDocumentPage')),
+  menu: 'help',
+};
+export const faqScreen: Screen = {
+  name: 'help_faq',
+  path: '/help/faq',
+  label: '常见问题',
+  page: lazy(() => import('./FaqPage')),
+  menu: 'help',
+};
 
 export const screens: Screen[] = [documentScreen, faqScreen];
 /** data resources of this folder that no screen owns */

@@ -112,7 +112,10 @@ export const SupportPanel: Story = {
     await userEvent.click(await c.findByRole('button', { name: /在线咨询/ }));
     const panel = await c.findByRole('dialog', { name: '在线咨询' });
     await expect(await within(panel).findByText('商务经理')).toBeVisible();
-    await expect(within(panel).getByRole('link', { name: /QQ：10001/ })).toHaveAttribute('href', 'tencent://message/?uin=10001');
+    await expect(within(panel).getByRole('link', { name: /QQ：10001/ })).toHaveAttribute(
+      'href',
+      'tencent://message/?uin=10001',
+    );
   },
 };
 
@@ -125,7 +128,8 @@ const recordLogin = (answer: (form: Record<string, string>, n: number) => Respon
     posts.push(form);
     return answer(form, posts.length);
   });
-const operatorAnswer = () => ok({ userType: '3', clientid: 'reviewer1', role: 1, operation_mode: '0', oauth_status: 3 }, '登录成功');
+const operatorAnswer = () =>
+  ok({ userType: '3', clientid: 'reviewer1', role: 1, operation_mode: '0', oauth_status: 3 }, '登录成功');
 
 /** An operator (the answer's userType 3) goes to the operator console; the browser notes the kind of session. */
 export const OperatorLoggedIn: Story = {
@@ -140,7 +144,10 @@ export const OperatorLoggedIn: Story = {
 
 export const OperatorRedirect: Story = {
   name: '运营人员登录：回到运营后台的页面',
-  parameters: { entry: '/login?redirect=%2Fops%2Faudit', msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] } },
+  parameters: {
+    entry: '/login?redirect=%2Fops%2Faudit',
+    msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] },
+  },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement, 'reviewer1');
     await expect(await c.findByTestId('navigated')).toHaveTextContent('/ops/audit');
@@ -150,7 +157,15 @@ export const OperatorRedirect: Story = {
 /** An account sent to the login page from an operator page goes to its own console. */
 export const AccountFromOpsPage: Story = {
   name: '账户登录：不进入运营后台',
-  parameters: { entry: '/login?redirect=%2Fops', msw: { handlers: [http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')), ...publicHandlers] } },
+  parameters: {
+    entry: '/login?redirect=%2Fops',
+    msw: {
+      handlers: [
+        http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')),
+        ...publicHandlers,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
     await expect(await c.findByTestId('navigated')).toHaveTextContent(/已跳转到 \/$/);
@@ -176,7 +191,13 @@ export const TotpAsked: Story = {
   parameters: {
     msw: {
       handlers: [
-        recordLogin((form) => (!form.totp ? fail(428, '请输入动态验证码') : form.totp === '123456' ? operatorAnswer() : fail(400, '动态验证码错误'))),
+        recordLogin((form) =>
+          !form.totp
+            ? fail(428, '请输入动态验证码')
+            : form.totp === '123456'
+              ? operatorAnswer()
+              : fail(400, '动态验证码错误'),
+        ),
         // a token per pass (the server's are single-use)
         http.post('*/api/captcha/slider/verify', () => ok({ token: `token-${++passes}` })),
         ...publicHandlers,

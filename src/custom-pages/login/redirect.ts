@@ -23,7 +23,11 @@ export function safeRedirect(target: string | null | undefined, origin = window.
  * Where a login goes: an operator to the operator console (/ops, or the `redirect` target when it
  * is a page of it), an account to the `redirect` target unless that is an operator page ("/" then).
  */
-export function redirectAfterLogin(kind: SessionKind, target: string | null | undefined, origin = window.location.origin): string {
+export function redirectAfterLogin(
+  kind: SessionKind,
+  target: string | null | undefined,
+  origin = window.location.origin,
+): string {
   const to = safeRedirect(target, origin);
   if (kind === 'operator') return isOpsPath(to) ? to : OPS_HOME;
   return isOpsPath(to) ? '/' : to;

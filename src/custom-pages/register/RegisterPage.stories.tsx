@@ -74,7 +74,13 @@ export const ValidationErrors: Story = {
     await waitFor(() => expect(c.getByText('请输入手机号')).toBeVisible());
     await expect(c.getByText('请先完成滑块验证')).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: /^注\s*册$/ }));
-    for (const msg of ['请输入个人/公司名称', '请输入您的登陆邮箱', '请输入手机验证码', '密码格式为8-12为数字字母组合', '请阅读并同意《服务协议》']) {
+    for (const msg of [
+      '请输入个人/公司名称',
+      '请输入您的登陆邮箱',
+      '请输入手机验证码',
+      '密码格式为8-12为数字字母组合',
+      '请阅读并同意《服务协议》',
+    ]) {
       await waitFor(() => expect(c.getByText(msg)).toBeVisible());
     }
     await userEvent.type(c.getByLabelText('手机号'), '138abc');
@@ -133,7 +139,9 @@ export const ConfirmReplace: Story = {
     await fillAll(c);
     const dialog = await within(document.body).findByRole('dialog');
     await expect(dialog.querySelector('.ant-modal-confirm-title')).toHaveTextContent('提示');
-    await waitFor(() => expect(within(dialog).getByText('该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？')).toBeVisible());
+    await waitFor(() =>
+      expect(within(dialog).getByText('该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？')).toBeVisible(),
+    );
     await expect(within(dialog).getByRole('button', { name: '继续注册' })).toBeVisible();
   },
 };

@@ -54,7 +54,11 @@ export default function RegisterPage() {
       return false;
     }
     try {
-      const body = await postForm('/userCenter/sendCode', { ...target, server: slider!.server, token: slider!.token }, { silent: true });
+      const body = await postForm(
+        '/userCenter/sendCode',
+        { ...target, server: slider!.server, token: slider!.token },
+        { silent: true },
+      );
       message.success(body.msg || MESSAGES.codeSent);
     } finally {
       // the token is used up by any try: the next code needs a new pass
@@ -79,7 +83,11 @@ export default function RegisterPage() {
     setFieldErrors(undefined);
     try {
       const { server: _server, token: _token, ...fields } = data;
-      const body = await postForm<{ autoLogin?: boolean }>('/userCenter/agentRegister', { ...fields, flag }, { silent: true });
+      const body = await postForm<{ autoLogin?: boolean }>(
+        '/userCenter/agentRegister',
+        { ...fields, flag },
+        { silent: true },
+      );
       setDone({ autoLogin: !!body.data?.autoLogin });
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
@@ -119,7 +127,9 @@ export default function RegisterPage() {
   );
 
   if (done) {
-    return <PublicLayout title="注册账户">{done.autoLogin ? <RegisteredAndLoggedIn /> : <RegisteredGoLogin />}</PublicLayout>;
+    return (
+      <PublicLayout title="注册账户">{done.autoLogin ? <RegisteredAndLoggedIn /> : <RegisteredGoLogin />}</PublicLayout>
+    );
   }
 
   return (
@@ -133,7 +143,10 @@ export default function RegisterPage() {
         serverErrors={fieldErrors}
         onSubmit={(data) => void register(data)}
       >
-        <Form.Item validateStatus={agreementError && !agreed ? 'error' : undefined} help={agreementError && !agreed ? MUST_AGREE : undefined}>
+        <Form.Item
+          validateStatus={agreementError && !agreed ? 'error' : undefined}
+          help={agreementError && !agreed ? MUST_AGREE : undefined}
+        >
           <Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)}>
             我已阅读并同意
           </Checkbox>

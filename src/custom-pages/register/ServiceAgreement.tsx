@@ -4,7 +4,12 @@ import { Modal, Typography } from 'antd';
 const { Paragraph, Title } = Typography;
 
 const SECTIONS: [string, string[]][] = [
-  ['一、服务内容', ['本平台为注册用户提供短信发送、发送记录查询、统计报表、子账户管理等服务。具体服务内容、资费及通道以平台公布或双方另行约定为准。']],
+  [
+    '一、服务内容',
+    [
+      '本平台为注册用户提供短信发送、发送记录查询、统计报表、子账户管理等服务。具体服务内容、资费及通道以平台公布或双方另行约定为准。',
+    ],
+  ],
   [
     '二、实名认证',
     [
@@ -33,15 +38,35 @@ const SECTIONS: [string, string[]][] = [
       '用户应确保其上传的手机号码来源合法并已取得接收方同意，妥善保管账户密码及接口密钥，对账户下的全部操作负责。',
     ],
   ],
-  ['六、服务变更与终止', ['因运营商政策调整、系统维护或不可抗力导致服务中断的，平台将尽力提前通知并及时恢复。用户违反本协议的，平台有权暂停或终止服务。']],
-  ['七、其他', ['本协议适用中华人民共和国法律。因本协议产生的争议，双方应友好协商解决；协商不成的，提交平台运营方所在地人民法院诉讼解决。']],
+  [
+    '六、服务变更与终止',
+    [
+      '因运营商政策调整、系统维护或不可抗力导致服务中断的，平台将尽力提前通知并及时恢复。用户违反本协议的，平台有权暂停或终止服务。',
+    ],
+  ],
+  [
+    '七、其他',
+    [
+      '本协议适用中华人民共和国法律。因本协议产生的争议，双方应友好协商解决；协商不成的，提交平台运营方所在地人民法院诉讼解决。',
+    ],
+  ],
 ];
 
 export function ServiceAgreement({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Modal title="服务协议" open={open} onCancel={onClose} onOk={onClose} okText="我知道了" cancelButtonProps={{ style: { display: 'none' } }} width={640}>
+    <Modal
+      title="服务协议"
+      open={open}
+      onCancel={onClose}
+      onOk={onClose}
+      okText="我知道了"
+      cancelButtonProps={{ style: { display: 'none' } }}
+      width={640}
+    >
       <div style={{ maxHeight: '60vh', overflowY: 'auto', paddingRight: 8 }}>
-        <Paragraph>欢迎使用本短信服务平台。注册前请仔细阅读本协议；勾选同意并完成注册即表示您已理解并接受本协议的全部内容。</Paragraph>
+        <Paragraph>
+          欢迎使用本短信服务平台。注册前请仔细阅读本协议；勾选同意并完成注册即表示您已理解并接受本协议的全部内容。
+        </Paragraph>
         {SECTIONS.map(([title, paras]) => (
           <section key={title}>
             <Title level={5}>{title}</Title>

@@ -14,7 +14,10 @@ const meta = {
   title: 'Reports/DailyReportPage',
   component: DailyReportPage,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/report/daily_post?id=b20001&clickType=normal' }, msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/report/daily_post?id=b20001&clickType=normal' },
+    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -38,7 +41,9 @@ export const International: Story = {
   parameters: { app: { path: '/customer/report/daily_post?id=b20001&clickType=inter' } },
   play: async ({ canvasElement }) => {
     await within(canvasElement).findByText('日报表 b20001', {}, T);
-    await expect(await within(canvasElement).findByText(businessNow().subtract(2, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
+    await expect(
+      await within(canvasElement).findByText(businessNow().subtract(2, 'day').format('YYYY-MM-DD'), {}, T),
+    ).toBeInTheDocument();
     await expect(calls.sufday?.[0]).toMatchObject({ id: 'b20001', clickType: 'inter' });
   },
 };
@@ -46,7 +51,8 @@ export const International: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, days: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Postpaid: Story = {

@@ -34,12 +34,20 @@ export function DailyReportPage() {
     const { from, to } = defaultReportRange();
     return { start_time_day: from, end_time_day: to };
   });
-  const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPreDay : reportsSufDay, {
-    initialValues,
-    validate,
-    filters: { permanent: Object.entries(fixed).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
-  });
+  const validate = useCallback(
+    (v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day),
+    [tab],
+  );
+  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(
+    tab === 'pre' ? reportsPreDay : reportsSufDay,
+    {
+      initialValues,
+      validate,
+      filters: {
+        permanent: Object.entries(fixed).map(([field, value]) => ({ field, operator: 'eq' as const, value })),
+      },
+    },
+  );
   const picker = reportPickerProps(tab);
   return (
     <Card
@@ -57,7 +65,11 @@ export function DailyReportPage() {
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
         extra={
           <Space>
-            <ExportButton url="/client/report/consume/consumeReportDayExport" params={{ ...params, ...fixed, paytype: tab === 'pre' ? 0 : 1 }} fileName="日报表.xlsx" />
+            <ExportButton
+              url="/client/report/consume/consumeReportDayExport"
+              params={{ ...params, ...fixed, paytype: tab === 'pre' ? 0 : 1 }}
+              fileName="日报表.xlsx"
+            />
           </Space>
         }
       />
@@ -65,7 +77,15 @@ export function DailyReportPage() {
         {...tableProps}
         rowKey={(r) => `${r.date}-${r.smstype}-${r.paytype}`}
         entity={reportsPreDay.entity}
-        columns={[{ field: 'rownum', width: 64 }, 'date', 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
+        columns={[
+          { field: 'rownum', width: 64 },
+          'date',
+          'clientid',
+          'name',
+          'smstype_str',
+          'paytype_str',
+          ...REPORT_COUNT_COLUMNS,
+        ]}
         summary={reportSummary(totalsOf(tableQuery.data), 6)}
         locale={{ emptyText: '暂无数据' }}
       />

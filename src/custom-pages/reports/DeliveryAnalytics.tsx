@@ -67,7 +67,14 @@ function dayOption(d: DeliveryStats): ChartOption {
       { name: '提交', type: 'bar', data: d.byDay.map((x) => x.submit), itemStyle: { color: '#1677ff' } },
       { name: '成功', type: 'line', data: d.byDay.map((x) => x.success), itemStyle: { color: '#52c41a' } },
       { name: '失败', type: 'line', data: d.byDay.map((x) => x.fail), itemStyle: { color: '#ff4d4f' } },
-      { name: '成功率', type: 'line', yAxisIndex: 1, data: d.byDay.map((x) => x.successRate), itemStyle: { color: '#faad14' }, lineStyle: { type: 'dashed' } },
+      {
+        name: '成功率',
+        type: 'line',
+        yAxisIndex: 1,
+        data: d.byDay.map((x) => x.successRate),
+        itemStyle: { color: '#faad14' },
+        lineStyle: { type: 'dashed' },
+      },
     ],
   };
 }
@@ -77,7 +84,14 @@ function reasonOption(d: DeliveryStats): ChartOption {
     tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 条（{d}%）' },
     // the legend under the donut (beside it, long reasons ran over it at 1024 px: issue 41 item 3),
     // a long reason cut with the whole text in the legend's tooltip
-    legend: { type: 'scroll', orient: 'horizontal', bottom: 0, left: 'center', tooltip: { show: true }, textStyle: { width: 200, overflow: 'truncate' } },
+    legend: {
+      type: 'scroll',
+      orient: 'horizontal',
+      bottom: 0,
+      left: 'center',
+      tooltip: { show: true },
+      textStyle: { width: 200, overflow: 'truncate' },
+    },
     series: [
       {
         name: '失败原因',
@@ -115,7 +129,13 @@ const provinceColumns = [
   { key: 'submit', dataIndex: 'submit', title: title('send_num'), align: 'right' as const },
   { key: 'success', dataIndex: 'success', title: title('success_num'), align: 'right' as const },
   { key: 'fail', dataIndex: 'fail', title: title('fail_num'), align: 'right' as const },
-  { key: 'successRate', dataIndex: 'successRate', title: title('success_rate'), align: 'right' as const, render: (v: number) => pct(v) },
+  {
+    key: 'successRate',
+    dataIndex: 'successRate',
+    title: title('success_rate'),
+    align: 'right' as const,
+    render: (v: number) => pct(v),
+  },
 ];
 
 export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; compact?: boolean }) {
@@ -126,7 +146,12 @@ export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; 
       <Row gutter={[16, 16]}>
         <Col xs={24} md={12}>
           <Typography.Text type="secondary">各运营商成功率</Typography.Text>
-          <Chart option={byCarrier} height={200} label={`各运营商成功率，合计 ${pct(data.total.successRate)}`} testId="carrier-chart" />
+          <Chart
+            option={byCarrier}
+            height={200}
+            label={`各运营商成功率，合计 ${pct(data.total.successRate)}`}
+            testId="carrier-chart"
+          />
         </Col>
         <Col xs={24} md={12} data-testid="top-reasons">
           <Typography.Text type="secondary">主要失败原因</Typography.Text>
@@ -142,7 +167,8 @@ export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; 
             </ol>
           )}
           <Typography.Paragraph style={{ marginTop: 8 }}>
-            成功率 <Typography.Text strong>{pct(data.total.successRate)}</Typography.Text>（提交 {data.total.submit.toLocaleString('zh-CN')} 条）
+            成功率 <Typography.Text strong>{pct(data.total.successRate)}</Typography.Text>（提交{' '}
+            {data.total.submit.toLocaleString('zh-CN')} 条）
           </Typography.Paragraph>
         </Col>
       </Row>
@@ -153,7 +179,12 @@ export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; 
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24}>
           <Typography.Text type="secondary">每天的提交与成功率</Typography.Text>
-          <Chart option={dayOption(data)} height={280} label={`近${data.days}天每天的提交与成功率`} testId="day-chart" />
+          <Chart
+            option={dayOption(data)}
+            height={280}
+            label={`近${data.days}天每天的提交与成功率`}
+            testId="day-chart"
+          />
         </Col>
         <Col xs={24} lg={10}>
           <Typography.Text type="secondary">各运营商成功率</Typography.Text>
@@ -161,7 +192,11 @@ export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; 
         </Col>
         <Col xs={24} lg={14} data-testid="reason-chart-box">
           <Typography.Text type="secondary">失败原因（运营商错误码）</Typography.Text>
-          {data.reasons.length ? <Chart option={reasonOption(data)} label="失败原因" testId="reason-chart" /> : <Empty description="没有失败的短信" />}
+          {data.reasons.length ? (
+            <Chart option={reasonOption(data)} label="失败原因" testId="reason-chart" />
+          ) : (
+            <Empty description="没有失败的短信" />
+          )}
         </Col>
         <Col xs={24}>
           <Typography.Text type="secondary">各省份</Typography.Text>
@@ -171,7 +206,9 @@ export function DeliveryAnalyticsView({ data, compact }: { data: DeliveryStats; 
             data-testid="province-table"
             columns={provinceColumns}
             dataSource={data.byProvince}
-            pagination={data.byProvince.length > 10 ? { pageSize: 10, showSizeChanger: false, hideOnSinglePage: true } : false}
+            pagination={
+              data.byProvince.length > 10 ? { pageSize: 10, showSizeChanger: false, hideOnSinglePage: true } : false
+            }
             scroll={{ x: 'max-content' }}
             locale={{ emptyText: '暂无数据' }}
           />
@@ -189,7 +226,12 @@ export interface DeliveryAnalyticsProps {
 
 export function DeliveryAnalytics({ compact, style }: DeliveryAnalyticsProps) {
   const [days, setDays] = useState<DeliveryDays>(7);
-  const { result, query } = useCustom<DeliveryStats>({ url: DELIVERY_URL, method: 'get', config: { query: { days } }, meta: { silent: true } });
+  const { result, query } = useCustom<DeliveryStats>({
+    url: DELIVERY_URL,
+    method: 'get',
+    config: { query: { days } },
+    meta: { silent: true },
+  });
   const data = result.data as DeliveryStats | undefined;
   const extra = compact ? (
     <Link to={reportPreScreen.path}>查看投递分析</Link>
@@ -204,7 +246,13 @@ export function DeliveryAnalytics({ compact, style }: DeliveryAnalyticsProps) {
     />
   );
   return (
-    <Card title={compact ? '近7天投递分析' : `投递分析（含今日实时数据）`} extra={extra} style={style} loading={query.isLoading} data-testid="delivery-analytics">
+    <Card
+      title={compact ? '近7天投递分析' : `投递分析（含今日实时数据）`}
+      extra={extra}
+      style={style}
+      loading={query.isLoading}
+      data-testid="delivery-analytics"
+    >
       {query.isError ? (
         <Alert
           type="error"

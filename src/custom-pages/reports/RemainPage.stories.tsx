@@ -31,7 +31,9 @@ export const AgentWithExpiring: Story = {
     // the sub-accounts' pools summed on their own row (the agent holds none here), with separators
     const summary = within(c.getByTestId('remain-summary-sub'));
     await expect(summary.getByText('合计（子账户）')).toBeInTheDocument();
-    await expect(summary.getByText(`${remainRows.reduce((s, r) => s + r.account_balance, 0).toLocaleString('en-US')} 条`)).toBeInTheDocument();
+    await expect(
+      summary.getByText(`${remainRows.reduce((s, r) => s + r.account_balance, 0).toLocaleString('en-US')} 条`),
+    ).toBeInTheDocument();
     await expect(c.queryByTestId('remain-summary-own')).not.toBeInTheDocument();
     await expect(c.getByText('3,000 条')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
@@ -52,7 +54,9 @@ export const ByType: Story = {
 
 export const SubAccountNoSummary: Story = {
   name: '子账户：无合计行、无账户列',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, remain: remainRows.slice(0, 2) })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, remain: remainRows.slice(0, 2) })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
@@ -65,7 +69,8 @@ export const SubAccountNoSummary: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, remain: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const AgentOwnAndSubAccountsApart: Story = {
@@ -78,9 +83,33 @@ export const AgentOwnAndSubAccountsApart: Story = {
           calls,
           remain: [
             ...remainRows,
-            { ...remainRows[0], rownum: 4, client_id: 'a10001', client_name: '深圳云讯科技有限公司', account_balance: 50000, dead: 1, sms_unitprice: '0.0428' },
-            { ...remainRows[0], rownum: 5, client_id: 'b20001', product_type: 2, product_type_str: '国际', account_balance: 200, dead: 1 },
-            { ...remainRows[0], rownum: 6, client_id: 'b20001', account_balance: 500, dead: 1, gift: 1, sms_unitprice: '0' },
+            {
+              ...remainRows[0],
+              rownum: 4,
+              client_id: 'a10001',
+              client_name: '深圳云讯科技有限公司',
+              account_balance: 50000,
+              dead: 1,
+              sms_unitprice: '0.0428',
+            },
+            {
+              ...remainRows[0],
+              rownum: 5,
+              client_id: 'b20001',
+              product_type: 2,
+              product_type_str: '国际',
+              account_balance: 200,
+              dead: 1,
+            },
+            {
+              ...remainRows[0],
+              rownum: 6,
+              client_id: 'b20001',
+              account_balance: 500,
+              dead: 1,
+              gift: 1,
+              sms_unitprice: '0',
+            },
           ],
         }),
       ],

@@ -22,14 +22,21 @@ import { remain, remainScreen } from '.';
 
 /** a pool's figure as shown: 19,996 条, or 200.00 元 for an international pool */
 const figure = (r: Pick<RemainRow, 'product_type' | 'account_balance'>) =>
-  r.product_type === ProductType.International ? `${formatMoney(String(r.account_balance), 2)} 元` : `${formatMoney(String(r.account_balance), 0)} 条`;
+  r.product_type === ProductType.International
+    ? `${formatMoney(String(r.account_balance), 2)} 元`
+    : `${formatMoney(String(r.account_balance), 0)} 条`;
 
 /** the sum of these pools: pieces, and yuan for international ones, apart */
 function sumText(rows: RemainRow[]): string {
   const intl = rows.filter((r) => r.product_type === ProductType.International);
-  const pieces = rows.filter((r) => r.product_type !== ProductType.International).reduce((s, r) => s + Number(r.account_balance), 0);
+  const pieces = rows
+    .filter((r) => r.product_type !== ProductType.International)
+    .reduce((s, r) => s + Number(r.account_balance), 0);
   const yuan = intl.reduce((s, r) => s + Math.round(Number(r.account_balance) * 100), 0);
-  const parts = [...(pieces || !intl.length ? [`${formatMoney(String(pieces), 0)} 条`] : []), ...(intl.length ? [`${formatMoney((yuan / 100).toFixed(2), 2)} 元`] : [])];
+  const parts = [
+    ...(pieces || !intl.length ? [`${formatMoney(String(pieces), 0)} 条`] : []),
+    ...(intl.length ? [`${formatMoney((yuan / 100).toFixed(2), 2)} 元`] : []),
+  ];
   return parts.join(' + ');
 }
 
@@ -42,7 +49,10 @@ export function RemainPage() {
     const t = search.get('type');
     return t !== null && /^[0-4]$/.test(t) ? { product_type: Number(t) } : {};
   });
-  const { tableProps, searchFormProps } = useSchemaList<RemainRow>(remain, { initialValues, queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps } = useSchemaList<RemainRow>(remain, {
+    initialValues,
+    queryOptions: { enabled: !!user },
+  });
   const rows = (tableProps.dataSource ?? []) as RemainRow[];
   const columns = [
     { field: 'rownum', width: 64 },
@@ -50,8 +60,16 @@ export function RemainPage() {
     'product_type_str',
     'operator_code_str',
     'area_code_str',
-    { field: 'sms_unitprice', align: 'right' as const, render: (v: string, r: RemainRow) => (r.gift ? '赠送' : formatMoney(v, 4)) },
-    { field: 'account_balance', align: 'right' as const, render: (_: unknown, r: RemainRow) => <span style={{ whiteSpace: 'nowrap' }}>{figure(r)}</span> },
+    {
+      field: 'sms_unitprice',
+      align: 'right' as const,
+      render: (v: string, r: RemainRow) => (r.gift ? '赠送' : formatMoney(v, 4)),
+    },
+    {
+      field: 'account_balance',
+      align: 'right' as const,
+      render: (_: unknown, r: RemainRow) => <span style={{ whiteSpace: 'nowrap' }}>{figure(r)}</span>,
+    },
     {
       field: 'due_time',
       render: (v: string, r: RemainRow) => (

@@ -14,7 +14,10 @@ const meta = {
   title: 'Reports/ReportPage',
   component: ReportPage,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/deliverlayout/customer/report/pre' }, msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/customer/report/pre' },
+    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -29,7 +32,8 @@ export const PackagePrepaid: Story = {
     await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toBeInTheDocument();
-    for (const h of ['提交条数', '计费条数', '成功条数', '未知条数', '失败条数', '待发送条数', '拦截条数']) await expect(c.getAllByText(h)[0]).toBeInTheDocument();
+    for (const h of ['提交条数', '计费条数', '成功条数', '未知条数', '失败条数', '待发送条数', '拦截条数'])
+      await expect(c.getAllByText(h)[0]).toBeInTheDocument();
     await expect(calls.pretotal?.[0]).toMatchObject({
       currentPage: '1',
       start_time_day: businessNow().subtract(89, 'day').format('YYYY-MM-DD'),
@@ -66,7 +70,10 @@ export const DirectMode: Story = {
     await c.findByText('苏州好易购电子商务有限公司', {}, T);
     await expect(c.getByRole('tab', { name: '普通短信' })).toHaveAttribute('aria-selected', 'true');
     await expect(calls.pretotal?.[0]).toMatchObject({ clickType: 'normal' });
-    await expect(c.getAllByRole('link', { name: '日报表' })[0]).toHaveAttribute('href', '/customer/report/daily_post?id=b20001&clickType=normal');
+    await expect(c.getAllByRole('link', { name: '日报表' })[0]).toHaveAttribute(
+      'href',
+      '/customer/report/daily_post?id=b20001&clickType=normal',
+    );
     await userEvent.click(c.getByRole('tab', { name: '国际短信' }));
     await waitFor(() => expect(calls.suftotal?.[0]).toMatchObject({ clickType: 'inter' }), T);
   },

@@ -31,12 +31,18 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
     const { from, to } = defaultReportRange();
     return { start_time_day: from, end_time_day: to };
   });
-  const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPre : reportsSuf, {
-    initialValues,
-    validate,
-    filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
-  });
+  const validate = useCallback(
+    (v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day),
+    [tab],
+  );
+  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(
+    tab === 'pre' ? reportsPre : reportsSuf,
+    {
+      initialValues,
+      validate,
+      filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
+    },
+  );
 
   const picker = reportPickerProps(tab);
   const dailyLink = (r: ReportRow) =>
@@ -49,15 +55,35 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
         omit={['paytype', 'clickType', 'id', 'phone_type']}
         formProps={searchFormProps}
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
-        extra={<ExportButton url="/client/report/consume/consumeReportTotalExport" params={{ ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }} fileName="消费报表.xlsx" />}
+        extra={
+          <ExportButton
+            url="/client/report/consume/consumeReportTotalExport"
+            params={{ ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }}
+            fileName="消费报表.xlsx"
+          />
+        }
       />
       <SchemaTable<ReportRow>
         {...tableProps}
         rowKey={(r) => `${r.clientid}-${r.smstype}-${r.paytype}`}
         entity={reportsPre.entity}
-        columns={[{ field: 'rownum', width: 64 }, 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
+        columns={[
+          { field: 'rownum', width: 64 },
+          'clientid',
+          'name',
+          'smstype_str',
+          'paytype_str',
+          ...REPORT_COUNT_COLUMNS,
+        ]}
         summary={reportSummary(totalsOf(tableQuery.data), 5, 1)}
-        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>{dailyReportScreen.label}</Link> }]}
+        extraColumns={[
+          {
+            key: 'actions',
+            title: '操作',
+            fixed: 'right',
+            render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>{dailyReportScreen.label}</Link>,
+          },
+        ]}
         locale={{ emptyText: '暂无数据' }}
       />
     </>
@@ -74,7 +100,10 @@ export function ReportPage() {
   if (!user) return null;
   return (
     <>
-      <Card title={reportPreScreen.label} extra={<Typography.Text type="secondary">今日数据为实时统计</Typography.Text>}>
+      <Card
+        title={reportPreScreen.label}
+        extra={<Typography.Text type="secondary">今日数据为实时统计</Typography.Text>}
+      >
         <Tabs
           activeKey={tab}
           onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}

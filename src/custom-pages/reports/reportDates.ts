@@ -19,10 +19,14 @@ export type ReportTab = keyof typeof REPORT_BACK_DAYS;
 export const yesterday = (now: BusinessTimeInput = businessNow()) => businessDay(now).subtract(1, 'day');
 /** Today of the business clock: the last day a report may show (its figures live). */
 export const reportLastDay = (now: BusinessTimeInput = businessNow()) => businessDay(now);
-export const reportEarliest = (tab: ReportTab, now: BusinessTimeInput = businessNow()) => yesterday(now).subtract(REPORT_BACK_DAYS[tab], 'day');
+export const reportEarliest = (tab: ReportTab, now: BusinessTimeInput = businessNow()) =>
+  yesterday(now).subtract(REPORT_BACK_DAYS[tab], 'day');
 
 /** The report filter's first dates. */
-export const defaultReportRange = (now: BusinessTimeInput = businessNow()) => ({ from: reportLastDay(now).subtract(REPORT_DEFAULT_DAYS - 1, 'day'), to: reportLastDay(now) });
+export const defaultReportRange = (now: BusinessTimeInput = businessNow()) => ({
+  from: reportLastDay(now).subtract(REPORT_DEFAULT_DAYS - 1, 'day'),
+  to: reportLastDay(now),
+});
 
 /** Days a report date picker may not choose (a picked day is the day its picker shows). */
 export function reportDayDisabled(tab: ReportTab, d: Dayjs, now: BusinessTimeInput = businessNow()): boolean {
@@ -31,7 +35,11 @@ export function reportDayDisabled(tab: ReportTab, d: Dayjs, now: BusinessTimeInp
 }
 
 /** The pickers' props: no clear button, no typing, only allowed days. */
-export const reportPickerProps = (tab: ReportTab) => ({ allowClear: false, inputReadOnly: true, disabledDate: (d: Dayjs) => reportDayDisabled(tab, d) });
+export const reportPickerProps = (tab: ReportTab) => ({
+  allowClear: false,
+  inputReadOnly: true,
+  disabledDate: (d: Dayjs) => reportDayDisabled(tab, d),
+});
 
 const day = (v: unknown): Dayjs | null => {
   if (v === undefined || v === null || v === '') return null;
@@ -40,12 +48,18 @@ const day = (v: unknown): Dayjs | null => {
 };
 
 /** The check before a search: null, or the message. */
-export function reportRangeProblem(tab: ReportTab, fromValue: unknown, toValue: unknown, now: BusinessTimeInput = businessNow()): string | null {
+export function reportRangeProblem(
+  tab: ReportTab,
+  fromValue: unknown,
+  toValue: unknown,
+  now: BusinessTimeInput = businessNow(),
+): string | null {
   const from = day(fromValue);
   const to = day(toValue);
   if (!from || !to) return MESSAGES.badParam;
   if (to.isAfter(reportLastDay(now))) return MESSAGES.reportUpToToday;
   if (to.isBefore(from)) return MESSAGES.endBeforeStart;
-  if (from.isBefore(reportEarliest(tab, now))) return tab === 'post' ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange;
+  if (from.isBefore(reportEarliest(tab, now)))
+    return tab === 'post' ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange;
   return null;
 }

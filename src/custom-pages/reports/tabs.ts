@@ -22,7 +22,15 @@ export function tabQuery(tab: ReportTab, packageMode: boolean): { clickType?: st
 }
 
 /** the count columns of a report row */
-export const REPORT_COUNT_FIELDS = ['send_num', 'chargeTotal', 'success_num', 'not_known_num', 'fail_num', 'wait_send_num', 'intercept_num'] as const;
+export const REPORT_COUNT_FIELDS = [
+  'send_num',
+  'chargeTotal',
+  'success_num',
+  'not_known_num',
+  'fail_num',
+  'wait_send_num',
+  'intercept_num',
+] as const;
 /** a success rate (percent, two decimals) as shown */
 export const ratePct = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${v.toFixed(2)}%` : '-');
 /** the count columns and the success rate of a report row */

@@ -16,7 +16,8 @@ import { formatCount } from '@/components/Money/money';
  * What the charge answers of the three pages carry (responses/charge-info.json, variable-charge.json,
  * intl-charge.json): the figures all have, the others where the kind has them.
  */
-export type ChargeFigures = Pick<ChargeInfo, 'chargeMode' | 'chargeNum'> & Partial<Omit<ChargeInfo & VariableCharge & IntlCharge, 'chargeMode' | 'chargeNum'>>;
+export type ChargeFigures = Pick<ChargeInfo, 'chargeMode' | 'chargeNum'> &
+  Partial<Omit<ChargeInfo & VariableCharge & IntlCharge, 'chargeMode' | 'chargeNum'>>;
 
 export interface ChargeDialogProps {
   info: ChargeFigures | null;
@@ -54,7 +55,9 @@ export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onC
                 <span data-testid="charge-blacklist">{info.blacklistNum} 个（营销短信不发送、不计费）</span>
               </Descriptions.Item>
             )}
-            {info.chars !== undefined && <Descriptions.Item label="短信字数">{info.chars} 字（内容 + 签名 + 2）</Descriptions.Item>}
+            {info.chars !== undefined && (
+              <Descriptions.Item label="短信字数">{info.chars} 字（内容 + 签名 + 2）</Descriptions.Item>
+            )}
             {info.smsNum !== undefined && <Descriptions.Item label="单条短信计费">{info.smsNum} 条</Descriptions.Item>}
             <Descriptions.Item label="计费总条数">{info.chargeNum} 条</Descriptions.Item>
             {byAmount ? (
@@ -78,7 +81,9 @@ export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onC
                 </Descriptions.Item>
               </>
             ) : (
-              info.remainPieces !== undefined && <Descriptions.Item label="剩余条数">{formatCount(info.remainPieces)} 条</Descriptions.Item>
+              info.remainPieces !== undefined && (
+                <Descriptions.Item label="剩余条数">{formatCount(info.remainPieces)} 条</Descriptions.Item>
+              )
             )}
             {sendtime && <Descriptions.Item label="定时发送时间">{sendtime}</Descriptions.Item>}
           </Descriptions>

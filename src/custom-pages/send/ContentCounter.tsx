@@ -35,7 +35,9 @@ export function ContentCounter({ pieces, layout = 'row', explain }: ContentCount
       </Typography.Text>
       <Typography.Text type="secondary" data-testid="content-pieces">
         预计每个号码计费 {pieces.pieces} 条
-        {explain && pieces.chars > 0 && `（${pieces.isEnglish ? '英文短信：140字一条，超过按134字一条' : '中文短信：70字一条，超过按67字一条'}）`}
+        {explain &&
+          pieces.chars > 0 &&
+          `（${pieces.isEnglish ? '英文短信：140字一条，超过按134字一条' : '中文短信：70字一条，超过按67字一条'}）`}
       </Typography.Text>
     </Space>
   );

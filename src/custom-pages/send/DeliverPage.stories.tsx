@@ -28,7 +28,10 @@ const meta = {
   title: 'Sending/DeliverPage',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/deliverlayout/deliver' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/deliver' },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -42,7 +45,9 @@ const body = () => within(document.body);
 async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
   const c = within(canvas);
   await userEvent.click(await c.findByTestId('pick-template', {}, T));
-  const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest('.ant-modal') as HTMLElement;
+  const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest(
+    '.ant-modal',
+  ) as HTMLElement;
   const pick = await within(dialog).findAllByRole('button', { name: /^选\s*择$/ }, T);
   await userEvent.click(pick[0]);
   await waitFor(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'), T);
@@ -71,7 +76,10 @@ export const AgentForSubAccount: Story = {
     await userEvent.click(await body().findByText('b20001-上海优品电商有限公司', {}, T));
     await waitFor(() => expect(calls.getsmstypes?.at(-1)).toEqual({ clientid: 'b20001' }), T);
     await fill(canvasElement);
-    await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }), T);
+    await waitFor(
+      () => expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }),
+      T,
+    );
     await userEvent.click(c.getByTestId('submit'));
     await body().findByTestId('charge-info', {}, T);
     await expect(calls.chargeInfo?.[0]).toMatchObject({ clientId: 'b20001' });
@@ -98,7 +106,11 @@ export const SubAccountFilled: Story = {
 
 export const NotCertified: Story = {
   name: '子账户：资质认证审核中（不能发送）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })] } },
+  parameters: {
+    msw: {
+      handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const notice = await c.findByTestId('send-not-certified', {}, T);
@@ -118,14 +130,20 @@ export const InvalidNumbers: Story = {
     await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
     await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
     // 5 = 2 valid (distinct: what is sent) + 2 invalid + 1 repeat
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：2无效号码：2重复号码：1'), T);
+    await waitFor(
+      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：2无效号码：2重复号码：1'),
+      T,
+    );
     const listed = c.getByTestId('invalid-numbers');
     await expect(within(listed).getByText('12345')).toBeInTheDocument();
     await expect(within(listed).getByText('1540000000')).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /确认号码/ }));
     // the box keeps the distinct valid numbers: the repeat goes too
     await expect(box).toHaveValue('13800138000,13012345678');
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0'), T);
+    await waitFor(
+      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0'),
+      T,
+    );
     await expect(c.queryByTestId('invalid-numbers')).toBeNull();
   },
 };
@@ -158,7 +176,9 @@ export const TooManyNumbers: Story = {
 
 export const ValidationErrors: Story = {
   name: '提交校验（表单规则）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('submit', {}, T));
@@ -186,7 +206,9 @@ export const TemplateTextReadOnly: Story = {
     await expect(text).toHaveAttribute('readonly');
     // it looks read-only and says why
     await expect(text).toHaveClass(/ant-input-filled/);
-    await expect(c.getByTestId('content-readonly-hint')).toHaveTextContent('固定模板的内容按审核通过的原文发送，不可修改');
+    await expect(c.getByTestId('content-readonly-hint')).toHaveTextContent(
+      '固定模板的内容按审核通过的原文发送，不可修改',
+    );
     const before = (text as HTMLTextAreaElement).value;
     await userEvent.type(text, '改');
     await expect(text).toHaveValue(before);
@@ -199,7 +221,13 @@ export const NoFixedTemplate: Story = {
   parameters: {
     msw: {
       handlers: [
-        http.post('/api/autoTemplate/list', () => HttpResponse.json({ code: 0, msg: 'ok', data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 } })),
+        http.post('/api/autoTemplate/list', () =>
+          HttpResponse.json({
+            code: 0,
+            msg: 'ok',
+            data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
+          }),
+        ),
         ...consoleApi({ user: subAccount }),
         ...sendApi({ calls }),
       ],
@@ -214,7 +242,11 @@ export const NoFixedTemplate: Story = {
     await expect(within(empty).getByRole('link', { name: '新增模板' })).toBeInTheDocument();
     // (the dialog may still be opening: no pointer events yet)
     await fireEvent.click(within(empty).getByRole('button', { name: '查看通用模板' }));
-    await waitFor(() => expect(within(document.body).getByRole('tab', { name: '通用模板' })).toHaveAttribute('aria-selected', 'true'), T);
+    await waitFor(
+      () =>
+        expect(within(document.body).getByRole('tab', { name: '通用模板' })).toHaveAttribute('aria-selected', 'true'),
+      T,
+    );
   },
 };
 
@@ -224,9 +256,20 @@ export const TemplateOfRefusedType: Story = {
     msw: {
       handlers: [
         // the account sends 通知 only; its approved sign is 优品生活
-        http.post('/api/send/getsmstypes', () => HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] })),
+        http.post('/api/send/getsmstypes', () =>
+          HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
+        ),
         http.post('/api/sign/list', () =>
-          HttpResponse.json({ code: 0, msg: 'ok', data: { list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 } }),
+          HttpResponse.json({
+            code: 0,
+            msg: 'ok',
+            data: {
+              list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
+              totalCount: 1,
+              currentPage: 1,
+              pageRowCount: 100,
+            },
+          }),
         ),
         ...consoleApi({ user: subAccount }),
         ...sendApi({ calls }),
@@ -236,7 +279,9 @@ export const TemplateOfRefusedType: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
-    const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest('.ant-modal') as HTMLElement;
+    const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest(
+      '.ant-modal',
+    ) as HTMLElement;
     // 3002 is a 验证码 template: its 选择 is disabled
     const refused = await within(dialog).findByTestId('template-type-refused', {}, T);
     await expect(refused).toBeDisabled();
@@ -266,7 +311,9 @@ export const NoApprovedSign: Story = {
 
 export const SignFromList: Story = {
   name: '签名：从已审核通过的签名中选择',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const select = await c.findByTestId('sign-select', {}, T);
@@ -285,7 +332,10 @@ export const PreviewSinglePiece: Story = {
     const c = within(canvasElement);
     await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
     await fill(canvasElement);
-    await waitFor(() => expect(c.getByTestId('preview-text')).toHaveTextContent('【优品生活】您的订单已发货，请注意查收。'), T);
+    await waitFor(
+      () => expect(c.getByTestId('preview-text')).toHaveTextContent('【优品生活】您的订单已发货，请注意查收。'),
+      T,
+    );
     await expect(c.getByTestId('preview-pieces')).toHaveTextContent('20 字，计 1 条（中文短信：70字以内计1条）');
   },
 };
@@ -296,7 +346,9 @@ export const PreviewMultiPiece: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // 130 + 4 + 2 = 136 characters: 3 pieces of 67
-    await expect(c.getByTestId('preview-pieces')).toHaveTextContent('136 字，计 3 条（中文短信：超过70字按67字一条计费，共3条）');
+    await expect(c.getByTestId('preview-pieces')).toHaveTextContent(
+      '136 字，计 3 条（中文短信：超过70字按67字一条计费，共3条）',
+    );
     await expect(c.getByTestId('preview-text')).toHaveTextContent(/^【优品生活】长+$/);
   },
 };
@@ -307,7 +359,10 @@ export const FiveNumbersCountsAgree: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'), T);
+    await waitFor(
+      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'),
+      T,
+    );
     await userEvent.click(c.getByTestId('submit'));
     const info = await body().findByTestId('charge-info', {}, T);
     await expect(info).toHaveTextContent('发送号码数3 个');
@@ -315,7 +370,10 @@ export const FiveNumbersCountsAgree: Story = {
     await userEvent.click(body().getByRole('button', { name: /取\s*消/ }));
     await userEvent.click(c.getByTestId('confirm-numbers'));
     await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678,18912345678');
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：3有效号码：3无效号码：0重复号码：0'), T);
+    await waitFor(
+      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：3有效号码：3无效号码：0重复号码：0'),
+      T,
+    );
   },
 };
 
@@ -329,13 +387,28 @@ export const ChargeConfirmAndSend: Story = {
     const info = await body().findByTestId('charge-info', {}, T);
     await expect(info).toHaveTextContent('计费总条数2 条');
     await expect(info).toHaveTextContent('0.09');
-    await expect(calls.chargeInfo?.[0]).toMatchObject({ clientId: 'b20001', sign: '优品生活', mobile: '13800138000,13012345678' });
+    await expect(calls.chargeInfo?.[0]).toMatchObject({
+      clientId: 'b20001',
+      sign: '优品生活',
+      mobile: '13800138000,13012345678',
+    });
     await userEvent.click(body().getByRole('button', { name: /确认发送/ }));
-    await waitFor(() => expect(calls.sending?.[0]).toMatchObject({ clientId: 'b20001', content: '【优品生活】您的订单已发货，请注意查收。', smstype: '0', templateId: '3001' }), T);
+    await waitFor(
+      () =>
+        expect(calls.sending?.[0]).toMatchObject({
+          clientId: 'b20001',
+          content: '【优品生活】您的订单已发货，请注意查收。',
+          smstype: '0',
+          templateId: '3001',
+        }),
+      T,
+    );
     await expect(await body().findByText('提交成功', {}, T)).toBeInTheDocument();
     // cleared, then the task list after about 1 s
     await expect(c.getByTestId('numbers-input')).toHaveValue('');
-    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/smstask');
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent(
+      '/customer/deliverlayout/smstask',
+    );
   },
 };
 
@@ -368,14 +441,24 @@ export const SubmitLock: Story = {
 
 export const TimedCreditAlert: Story = {
   name: '定时发送：403 额度提示后重发',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi({ user: subAccount }),
+        ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
     await userEvent.click(c.getByText('定时发送'));
     await expect(await c.findByTestId('sendtime', {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit'));
-    await waitFor(() => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/), T);
+    await waitFor(
+      () => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/),
+      T,
+    );
     // the default is Shanghai's now + 30 min (seconds dropped), whatever the browser's zone
     const ahead = businessTime(calls.checkSubmitTime[0].submitTime as string).diff(businessNow(), 'minute', true);
     await expect(ahead).toBeGreaterThan(20);
@@ -388,7 +471,9 @@ export const TimedCreditAlert: Story = {
     });
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.sendTim?.[1]).toMatchObject({ isCheckAvailableCredit: 0 }), T);
-    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/timingdeliver');
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent(
+      '/customer/deliverlayout/timingdeliver',
+    );
   },
 };
 
@@ -408,7 +493,9 @@ export const ClearWithConfirmation: Story = {
 
 export const ImportAndCarrierCheck: Story = {
   name: '导入号码文件（分片上传 + 解析）与运营商检测',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -429,7 +516,10 @@ export const ImportAndCarrierCheck: Story = {
 
 export const ReEditTimedTask: Story = {
   name: '重新编辑定时任务（?id=）',
-  parameters: { app: { path: '/customer/deliverlayout/deliver?id=T202611230010' }, msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/deliver?id=T202611230010' },
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await waitFor(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }), T);
@@ -441,7 +531,9 @@ export const ReEditTimedTask: Story = {
 
 export const CarrierChecking: Story = {
   name: '运营商检测中（规格的状态文字）',
-  parameters: { msw: { handlers: [never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: {
+    msw: { handlers: [never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });

@@ -15,12 +15,29 @@ import { Alert, App, Button, Card, Form, Input, Space, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
-import { ChargeMode, NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import {
+  ChargeMode,
+  NumberInputMode,
+  SendTimeType,
+  TemplateType,
+  type SmsTemplate,
+  type SmsType,
+} from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { businessTime } from '@/lib/businessTime';
-import { chargeInfo, checkSubmitTime, defaultSendTime, loadTask, SEND_MESSAGES, sendNow, sendTimed, sendTimeProblem, type SendPayload } from '@/domain/send';
+import {
+  chargeInfo,
+  checkSubmitTime,
+  defaultSendTime,
+  loadTask,
+  SEND_MESSAGES,
+  sendNow,
+  sendTimed,
+  sendTimeProblem,
+  type SendPayload,
+} from '@/domain/send';
 import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
 import { MESSAGES } from '../../../common/schema/messages';
 import { TemplatePicker } from './TemplatePicker';
@@ -33,7 +50,9 @@ import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 /** forms/send.json's message for a missing template */
-const TEMPLATE_REQUIRED = String((sendForm.schema.properties as Record<string, { errorMessage?: unknown }>).templateId.errorMessage);
+const TEMPLATE_REQUIRED = String(
+  (sendForm.schema.properties as Record<string, { errorMessage?: unknown }>).templateId.errorMessage,
+);
 
 /** File types the number import takes. */
 export const IMPORT_ACCEPT = '.txt,.csv,.xlsx';
@@ -63,7 +82,12 @@ export function DeliverPage() {
   const { user } = useCurrentUser();
   const blocked = useSendBlocked();
   const agent = isAgent(user);
-  const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: sendForm, initial: blank, fields: FIELDS, timeKind: 'ordinary' });
+  const form = useSendForm<Fields, (typeof FIELDS)[number]>({
+    form: sendForm,
+    initial: blank,
+    fields: FIELDS,
+    timeKind: 'ordinary',
+  });
   const { values: f, set, patch, item } = form;
   const box = useDomesticNumbers();
   const [picking, setPicking] = useState(false);
@@ -72,7 +96,8 @@ export function DeliverPage() {
   const clientId = agent ? f.clientId : (user?.clientid ?? undefined);
   const pieces = usePieces(f.content, f.sign);
   const types = useSmsTypeOptions(clientId);
-  const templateChanged = f.templateType === TemplateType.Fixed && f.templateContent !== undefined && f.content !== f.templateContent;
+  const templateChanged =
+    f.templateType === TemplateType.Fixed && f.templateContent !== undefined && f.content !== f.templateContent;
 
   // re-edit of a timed task (?id=): POST /send/edit
   const { replace } = form;
@@ -106,7 +131,11 @@ export function DeliverPage() {
     };
   }, [editId, replace, load]);
 
-  const onClient = (v?: string) => patch({ clientId: v, smstype: undefined, templateId: undefined, templateType: undefined, templateContent: undefined }, 'clientId');
+  const onClient = (v?: string) =>
+    patch(
+      { clientId: v, smstype: undefined, templateId: undefined, templateType: undefined, templateContent: undefined },
+      'clientId',
+    );
 
   const openPicker = () => {
     if (agent && !f.clientId) {
@@ -165,8 +194,17 @@ export function DeliverPage() {
     }
     await form.prepare(async () => {
       if (form.scheduled) await checkSubmitTime(form.sendtimeText!);
-      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', importFilePath: p.importFilePath, smstype: p.smstype });
-      return body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * box.count(), chargeMode: ChargeMode.Pool };
+      const body = await chargeInfo({
+        clientId: p.clientId,
+        content: p.content,
+        sign: p.sign,
+        mobile: p.mobile ?? '',
+        importFilePath: p.importFilePath,
+        smstype: p.smstype,
+      });
+      return (
+        body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * box.count(), chargeMode: ChargeMode.Pool }
+      );
     });
   };
 
@@ -176,9 +214,13 @@ export function DeliverPage() {
   };
 
   const timed = async (isCheckAvailableCredit: 0 | 1) => {
-    const body = await sendTimed({ ...payload(), sendtime: form.sendtimeText!, taskId: f.taskId, chargeNumTotal: form.charge?.chargeNum, isCheckAvailableCredit }).catch(
-      (e) => e.body,
-    );
+    const body = await sendTimed({
+      ...payload(),
+      sendtime: form.sendtimeText!,
+      taskId: f.taskId,
+      chargeNumTotal: form.charge?.chargeNum,
+      isCheckAvailableCredit,
+    }).catch((e) => e.body);
     const code = Number(body?.code);
     if (code === 0) {
       form.done(body.msg, timingDeliverPath(), { now: true });
@@ -215,11 +257,27 @@ export function DeliverPage() {
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
         <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
-          <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
+          <AccountField
+            agent={agent}
+            phoneInoutType={0}
+            value={f.clientId}
+            onChange={onClient}
+            status={item('clientId')}
+          />
           <SmsTypeField
             clientId={clientId}
             value={f.smstype}
-            onChange={(v) => patch((x) => ({ smstype: v, ...(x.smstype !== v ? { templateId: undefined, templateType: undefined, templateContent: undefined } : {}) }), 'smstype')}
+            onChange={(v) =>
+              patch(
+                (x) => ({
+                  smstype: v,
+                  ...(x.smstype !== v
+                    ? { templateId: undefined, templateType: undefined, templateContent: undefined }
+                    : {}),
+                }),
+                'smstype',
+              )
+            }
             status={item('smstype')}
           />
           <Form.Item label="短信模板" required {...item('templateId')}>
@@ -256,7 +314,15 @@ export function DeliverPage() {
           </Form.Item>
           <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
             <ContentCounter pieces={pieces} explain />
-            {templateChanged && <Alert type="warning" showIcon message={SEND_MESSAGES.templateChanged} style={{ marginTop: 8 }} data-testid="template-changed" />}
+            {templateChanged && (
+              <Alert
+                type="warning"
+                showIcon
+                message={SEND_MESSAGES.templateChanged}
+                style={{ marginTop: 8 }}
+                data-testid="template-changed"
+              />
+            )}
           </Form.Item>
           <DomesticNumbers box={box} status={item('mobile')} onTyped={() => form.clear('mobile')} />
           <SendTimeField
@@ -268,7 +334,14 @@ export function DeliverPage() {
             status={item('sendtime')}
           />
           <Form.Item colon={false} label=" ">
-            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SendOutlined />}
+              loading={form.preparing}
+              disabled={blocked}
+              data-testid="submit"
+            >
               提交
             </Button>
           </Form.Item>
@@ -282,7 +355,14 @@ export function DeliverPage() {
         onClose={() => setPicking(false)}
         onPick={pickTemplate}
       />
-      <ChargeDialog info={form.charge} numbers={box.count()} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
+      <ChargeDialog
+        info={form.charge}
+        numbers={box.count()}
+        sendtime={form.sendtimeText}
+        sending={form.sending}
+        onOk={send}
+        onCancel={() => form.setCharge(null)}
+      />
     </Card>
   );
 }

@@ -105,7 +105,11 @@ export function useDomesticNumbers() {
     }
     setExporting(true);
     try {
-      await downloadPosted('/send/importRrrorPhones', imported ? { importFilePath: imported.importFilePath } : { phones: text }, '错误号码.txt');
+      await downloadPosted(
+        '/send/importRrrorPhones',
+        imported ? { importFilePath: imported.importFilePath } : { phones: text },
+        '错误号码.txt',
+      );
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
     } finally {
@@ -153,7 +157,15 @@ export type DomesticNumbersState = ReturnType<typeof useDomesticNumbers>;
 /** invalid numbers listed under the box (all of them are in the export) */
 const INVALID_SHOWN = 20;
 
-export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbersState; status: FieldStatus; onTyped: () => void }) {
+export function DomesticNumbers({
+  box,
+  status,
+  onTyped,
+}: {
+  box: DomesticNumbersState;
+  status: FieldStatus;
+  onTyped: () => void;
+}) {
   const { shown: check, imported, carriers } = box;
   return (
     <Form.Item label="手机号码" required {...status}>
@@ -170,10 +182,19 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
           />
         </div>
         <Space wrap>
-          <Dropdown menu={{ items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })) }}>
+          <Dropdown
+            menu={{
+              items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })),
+            }}
+          >
             <Button icon={<DownloadOutlined />}>下载模板</Button>
           </Dropdown>
-          <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.carrierCheck} data-testid="carrier-check">
+          <Button
+            icon={<FileSearchOutlined />}
+            loading={box.checking}
+            onClick={box.carrierCheck}
+            data-testid="carrier-check"
+          >
             {box.checking ? MESSAGES.statusChecking : '运营商检测'}
           </Button>
           <Button onClick={box.confirm} disabled={!box.text} data-testid="confirm-numbers">
@@ -227,18 +248,35 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
                     {n}
                   </Tag>
                 ))}
-                {check.invalid > INVALID_SHOWN && <Typography.Text type="secondary">等 {check.invalid} 个</Typography.Text>}
+                {check.invalid > INVALID_SHOWN && (
+                  <Typography.Text type="secondary">等 {check.invalid} 个</Typography.Text>
+                )}
               </Flex>
             }
             action={
-              <Button size="small" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-invalid">
+              <Button
+                size="small"
+                icon={<DownloadOutlined />}
+                loading={box.exporting}
+                onClick={() => void box.exportErrors()}
+                data-testid="export-invalid"
+              >
                 导出错误号码
               </Button>
             }
           />
         )}
-        {check.total > MAX_NUMBERS && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
-        {box.parsing && <Alert type="info" showIcon message={`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`} data-testid="import-parsing" />}
+        {check.total > MAX_NUMBERS && (
+          <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />
+        )}
+        {box.parsing && (
+          <Alert
+            type="info"
+            showIcon
+            message={`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}
+            data-testid="import-parsing"
+          />
+        )}
         {imported && (
           <Alert
             type="info"
@@ -248,7 +286,13 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             description="发送时使用文件中的有效号码；移除文件后可手动输入号码"
             action={
               imported.errNum > 0 ? (
-                <Button size="small" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-file-errors">
+                <Button
+                  size="small"
+                  icon={<DownloadOutlined />}
+                  loading={box.exporting}
+                  onClick={() => void box.exportErrors()}
+                  data-testid="export-file-errors"
+                >
                   下载错误号码
                 </Button>
               ) : undefined

@@ -64,10 +64,22 @@ export function InternationalPage() {
   const clientId = agent ? f.clientId : (user?.clientid ?? undefined);
   const pieces = usePieces(f.content, f.sign);
 
-  const payload = (): IntlPayload => ({ clientId, smstype: f.smstype as number, sign: f.sign.trim(), content: f.content, ...numbers.fields() });
+  const payload = (): IntlPayload => ({
+    clientId,
+    smstype: f.smstype as number,
+    sign: f.sign.trim(),
+    content: f.content,
+    ...numbers.fields(),
+  });
 
   const submit = async () => {
-    if (form.validate({ ...payload() }, { content: pieces.tooLong && f.content.trim() !== '' && TOO_LONG, mobile: numbers.problem() })) return;
+    if (
+      form.validate(
+        { ...payload() },
+        { content: pieces.tooLong && f.content.trim() !== '' && TOO_LONG, mobile: numbers.problem() },
+      )
+    )
+      return;
     if (form.submitLocked()) return;
     await form.prepare(async () => (await chargeInternational(payload())).data);
   };
@@ -100,11 +112,34 @@ export function InternationalPage() {
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
         <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
-          <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
-          <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
-          <SignField optional clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+          <AccountField
+            agent={agent}
+            phoneInoutType={1}
+            value={f.clientId}
+            onChange={(v) => set('clientId', v)}
+            status={item('clientId')}
+          />
+          <SmsTypeField
+            clientId={clientId}
+            value={f.smstype}
+            onChange={(v) => set('smstype', v)}
+            status={item('smstype')}
+          />
+          <SignField
+            optional
+            clientId={clientId}
+            value={f.sign}
+            onChange={(v) => set('sign', v)}
+            status={item('sign')}
+          />
           <Form.Item label="短信内容" required {...item('content')}>
-            <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" data-testid="content-input" />
+            <Input.TextArea
+              value={f.content}
+              onChange={(e) => set('content', e.target.value)}
+              rows={5}
+              placeholder="请输入短信内容"
+              data-testid="content-input"
+            />
           </Form.Item>
           <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
             <ContentCounter pieces={pieces} />
@@ -120,13 +155,27 @@ export function InternationalPage() {
             scheduledNote={<Typography.Text type="warning">{MESSAGES.intlTimedNoCancel}</Typography.Text>}
           />
           <Form.Item colon={false} label=" ">
-            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SendOutlined />}
+              loading={form.preparing}
+              disabled={blocked}
+              data-testid="submit"
+            >
               提交
             </Button>
           </Form.Item>
         </Form>
       </WithPreview>
-      <ChargeDialog wide info={form.charge} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
+      <ChargeDialog
+        wide
+        info={form.charge}
+        sendtime={form.sendtimeText}
+        sending={form.sending}
+        onOk={send}
+        onCancel={() => form.setCharge(null)}
+      />
     </Card>
   );
 }

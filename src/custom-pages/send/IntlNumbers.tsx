@@ -14,7 +14,14 @@ import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { NumberInputMode } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
-import { checkInternational, INTL_FILE, INTL_MESSAGES, intlNumbersOnly, parseInternationalFile, type IntlCheck } from './api';
+import {
+  checkInternational,
+  INTL_FILE,
+  INTL_MESSAGES,
+  intlNumbersOnly,
+  parseInternationalFile,
+  type IntlCheck,
+} from './api';
 import { CountryTable } from './CountryTable';
 import { NumberSource, type NumberMode } from './NumberSource';
 import type { FieldStatus } from './useSendForm';
@@ -74,7 +81,10 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
 
   // typed numbers that are Chinese mobiles written internationally (8613800138000): shown at once,
   // pointed to the domestic send (issue 41 item 2); a file's come with its check (domesticNum)
-  const typedDomestic = useMemo(() => (typed ? splitNumbers(text).filter((t) => domesticMobileOf(t) !== null) : []), [typed, text]);
+  const typedDomestic = useMemo(
+    () => (typed ? splitNumbers(text).filter((t) => domesticMobileOf(t) !== null) : []),
+    [typed, text],
+  );
   const domestic: DomesticNumbers = typed
     ? { count: typedDomestic.length, numbers: typedDomestic }
     : { count: file?.parsed.domesticNum ?? 0, numbers: file?.parsed.domesticSet ?? [] };
@@ -95,9 +105,13 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
     /** the counts and countries shown */
     shown: typed ? checked : file?.parsed,
     /** the form's number fields of the send */
-    fields: () => ({ fileType: mode, ...(typed ? { mobile: text } : { importFilePath: file?.importFilePath, fileName: file?.fileName }) }),
+    fields: () => ({
+      fileType: mode,
+      ...(typed ? { mobile: text } : { importFilePath: file?.importFilePath, fileName: file?.fileName }),
+    }),
     /** no international number to send to */
-    problem: () => ((typed ? !/[0-9]/.test(text) || checked?.internationalPhoneNum === 0 : !file) ? INTL_MESSAGES.noNumbers : null),
+    problem: () =>
+      (typed ? !/[0-9]/.test(text) || checked?.internationalPhoneNum === 0 : !file) ? INTL_MESSAGES.noNumbers : null,
     /** 错误号码.txt of the typed numbers (POST /send/importRrrorPhones, international rules) */
     exportErrors: async () => {
       try {
@@ -204,13 +218,21 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
                   accept={['.txt', '.csv', '.xlsx']}
                   maxSize={INTL_FILE.maxBytes}
                   maxNameLength={INTL_FILE.nameMax}
-                  messages={{ badType: INTL_MESSAGES.fileBadType, tooLarge: INTL_MESSAGES.fileTooLarge, nameTooLong: INTL_MESSAGES.fileNameTooLong }}
+                  messages={{
+                    badType: INTL_MESSAGES.fileBadType,
+                    tooLarge: INTL_MESSAGES.fileTooLarge,
+                    nameTooLong: INTL_MESSAGES.fileNameTooLong,
+                  }}
                   onDone={box.parseUploaded}
                   onRemove={box.removeFile}
                 />
-                <Typography.Text type="secondary">支持 txt、csv、xlsx，单个文件不超过250M，文件名不超过30个字符</Typography.Text>
+                <Typography.Text type="secondary">
+                  支持 txt、csv、xlsx，单个文件不超过250M，文件名不超过30个字符
+                </Typography.Text>
               </Space>
-              {box.uploading && <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>}
+              {box.uploading && (
+                <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>
+              )}
               {file && (
                 <Alert
                   type="info"
@@ -228,8 +250,8 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
         <Form.Item colon={false} label=" ">
           {box.mode === NumberInputMode.Manual && checked && (
             <Typography.Paragraph data-testid="intl-counts">
-              号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复{' '}
-              {checked.parseMobilesInfo.repeatNum}
+              号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误{' '}
+              {checked.parseMobilesInfo.errNum}，重复 {checked.parseMobilesInfo.repeatNum}
             </Typography.Paragraph>
           )}
           {box.mode === NumberInputMode.Manual && checked && checked.errorSet.length > 0 && (
@@ -247,11 +269,18 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
                       {n}
                     </Tag>
                   ))}
-                  {rejectedCount(checked) > REJECTED_SHOWN && <Typography.Text type="secondary">等 {rejectedCount(checked)} 个</Typography.Text>}
+                  {rejectedCount(checked) > REJECTED_SHOWN && (
+                    <Typography.Text type="secondary">等 {rejectedCount(checked)} 个</Typography.Text>
+                  )}
                 </Flex>
               }
               action={
-                <Button size="small" icon={<DownloadOutlined />} onClick={() => void box.exportErrors()} data-testid="intl-export-rejected">
+                <Button
+                  size="small"
+                  icon={<DownloadOutlined />}
+                  onClick={() => void box.exportErrors()}
+                  data-testid="intl-export-rejected"
+                >
                   导出错误号码
                 </Button>
               }

@@ -27,7 +27,12 @@ export function NumberSource({ value, onChange, fileLabel, fileFirst, typed, fil
   return (
     <>
       <Form.Item label="号码来源">
-        <Radio.Group value={value} onChange={(e) => onChange(e.target.value as NumberMode)} options={fileFirst ? [upload, manual] : [manual, upload]} data-testid="number-mode" />
+        <Radio.Group
+          value={value}
+          onChange={(e) => onChange(e.target.value as NumberMode)}
+          options={fileFirst ? [upload, manual] : [manual, upload]}
+          data-testid="number-mode"
+        />
       </Form.Item>
       {value === NumberInputMode.File ? file : typed}
     </>

@@ -29,7 +29,9 @@ export interface PhonePreviewProps {
 export function pieceRule(p: PieceCount): string {
   const l = p.isEnglish ? PIECE_LIMITS.english : PIECE_LIMITS.chinese;
   const kind = p.isEnglish ? '英文短信' : '中文短信';
-  return p.pieces <= 1 ? `${kind}：${l.single}字以内计1条` : `${kind}：超过${l.single}字按${l.multi}字一条计费，共${p.pieces}条`;
+  return p.pieces <= 1
+    ? `${kind}：${l.single}字以内计1条`
+    : `${kind}：超过${l.single}字按${l.multi}字一条计费，共${p.pieces}条`;
 }
 
 function Bubble({ row, sign }: { row: PreviewRow; sign: string }) {

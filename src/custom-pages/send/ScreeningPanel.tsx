@@ -64,7 +64,12 @@ export function ScreeningPanel({ source, onScreened }: ScreeningPanelProps) {
     <Space direction="vertical" style={{ width: '100%' }} data-testid="screening">
       <Space wrap>
         <span>运营商：</span>
-        <Checkbox.Group options={CARRIER_OPTIONS} value={operators} onChange={(v) => setOperators(v)} data-testid="screen-operators" />
+        <Checkbox.Group
+          options={CARRIER_OPTIONS}
+          value={operators}
+          onChange={(v) => setOperators(v)}
+          data-testid="screen-operators"
+        />
       </Space>
       <Space wrap>
         <span>发送省份：</span>

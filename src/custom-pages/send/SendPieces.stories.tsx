@@ -102,7 +102,10 @@ export const SmsTypesOfAccount: Story = {
   play: async ({ canvasElement }) => {
     await openSelect(within(canvasElement));
     // the enum's types until the account's arrive
-    await waitFor(() => expect(body().queryByText('营销', { selector: '.ant-select-item-option-content' })).toBeNull(), T);
+    await waitFor(
+      () => expect(body().queryByText('营销', { selector: '.ant-select-item-option-content' })).toBeNull(),
+      T,
+    );
     const shown = [...document.body.querySelectorAll('.ant-select-item-option-content')].map((o) => o.textContent);
     await expect(shown).toEqual(['通知', '验证码']);
   },
@@ -119,7 +122,9 @@ export const SmsTypesWithoutAccount: Story = {
     const c = within(canvasElement);
     await expect(c.getByText('短信类型不能为空')).toBeInTheDocument();
     await openSelect(c);
-    await expect(await body().findByText('营销', { selector: '.ant-select-item-option-content' }, T)).toBeInTheDocument();
+    await expect(
+      await body().findByText('营销', { selector: '.ant-select-item-option-content' }, T),
+    ).toBeInTheDocument();
   },
 };
 
@@ -176,7 +181,13 @@ const counter = (
   },
 });
 
-export const CounterEmpty = counter('字数：空白', '', '', { counter: '0 / 500', pieces: '预计每个号码计费 0 条' }, { explain: true });
+export const CounterEmpty = counter(
+  '字数：空白',
+  '',
+  '',
+  { counter: '0 / 500', pieces: '预计每个号码计费 0 条' },
+  { explain: true },
+);
 export const CounterChinese = counter(
   '字数：中文，说明计费',
   '您的订单已发货，请注意查收。',
@@ -191,8 +202,17 @@ export const CounterEnglish = counter(
   { counter: '156 / 500', pieces: '预计每个号码计费 2 条（英文短信：140字一条，超过按134字一条）' },
   { explain: true },
 );
-export const CounterPlain = counter('字数：国际短信（不说明）', '您的订单已发货。', '', { counter: '8 / 500', pieces: '预计每个号码计费 1 条' });
-export const CounterInline = counter('字数：变量短信一行', '尊敬的张三，您好。', '优品生活', { counter: '15 / 500，预计每个号码计费 1 条' }, { layout: 'inline' });
+export const CounterPlain = counter('字数：国际短信（不说明）', '您的订单已发货。', '', {
+  counter: '8 / 500',
+  pieces: '预计每个号码计费 1 条',
+});
+export const CounterInline = counter(
+  '字数：变量短信一行',
+  '尊敬的张三，您好。',
+  '优品生活',
+  { counter: '15 / 500，预计每个号码计费 1 条' },
+  { layout: 'inline' },
+);
 
 export const CounterTooLong: Story = {
   name: '字数：超过500字',
@@ -254,12 +274,30 @@ export const SourceFileFirst: Story = {
 
 // ---- send time ----
 
-function TimeHarness({ kind, initial, note, help }: { kind: 'ordinary' | 'international'; initial: number; note?: string; help?: string }) {
+function TimeHarness({
+  kind,
+  initial,
+  note,
+  help,
+}: {
+  kind: 'ordinary' | 'international';
+  initial: number;
+  note?: string;
+  help?: string;
+}) {
   const [sendType, setSendType] = useState(initial);
   const [sendtime, setSendtime] = useState(() => businessNow().add(30, 'minute').second(0));
   return (
     <Pieces>
-      <SendTimeField kind={kind} sendType={sendType} sendtime={sendtime} onType={setSendType} onTime={setSendtime} status={help ? error(help) : undefined} scheduledNote={note} />
+      <SendTimeField
+        kind={kind}
+        sendType={sendType}
+        sendtime={sendtime}
+        onType={setSendType}
+        onTime={setSendtime}
+        status={help ? error(help) : undefined}
+        scheduledNote={note}
+      />
     </Pieces>
   );
 }
@@ -299,7 +337,14 @@ export const TimeScheduledOrdinary: Story = {
 
 export const TimeScheduledInternational: Story = {
   name: '发送时间：国际短信定时，24小时内，不可取消提示，时间错误',
-  render: () => <TimeHarness kind="international" initial={SendTimeType.Scheduled} note="国际短信定时发送后不可取消" help="定时发送时间须在24小时之内" />,
+  render: () => (
+    <TimeHarness
+      kind="international"
+      initial={SendTimeType.Scheduled}
+      note="国际短信定时发送后不可取消"
+      help="定时发送时间须在24小时之内"
+    />
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('定时发送时间须在24小时之内', {}, T)).toBeInTheDocument();
@@ -320,7 +365,13 @@ const countries = [
   { intercode: 'GB', countryCode: '44', countryName: '英国', num: 1, fee: '0.3000' },
 ];
 
-const dialog = (name: string, info: ChargeFigures, props: { numbers?: number; sendtime?: string; wide?: boolean }, expected: string[], absent: string[] = []): Story => ({
+const dialog = (
+  name: string,
+  info: ChargeFigures,
+  props: { numbers?: number; sendtime?: string; wide?: boolean },
+  expected: string[],
+  absent: string[] = [],
+): Story => ({
   name,
   render: () => <ChargeDialog info={info} sending={false} onOk={fn()} onCancel={fn()} {...props} />,
   play: async () => {
@@ -344,13 +395,24 @@ export const ChargeByPieces = dialog(
   ['发送号码数2 个', '计费总条数4 条', '剩余条数9,000 条'],
   ['扣费金额'],
 );
-export const ChargeScheduled = dialog('计费确认：定时发送', { smsNum: 1, chargeNum: 1, submitTotal: 1, chargeMode: 0, amount: '0.05' }, { sendtime: '2026-11-23 10:30:00' }, [
-  '定时发送时间2026-11-23 10:30:00',
-  '确认定时发送',
-]);
+export const ChargeScheduled = dialog(
+  '计费确认：定时发送',
+  { smsNum: 1, chargeNum: 1, submitTotal: 1, chargeMode: 0, amount: '0.05' },
+  { sendtime: '2026-11-23 10:30:00' },
+  ['定时发送时间2026-11-23 10:30:00', '确认定时发送'],
+);
 export const ChargeInternational = dialog(
   '计费确认：国际短信，国际余额与国家',
-  { chars: 12, smsNum: 1, submitTotal: 3, chargeNum: 3, chargeMode: 1, amount: '0.42', remainAmount: '99.58', countries },
+  {
+    chars: 12,
+    smsNum: 1,
+    submitTotal: 3,
+    chargeNum: 3,
+    chargeMode: 1,
+    amount: '0.42',
+    remainAmount: '99.58',
+    countries,
+  },
   { wide: true },
   ['短信字数12 字（内容 + 签名 + 2）', '扣除国际短信余额', '国际短信余额', '99.58', '美国', '+44'],
   ['剩余条数'],

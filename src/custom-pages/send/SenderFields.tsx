@@ -27,7 +27,9 @@ export function useSmsTypeOptions(clientId: string | undefined) {
     queryOptions: { enabled: !!clientId, staleTime: 60_000 },
   });
   const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? result.data : [];
-  const options = types.length ? types.map((t) => ({ value: Number(t.value), label: t.label })) : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
+  const options = types.length
+    ? types.map((t) => ({ value: Number(t.value), label: t.label }))
+    : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
   return { options, loading: query.isFetching && !!clientId, known: types.length > 0 };
 }
 
@@ -46,7 +48,12 @@ export function AccountField({ agent, phoneInoutType, value, onChange, status }:
   if (!agent) return null;
   return (
     <Form.Item label="子账号" required {...status}>
-      <ClientSelect phoneInoutType={phoneInoutType} value={value} onChange={(v) => onChange(v || undefined)} placeholder={MESSAGES.pickSubAccount} />
+      <ClientSelect
+        phoneInoutType={phoneInoutType}
+        value={value}
+        onChange={(v) => onChange(v || undefined)}
+        placeholder={MESSAGES.pickSubAccount}
+      />
     </Form.Item>
   );
 }
@@ -127,7 +134,15 @@ export function SignField({ clientId, value, onChange, optional, status }: SignF
         disabled={!clientId || none}
         allowClear={optional}
         showSearch
-        placeholder={!clientId ? '请先选择子账号' : none ? '暂无审核通过的签名' : optional ? '选填，请选择已审核通过的签名' : '请选择已审核通过的签名'}
+        placeholder={
+          !clientId
+            ? '请先选择子账号'
+            : none
+              ? '暂无审核通过的签名'
+              : optional
+                ? '选填，请选择已审核通过的签名'
+                : '请选择已审核通过的签名'
+        }
         notFoundContent="暂无审核通过的签名"
         style={{ width: 260 }}
         data-testid="sign-select"
@@ -140,8 +155,9 @@ export function SignField({ clientId, value, onChange, optional, status }: SignF
           data-testid="no-approved-sign"
           message={
             <span>
-              该账户暂无审核通过的签名{optional ? '（国际短信可不带签名发送）' : ''}，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名，并在{' '}
-              <Link to={templatesPath()}>模板管理</Link> 申请模板
+              该账户暂无审核通过的签名{optional ? '（国际短信可不带签名发送）' : ''}，请先到{' '}
+              <Link to={signReportPath()}>签名报备</Link> 申请签名，并在 <Link to={templatesPath()}>模板管理</Link>{' '}
+              申请模板
             </span>
           }
         />

@@ -27,10 +27,25 @@ export interface TemplatePickerProps {
   allowedTypes?: number[];
 }
 
-export function TemplatePicker({ open, clientId, onClose, onPick, templateType = TemplateType.Fixed, smstype, allowedTypes }: TemplatePickerProps) {
+export function TemplatePicker({
+  open,
+  clientId,
+  onClose,
+  onPick,
+  templateType = TemplateType.Fixed,
+  smstype,
+  allowedTypes,
+}: TemplatePickerProps) {
   const [tab, setTab] = useState<'templates' | 'generalTemplates'>('templates');
   return (
-    <Modal open={open} title={templateType === TemplateType.Variable ? '选择变量模板' : '选择模板'} width={860} footer={null} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open={open}
+      title={templateType === TemplateType.Variable ? '选择变量模板' : '选择模板'}
+      width={860}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <Tabs
         activeKey={tab}
         onChange={(k) => setTab(k as typeof tab)}
@@ -53,7 +68,15 @@ export function TemplatePicker({ open, clientId, onClose, onPick, templateType =
           {
             key: 'generalTemplates',
             label: '通用模板',
-            children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} />,
+            children: (
+              <TemplateTable
+                resource="generalTemplates"
+                onPick={onPick}
+                templateType={templateType}
+                smstype={smstype}
+                allowedTypes={allowedTypes}
+              />
+            ),
           },
         ]}
       />
@@ -86,7 +109,9 @@ function TemplateTable({
     <div data-testid="template-picker-empty" style={{ padding: '8px 0' }}>
       <div>{variable ? '暂无审核通过的变量模板' : '暂无审核通过的固定模板'}</div>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {variable ? '变量短信只能使用变量模板；固定模板请在普通短信发送页使用。' : '普通短信只能使用固定模板；变量模板请在变量短信发送页使用。'}
+        {variable
+          ? '变量短信只能使用变量模板；固定模板请在普通短信发送页使用。'
+          : '普通短信只能使用固定模板；变量模板请在变量短信发送页使用。'}
         {own ? '新模板须审核通过后才能选择。' : ''}
       </Typography.Text>
       {own && (
@@ -121,13 +146,23 @@ function TemplateTable({
       entity="entities/template"
       size="small"
       locale={{ emptyText: empty }}
-      columns={['templateId', 'smsType', 'smstype', 'sign', { field: 'content', render: (v: string) => <div style={{ maxWidth: 420, whiteSpace: 'normal' }}>{v}</div> }]}
+      columns={[
+        'templateId',
+        'smsType',
+        'smstype',
+        'sign',
+        { field: 'content', render: (v: string) => <div style={{ maxWidth: 420, whiteSpace: 'normal' }}>{v}</div> },
+      ]}
       extraColumns={[
         {
           key: 'pick',
           title: '操作',
           render: (_: unknown, t: SmsTemplate) => {
-            const refused = !!allowedTypes && t.smstype !== undefined && t.smstype !== null && !allowedTypes.includes(Number(t.smstype));
+            const refused =
+              !!allowedTypes &&
+              t.smstype !== undefined &&
+              t.smstype !== null &&
+              !allowedTypes.includes(Number(t.smstype));
             return refused ? (
               <Tooltip title={SEND_MESSAGES.typeRefused}>
                 <Button type="link" size="small" disabled data-testid="template-type-refused">

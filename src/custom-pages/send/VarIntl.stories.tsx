@@ -39,15 +39,33 @@ const varIntlApi = () => {
     http.post('/api/autoTemplate/list', async ({ request }) => {
       const p = await paramsOf(request);
       record('templates', p);
-      return ok({ entityList: String(p.templateType) === '1' ? [variableTemplate] : [], totalCount: String(p.templateType) === '1' ? 1 : 0 });
+      return ok({
+        entityList: String(p.templateType) === '1' ? [variableTemplate] : [],
+        totalCount: String(p.templateType) === '1' ? 1 : 0,
+      });
     }),
     http.post('/api/send/checkMobileInternational', async ({ request }) => {
       record('checkIntl', await paramsOf(request));
-      return ok({ internationalPhoneNum: 4, internationalSet: [], countries, errorSet: ['12345'], parseMobilesInfo: { submitTotal: 6, errNum: 1, repeatNum: 1 } });
+      return ok({
+        internationalPhoneNum: 4,
+        internationalSet: [],
+        countries,
+        errorSet: ['12345'],
+        parseMobilesInfo: { submitTotal: 6, errNum: 1, repeatNum: 1 },
+      });
     }),
     http.post('/api/send/chargeInfoInternational', async ({ request }) => {
       record('chargeIntl', await paramsOf(request));
-      return ok({ chars: 12, smsNum: 1, submitTotal: 4, chargeNum: 4, chargeMode: 0, amount: '0.92', balance: '1200.00', countries });
+      return ok({
+        chars: 12,
+        smsNum: 1,
+        submitTotal: 4,
+        chargeNum: 4,
+        chargeMode: 0,
+        amount: '0.92',
+        balance: '1200.00',
+        countries,
+      });
     }),
     http.post('/api/send/sendingInternational', async ({ request }) => {
       record('sendIntl', await paramsOf(request));
@@ -77,7 +95,11 @@ const varIntlApi = () => {
     }),
     http.post('/api/send/send_time_sms', async ({ request }) => {
       record('timed', (await request.json()) as Record<string, unknown>);
-      return HttpResponse.json({ code: 0, msg: '提交成功', data: { taskId: 'T3', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' } });
+      return HttpResponse.json({
+        code: 0,
+        msg: '提交成功',
+        data: { taskId: 'T3', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' },
+      });
     }),
   ];
 };
@@ -97,7 +119,10 @@ const meta = {
   title: 'Sending/VariableAndInternational',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/deliverlayout/internaldeliver' }, msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/internaldeliver' },
+    msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -122,10 +147,20 @@ export const IntlEmpty: Story = {
 
 export const IntlNotCertified: Story = {
   name: '国际短信：未通过资质认证（不能发送）',
-  parameters: { msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }), ...sendApi({ calls })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...varIntlApi(),
+        ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent('账户未通过资质认证，认证通过后才能发送短信');
+    await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent(
+      '账户未通过资质认证，认证通过后才能发送短信',
+    );
     await expect(c.getByTestId('submit')).toBeDisabled();
   },
 };
@@ -134,7 +169,13 @@ export const VariableNotCertified: Story = {
   name: '变量短信：未通过资质认证（不能发送）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })] },
+    msw: {
+      handlers: [
+        ...varIntlApi(),
+        ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }),
+        ...sendApi({ calls }),
+      ],
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -201,7 +242,13 @@ export const IntlDomesticNumbers: Story = {
     const box = await c.findByTestId('intl-numbers', {}, T);
     await fireEvent.change(box, { target: { value: '14155552671,8613800138000,008613912345678,12345' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
-    await waitFor(() => expect(hint).toHaveTextContent('2 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送'), T);
+    await waitFor(
+      () =>
+        expect(hint).toHaveTextContent(
+          '2 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送',
+        ),
+      T,
+    );
     await expect(within(hint).getByText('13800138000')).toBeInTheDocument();
     await expect(within(hint).getByText('13912345678')).toBeInTheDocument();
     // the check's other error numbers are counted without them
@@ -215,12 +262,22 @@ export const IntlDomesticNumbers: Story = {
 /** An account that sends international SMS only (phone_inout_type 1): told, without a link onward. */
 export const IntlDomesticNumbersInternationalOnly: Story = {
   name: '国际短信：86 开头号码（仅国际账户，无国内短信入口）',
-  parameters: { msw: { handlers: [...varIntlApi(), ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }), ...sendApi({ calls })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...varIntlApi(),
+        ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
-    await expect(hint).toHaveTextContent('1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送');
+    await expect(hint).toHaveTextContent(
+      '1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送',
+    );
     await expect(hint).not.toHaveTextContent('请使用国内短信发送');
     await expect(within(hint).queryByTestId('intl-go-domestic')).toBeNull();
   },
@@ -237,10 +294,16 @@ export const IntlCharge: Story = {
     const info = await body().findByTestId('charge-info', {}, T);
     await expect(info).toHaveTextContent('短信字数12 字');
     await expect(body().getByTestId('charge-countries')).toHaveTextContent('英国');
-    await expect(calls.chargeIntl?.[0]).toMatchObject({ content: 'Hello there', mobile: '14155552671,447400123456', fileType: '0' });
+    await expect(calls.chargeIntl?.[0]).toMatchObject({
+      content: 'Hello there',
+      mobile: '14155552671,447400123456',
+      fileType: '0',
+    });
     await userEvent.click(body().getByRole('button', { name: /确认发送/ }));
     await waitFor(() => expect(calls.sendIntl?.length).toBe(1), T);
-    await expect(await body().findByTestId('went', {}, { timeout: 4000 })).toHaveTextContent('/customer/deliverlayout/smstask');
+    await expect(await body().findByTestId('went', {}, { timeout: 4000 })).toHaveTextContent(
+      '/customer/deliverlayout/smstask',
+    );
   },
 };
 
@@ -289,7 +352,9 @@ export const VariableManualScreened: Story = {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
-    await fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: '尊敬的王先生，您预约的体检将于明天开始。' } });
+    await fireEvent.change(await c.findByTestId('content-input', {}, T), {
+      target: { value: '尊敬的王先生，您预约的体检将于明天开始。' },
+    });
     await fireEvent.change(c.getByTestId('numbers-input'), { target: { value: '13800138000,18600186000' } });
     await waitFor(() => expect(c.getByTestId('submit-total')).toHaveTextContent('2'), T);
     await userEvent.click(c.getByText('联通'));
@@ -299,7 +364,10 @@ export const VariableManualScreened: Story = {
     await userEvent.click(c.getByTestId('submit'));
     await body().findByTestId('charge-info', {}, T);
     await userEvent.click(body().getByRole('button', { name: /确认发送/ }));
-    await waitFor(() => expect(calls.sendVariable?.[0]).toMatchObject({ fileType: '0', mobile: '13800138000', templateId: '4001' }), T);
+    await waitFor(
+      () => expect(calls.sendVariable?.[0]).toMatchObject({ fileType: '0', mobile: '13800138000', templateId: '4001' }),
+      T,
+    );
   },
 };
 
@@ -307,7 +375,9 @@ export const VariableScreening: Story = {
   name: '变量短信：号码筛选中（规格的状态文字）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: { handlers: [never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
+    msw: {
+      handlers: [never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })],
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

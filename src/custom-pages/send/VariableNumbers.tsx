@@ -15,7 +15,16 @@ import { ApiError } from '@/providers/http';
 import { openDownload } from '@/lib/download';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { checkNumbers } from '../../../common/sms/numbers';
-import { FIELD_MESSAGES, parseVariableFile, VARIABLE_FILE, VARIABLE_MESSAGES, VARIABLE_TEMPLATE_URL, variableErrorUrl, type Screened, type VariableParse } from './api';
+import {
+  FIELD_MESSAGES,
+  parseVariableFile,
+  VARIABLE_FILE,
+  VARIABLE_MESSAGES,
+  VARIABLE_TEMPLATE_URL,
+  variableErrorUrl,
+  type Screened,
+  type VariableParse,
+} from './api';
 import { NumberSource, type NumberMode } from './NumberSource';
 import { ScreeningPanel } from './ScreeningPanel';
 import type { FieldStatus } from './useSendForm';
@@ -44,7 +53,9 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
   const fromFile = mode === NumberInputMode.File;
   const manual = checkNumbers(text);
   const sendFilePath = screened?.sendFilePath ?? parsed?.sendFilePath ?? '';
-  const submitTotal = fromFile ? (screened?.submitTotal ?? parsed?.submitTotal ?? 0) : (screened?.submitTotal ?? manual.unique.length);
+  const submitTotal = fromFile
+    ? (screened?.submitTotal ?? parsed?.submitTotal ?? 0)
+    : (screened?.submitTotal ?? manual.unique.length);
 
   /** the chunked upload is done: parse the file with the template's rules */
   const parseUploaded = async (up: UploadedFile) => {
@@ -54,7 +65,13 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
     setParsed(null);
     setScreened(null);
     try {
-      const r = await parseVariableFile({ clientId, importFilePath: up.importFilePath, templateId: template.templateId, sign: sign.trim(), fileName: up.fileName });
+      const r = await parseVariableFile({
+        clientId,
+        importFilePath: up.importFilePath,
+        templateId: template.templateId,
+        sign: sign.trim(),
+        fileName: up.fileName,
+      });
       setParsed(r.data);
       clear('file');
     } catch (e) {
@@ -100,11 +117,18 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
     template,
     submitTotal,
     /** the form's number fields of the send (the typed content is the page's) */
-    fields: () => (fromFile ? { fileType: mode, importFilePath: sendFilePath, fileName: parsed?.fileName } : { fileType: mode, mobile: screened?.phones ?? text }),
+    fields: () =>
+      fromFile
+        ? { fileType: mode, importFilePath: sendFilePath, fileName: parsed?.fileName }
+        : { fileType: mode, mobile: screened?.phones ?? text },
     /** the file parsed and not empty, or valid typed numbers */
     problems: () =>
       fromFile
-        ? { file: !parsed ? VARIABLE_MESSAGES.noFile : (!sendFilePath || submitTotal === 0) && VARIABLE_MESSAGES.emptyFile }
+        ? {
+            file: !parsed
+              ? VARIABLE_MESSAGES.noFile
+              : (!sendFilePath || submitTotal === 0) && VARIABLE_MESSAGES.emptyFile,
+          }
         : { mobile: !manual.valid && VARIABLE_MESSAGES.noUpload },
     /** a new template: the parsed file is no longer its */
     forget: () => {
@@ -147,7 +171,11 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                   accept={['.xlsx']}
                   maxSize={VARIABLE_FILE.maxBytes}
                   maxNameLength={VARIABLE_FILE.nameMax}
-                  messages={{ badType: VARIABLE_MESSAGES.fileBadType, tooLarge: VARIABLE_MESSAGES.fileTooLarge, nameTooLong: VARIABLE_MESSAGES.fileNameTooLong }}
+                  messages={{
+                    badType: VARIABLE_MESSAGES.fileBadType,
+                    tooLarge: VARIABLE_MESSAGES.fileTooLarge,
+                    nameTooLong: VARIABLE_MESSAGES.fileNameTooLong,
+                  }}
                   buttonText="上传变量文件"
                   disabled={!template}
                   onDone={box.parseUploaded}
@@ -162,7 +190,9 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                 xlsx，单个文件不超过300M，文件名不超过50个字符；第一列为手机号码，其后每列一个变量（按模板中变量的顺序），每个变量小于20字节，最多30个变量，每行变量、模板与签名合计不超过500字，最多1,000,000行
               </Typography.Text>
               {!template && <Typography.Text type="warning">{FIELD_MESSAGES.templateRequired}</Typography.Text>}
-              {box.uploading && <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>}
+              {box.uploading && (
+                <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>
+              )}
               {parsed && (
                 <Alert
                   type={parsed.errNum + parsed.repeatNum ? 'warning' : 'success'}
@@ -173,12 +203,20 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                     parsed.errorFilePath || parsed.errNum > 0 ? (
                       <Space direction="vertical" size={4}>
                         {parsed.errorFilePath && (
-                          <Button size="small" onClick={() => openDownload(variableErrorUrl(parsed.errorFilePath))} data-testid="download-errors">
+                          <Button
+                            size="small"
+                            onClick={() => openDownload(variableErrorUrl(parsed.errorFilePath))}
+                            data-testid="download-errors"
+                          >
                             下载错误数据
                           </Button>
                         )}
                         {parsed.errNum > 0 && (
-                          <Button size="small" onClick={() => void box.downloadErrorLines()} data-testid="download-error-lines">
+                          <Button
+                            size="small"
+                            onClick={() => void box.downloadErrorLines()}
+                            data-testid="download-error-lines"
+                          >
                             错误号码（txt）
                           </Button>
                         )}
@@ -194,7 +232,13 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
           <>
             {typedContent}
             <Form.Item label="手机号码" required {...mobileStatus}>
-              <Input.TextArea value={box.text} onChange={(e) => box.type(e.target.value)} rows={5} placeholder="请输入手机号码，多个号码以逗号分隔" data-testid="numbers-input" />
+              <Input.TextArea
+                value={box.text}
+                onChange={(e) => box.type(e.target.value)}
+                rows={5}
+                placeholder="请输入手机号码，多个号码以逗号分隔"
+                data-testid="numbers-input"
+              />
             </Form.Item>
           </>
         }

@@ -27,7 +27,14 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { countVariables } from '../../../common/template/rules';
 import variableSchema from '../../../schemas/forms/send-variable.json';
 import { TemplatePicker } from './TemplatePicker';
-import { chargeVariable, FIELD_MESSAGES, sendTimedPage, sendVariable, VARIABLE_MESSAGES, type VariablePayload } from './api';
+import {
+  chargeVariable,
+  FIELD_MESSAGES,
+  sendTimedPage,
+  sendVariable,
+  VARIABLE_MESSAGES,
+  type VariablePayload,
+} from './api';
 import { ChargeDialog } from './ChargeDialog';
 import { AccountField, SignField, SmsTypeField } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
@@ -67,7 +74,13 @@ export function VariablePage() {
   const [template, setTemplate] = useState<SmsTemplate | null>(null);
   const [picking, setPicking] = useState(false);
   const clientId = agent ? f.clientId : (user?.clientid ?? undefined);
-  const numbers = useVariableNumbers({ template, clientId, sign: f.sign, noTemplate: () => form.fail('templateId', FIELD_MESSAGES.templateRequired), clear: (k) => form.clear(k) });
+  const numbers = useVariableNumbers({
+    template,
+    clientId,
+    sign: f.sign,
+    noTemplate: () => form.fail('templateId', FIELD_MESSAGES.templateRequired),
+    clear: (k) => form.clear(k),
+  });
   const pieces = usePieces(f.content, f.sign);
 
   const openPicker = () => {
@@ -77,7 +90,14 @@ export function VariablePage() {
   const pick = (t: SmsTemplate) => {
     setTemplate(t);
     setPicking(false);
-    patch((x) => ({ sign: t.sign || x.sign, smstype: t.smstype !== undefined && t.smstype !== null ? t.smstype : x.smstype, content: t.content ?? '' }), 'templateId');
+    patch(
+      (x) => ({
+        sign: t.sign || x.sign,
+        smstype: t.smstype !== undefined && t.smstype !== null ? t.smstype : x.smstype,
+        content: t.content ?? '',
+      }),
+      'templateId',
+    );
     numbers.forget();
   };
 
@@ -93,7 +113,9 @@ export function VariablePage() {
   /** what the schema cannot say: the file parsed and not empty, or the typed content and numbers */
   const pageProblems = () => ({
     ...numbers.problems(),
-    ...(numbers.fromFile ? {} : { content: !f.content.trim() ? VARIABLE_MESSAGES.contentEmpty : pieces.tooLong && TOO_LONG }),
+    ...(numbers.fromFile
+      ? {}
+      : { content: !f.content.trim() ? VARIABLE_MESSAGES.contentEmpty : pieces.tooLong && TOO_LONG }),
   });
 
   const submit = async () => {
@@ -109,7 +131,11 @@ export function VariablePage() {
 
   const timed = async (check: 0 | 1): Promise<void> => {
     try {
-      const body = await sendTimedPage(SendKind.Variable, { ...payload(), sendtime: form.sendtimeText!, isCheckAvailableCredit: check });
+      const body = await sendTimedPage(SendKind.Variable, {
+        ...payload(),
+        sendtime: form.sendtimeText!,
+        isCheckAvailableCredit: check,
+      });
       done(body.msg, timingDeliverPath());
     } catch (e) {
       form.setCharge(null);
@@ -139,7 +165,13 @@ export function VariablePage() {
           <PhonePreview
             sign={f.sign}
             rows={numbers.fromFile ? (numbers.parsed?.preview ?? []) : f.content.trim() ? [{ content: f.content }] : []}
-            emptyText={numbers.fromFile ? (template ? '上传变量文件后在此预览前几行' : '选择变量模板并上传变量文件后在此预览') : '输入短信内容后在此预览'}
+            emptyText={
+              numbers.fromFile
+                ? template
+                  ? '上传变量文件后在此预览前几行'
+                  : '选择变量模板并上传变量文件后在此预览'
+                : '输入短信内容后在此预览'
+            }
           />
         }
       >
@@ -168,7 +200,12 @@ export function VariablePage() {
               )}
             </Space>
           </Form.Item>
-          <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
+          <SmsTypeField
+            clientId={clientId}
+            value={f.smstype}
+            onChange={(v) => set('smstype', v)}
+            status={item('smstype')}
+          />
           <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
           <VariableNumbers
             box={numbers}
@@ -196,14 +233,35 @@ export function VariablePage() {
             status={item('sendtime')}
           />
           <Form.Item colon={false} label=" ">
-            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SendOutlined />}
+              loading={form.preparing}
+              disabled={blocked}
+              data-testid="submit"
+            >
               提交
             </Button>
           </Form.Item>
         </Form>
       </WithPreview>
-      <TemplatePicker open={picking} clientId={clientId} smstype={f.smstype} templateType={TemplateType.Variable} onClose={() => setPicking(false)} onPick={pick} />
-      <ChargeDialog wide info={form.charge} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
+      <TemplatePicker
+        open={picking}
+        clientId={clientId}
+        smstype={f.smstype}
+        templateType={TemplateType.Variable}
+        onClose={() => setPicking(false)}
+        onPick={pick}
+      />
+      <ChargeDialog
+        wide
+        info={form.charge}
+        sendtime={form.sendtimeText}
+        sending={form.sending}
+        onOk={send}
+        onCancel={() => form.setCharge(null)}
+      />
     </Card>
   );
 }

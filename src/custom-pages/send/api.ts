@@ -3,7 +3,15 @@
  * time rule is common/send's, through src/domain/send):
  * messages from schemas/forms/send-variable.json and send-international.json (`x-messages`).
  */
-import type { IntlCharge, IntlCheck, Screened, SendAnswer, SendKind, VariableCharge, VariableParse } from '@/generated/schemas';
+import type {
+  IntlCharge,
+  IntlCheck,
+  Screened,
+  SendAnswer,
+  SendKind,
+  VariableCharge,
+  VariableParse,
+} from '@/generated/schemas';
 
 // the answers' types are the schemas' (schemas/responses), the server answers through the same files
 export type { CountryCount, IntlCheck, Screened, SendAnswer, VariableParse } from '@/generated/schemas';
@@ -35,16 +43,31 @@ const quiet: ApiRequestConfig = { silent: true };
 export type Answer<T> = ApiBody<T> & { data: T; msg: string };
 const ans = <T>(p: Promise<ApiBody<T>>) => p as Promise<Answer<T>>;
 
-export const checkInternational = (mobiles: string) => ans(postForm<IntlCheck>('/send/checkMobileInternational', { mobiles }));
+export const checkInternational = (mobiles: string) =>
+  ans(postForm<IntlCheck>('/send/checkMobileInternational', { mobiles }));
 
-export const parseVariableFile = (p: { clientId?: string; importFilePath: string; templateId: number; sign: string; fileName: string }) =>
-  ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
+export const parseVariableFile = (p: {
+  clientId?: string;
+  importFilePath: string;
+  templateId: number;
+  sign: string;
+  fileName: string;
+}) => ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
 export const parseInternationalFile = (p: { importFilePath: string; fileName: string }) =>
   ans(postForm<IntlCheck & { importFilePath: string; fileName: string }>('/send/parsefileInternational', p, quiet));
-export const screenPhones = (p: { type: 1 | 2; operators: number[]; provinces: number[]; removeCitys: number[]; importFilePath?: string; phones?: string; variateNum?: number }) =>
-  ans(postForm<Screened>('/send/screenPhones', p, quiet));
-export const provinceList = () => ans(postForm<{ provinceId: number; provinceName: string }[]>('/send/provinceList', {}));
-export const cityList = (provinceId: number) => ans(postForm<{ cityId: number; cityName: string; label: string }[]>('/send/cityList', { provinceId }));
+export const screenPhones = (p: {
+  type: 1 | 2;
+  operators: number[];
+  provinces: number[];
+  removeCitys: number[];
+  importFilePath?: string;
+  phones?: string;
+  variateNum?: number;
+}) => ans(postForm<Screened>('/send/screenPhones', p, quiet));
+export const provinceList = () =>
+  ans(postForm<{ provinceId: number; provinceName: string }[]>('/send/provinceList', {}));
+export const cityList = (provinceId: number) =>
+  ans(postForm<{ cityId: number; cityName: string; label: string }[]>('/send/cityList', { provinceId }));
 
 export interface IntlPayload {
   clientId?: string;
@@ -67,17 +90,28 @@ export interface VariablePayload {
   importFilePath?: string;
   fileName?: string;
 }
-const clean = <T extends object>(p: T) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as T;
+const clean = <T extends object>(p: T) =>
+  Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as T;
 
-export const chargeInternational = (p: IntlPayload) => ans(postForm<IntlCharge>('/send/chargeInfoInternational', clean(p)));
-export const chargeVariable = (p: VariablePayload) => ans(postForm<VariableCharge>('/send/chargeInfoVariable', clean(p)));
+export const chargeInternational = (p: IntlPayload) =>
+  ans(postForm<IntlCharge>('/send/chargeInfoInternational', clean(p)));
+export const chargeVariable = (p: VariablePayload) =>
+  ans(postForm<VariableCharge>('/send/chargeInfoVariable', clean(p)));
 export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
 export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
 /** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */
 export const sendTimedPage = (
   kind: typeof SendKind.Variable | typeof SendKind.International,
   p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 },
-) => ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
+) =>
+  ans(
+    postJson<SendAnswer>(
+      '/send/send_time_sms',
+      { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined },
+      quiet,
+    ),
+  );
 
 export const VARIABLE_TEMPLATE_URL = '/api/send/downloadtemplateVariate';
-export const variableErrorUrl = (filePath: string) => `/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(filePath)}`;
+export const variableErrorUrl = (filePath: string) =>
+  `/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(filePath)}`;

@@ -4,7 +4,13 @@
  * counted and sorted by carrier (checkNumbers), the box's refusal (numberBoxError), and merging
  * numbers imported from a file into the box.
  */
-import { checkNumbers, confirmNumbers, normalizeNumberInput, numberBoxError, type NumberCheck } from '../../../common/sms/numbers';
+import {
+  checkNumbers,
+  confirmNumbers,
+  normalizeNumberInput,
+  numberBoxError,
+  type NumberCheck,
+} from '../../../common/sms/numbers';
 
 export interface NumberBox {
   /** the box's text as shown (normalised) */
@@ -25,7 +31,8 @@ export const normalizeNumbers = (raw: string) => normalizeNumberInput(raw);
 export const confirmText = (text: string) => confirmNumbers(text).join(',');
 
 /** Imported numbers after the box's text. */
-export const appendText = (text: string, mobiles: string) => normalizeNumberInput([text.replace(/,+$/, ''), mobiles].filter(Boolean).join(','));
+export const appendText = (text: string, mobiles: string) =>
+  normalizeNumberInput([text.replace(/,+$/, ''), mobiles].filter(Boolean).join(','));
 
 /** 确认号码: the distinct valid numbers in first-seen order (invalid ones and repeats cleared). */
 export function confirmBox(text: string): NumberBox {

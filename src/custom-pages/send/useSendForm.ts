@@ -20,7 +20,14 @@ import { App } from 'antd';
 import { useNavigate } from 'react-router';
 import { SendTimeType } from '@/generated/schemas';
 import { checkCompiled, type CompiledForm } from '@/components/SchemaForm/compiled';
-import { OPEN_TASKS_AFTER_MS, SEND_MESSAGES, SEND_TIME_FORMAT, SUBMIT_LOCK_MS, sendTimeProblem, type SendTimeKind } from '@/domain/send';
+import {
+  OPEN_TASKS_AFTER_MS,
+  SEND_MESSAGES,
+  SEND_TIME_FORMAT,
+  SUBMIT_LOCK_MS,
+  sendTimeProblem,
+  type SendTimeKind,
+} from '@/domain/send';
 import { trimBySchema } from '../../../common/schema/trim';
 import type { ChargeFigures } from './ChargeDialog';
 
@@ -72,7 +79,11 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
   useEffect(() => () => timers.current.forEach((t) => clearTimeout(t)), []);
   const initial = useRef(opts.initial).current;
 
-  const clear = useCallback((...ks: K[]) => setErrors((e) => (ks.some((k) => e[k]) ? { ...e, ...Object.fromEntries(ks.map((k) => [k, undefined])) } : e)), []);
+  const clear = useCallback(
+    (...ks: K[]) =>
+      setErrors((e) => (ks.some((k) => e[k]) ? { ...e, ...Object.fromEntries(ks.map((k) => [k, undefined])) } : e)),
+    [],
+  );
   const fail = useCallback((k: K, msg: string) => setErrors((e) => ({ ...e, [k]: msg })), []);
   /** one field; its error goes */
   const set = useCallback(<F extends keyof V>(k: F, v: V[F]) => {
@@ -88,7 +99,10 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
     [clear],
   );
   /** back to the blank page, keeping `keep` */
-  const reset = useCallback((...keep: (keyof V)[]) => setValues((x) => ({ ...initial(), ...Object.fromEntries(keep.map((k) => [k, x[k]])) })), [initial]);
+  const reset = useCallback(
+    (...keep: (keyof V)[]) => setValues((x) => ({ ...initial(), ...Object.fromEntries(keep.map((k) => [k, x[k]])) })),
+    [initial],
+  );
 
   const item = (k: K): FieldStatus => (errors[k] ? { validateStatus: 'error', help: errors[k] } : {});
   const scheduled = values.sendType === SendTimeType.Scheduled;
@@ -149,7 +163,8 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
   };
 
   /** A timed send refused for credit (code 403): the server's message, and on confirm `again` (without the credit check). */
-  const askCredit = (content: string, again: () => unknown) => modal.confirm({ title: '提示', content, okText: '确定', cancelText: '取消', onOk: () => again() });
+  const askCredit = (content: string, again: () => unknown) =>
+    modal.confirm({ title: '提示', content, okText: '确定', cancelText: '取消', onOk: () => again() });
 
   return {
     values,

@@ -75,7 +75,8 @@ export function diffRows(entry: Pick<AuditEntry, 'target' | 'before' | 'after'>)
   });
 }
 
-export const hasValues = (entry: Pick<AuditEntry, 'before' | 'after'>) => Object.keys(entry.before ?? {}).length + Object.keys(entry.after ?? {}).length > 0;
+export const hasValues = (entry: Pick<AuditEntry, 'before' | 'after'>) =>
+  Object.keys(entry.before ?? {}).length + Object.keys(entry.after ?? {}).length > 0;
 
 export function AuditDiff({ entry }: { entry: AuditEntry }) {
   const rows = diffRows(entry);
@@ -101,7 +102,15 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
             </>
           ),
         },
-        ...(onlyAfter ? [] : [{ key: 'before', title: beforeTitle, render: (_: unknown, r: Row) => <Value value={r.before} enumName={r.enumName} /> }]),
+        ...(onlyAfter
+          ? []
+          : [
+              {
+                key: 'before',
+                title: beforeTitle,
+                render: (_: unknown, r: Row) => <Value value={r.before} enumName={r.enumName} />,
+              },
+            ]),
         { key: 'after', title: afterTitle, render: (_, r) => <Value value={r.after} enumName={r.enumName} /> },
       ]}
     />

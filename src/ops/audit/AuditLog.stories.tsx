@@ -23,16 +23,31 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const targetTitle = (t: string) => (schemas.get('entities/audit-entry')['x-targets'] as Record<string, { title: string }>)[t].title;
+const targetTitle = (t: string) =>
+  (schemas.get('entities/audit-entry')['x-targets'] as Record<string, { title: string }>)[t].title;
 
 export const List: Story = {
   name: '列表',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByText(enumLabel('audit-action', AuditAction.CertificationApprove)!, {}, T)).toBeInTheDocument();
+    await expect(
+      await c.findByText(enumLabel('audit-action', AuditAction.CertificationApprove)!, {}, T),
+    ).toBeInTheDocument();
     // the last 30 days first (filters/audit-log.json x-default-days)
-    await expect(calls[0]).toMatchObject({ start_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), end_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), currentPage: 1 });
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', '时间', '操作人', '操作', '对象', '账户', '备注']);
+    await expect(calls[0]).toMatchObject({
+      start_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      end_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      currentPage: 1,
+    });
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '',
+      '时间',
+      '操作人',
+      '操作',
+      '对象',
+      '账户',
+      '备注',
+    ]);
     // 对象: the table's name and the row's number
     const row = c.getByText('2026-11-24 10:18:44').closest('tr') as HTMLElement;
     await expect(row).toHaveTextContent(`${targetTitle('signs')} #112`);
@@ -94,11 +109,21 @@ export const FilterByAction: Story = {
     const c = within(canvasElement);
     await c.findByText('2026-11-24 10:21:05', {}, T);
     await userEvent.click(c.getByRole('combobox'));
-    await userEvent.click(await within(document.body).findByTitle(enumLabel('audit-action', AuditAction.SignReject)!, {}, T));
+    await userEvent.click(
+      await within(document.body).findByTitle(enumLabel('audit-action', AuditAction.SignReject)!, {}, T),
+    );
     await userEvent.type(c.getByPlaceholderText('操作人'), 'reviewer1');
     await userEvent.type(c.getByPlaceholderText('账户'), 'client1');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(calls.at(-1)).toMatchObject({ action: AuditAction.SignReject, operator: 'reviewer1', clientid: 'client1' }), T);
+    await waitFor(
+      () =>
+        expect(calls.at(-1)).toMatchObject({
+          action: AuditAction.SignReject,
+          operator: 'reviewer1',
+          clientid: 'client1',
+        }),
+      T,
+    );
     await waitFor(() => expect(c.queryByText('2026-11-24 10:21:05')).toBeNull(), T);
     await expect(c.getByText('2026-11-24 10:18:44')).toBeInTheDocument();
   },
@@ -124,6 +149,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...auditApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

@@ -1,6 +1,15 @@
 /** Story data and MSW handlers of 审计日志 (stories only; the app never imports this). */
 import { delay, http, type HttpHandler } from 'msw';
-import { AuditAction, AuthStatus, InvoiceStatus, OauthStatus, OperatorRole, OperatorStatus, SignState, type AuditEntry } from '@/generated/schemas';
+import {
+  AuditAction,
+  AuthStatus,
+  InvoiceStatus,
+  OauthStatus,
+  OperatorRole,
+  OperatorStatus,
+  SignState,
+  type AuditEntry,
+} from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 
 export const auditRows: AuditEntry[] = [
@@ -48,10 +57,26 @@ export const auditRows: AuditEntry[] = [
     target: 'operators',
     targetId: '5',
     clientid: '',
-    after: { id: 5, name: 'reviewer2', role: OperatorRole.Reviewer, status: OperatorStatus.Active, totpEnabled: false, createdAt: '2026-11-24 09:58:31' },
+    after: {
+      id: 5,
+      name: 'reviewer2',
+      role: OperatorRole.Reviewer,
+      status: OperatorStatus.Active,
+      totpEnabled: false,
+      createdAt: '2026-11-24 09:58:31',
+    },
     remark: '',
   },
-  { id: 903, at: '2026-11-24 08:58:12', operator: 'reviewer1', action: AuditAction.OperatorLogin, target: 'operators', targetId: '1', clientid: '', remark: '10.0.3.17' },
+  {
+    id: 903,
+    at: '2026-11-24 08:58:12',
+    operator: 'reviewer1',
+    action: AuditAction.OperatorLogin,
+    target: 'operators',
+    targetId: '1',
+    clientid: '',
+    remark: '10.0.3.17',
+  },
 ];
 
 export interface AuditApiOptions {
@@ -68,7 +93,12 @@ export function auditApi(o: AuditApiOptions = {}): HttpHandler[] {
       o.calls?.push(f);
       if (o.list === 'loading') await delay('infinite');
       if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
-      const list = rows.filter((r) => (!f.operator || r.operator === f.operator) && (!f.action || r.action === f.action) && (!f.clientid || r.clientid === f.clientid));
+      const list = rows.filter(
+        (r) =>
+          (!f.operator || r.operator === f.operator) &&
+          (!f.action || r.action === f.action) &&
+          (!f.clientid || r.clientid === f.clientid),
+      );
       return ok({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
     }),
   ];

@@ -22,7 +22,11 @@ export function channelUi(editing?: Pick<OperatorChannel, 'where'>): UiSchema {
   return {
     ...baseUi,
     name: { ...baseUi.name, 'ui:readonly': true },
-    url: { ...baseUi.url, 'ui:placeholder': '留空：保留原地址', 'ui:help': formMessages.keepUrl.replace('{where}', editing.where) },
+    url: {
+      ...baseUi.url,
+      'ui:placeholder': '留空：保留原地址',
+      'ui:help': formMessages.keepUrl.replace('{where}', editing.where),
+    },
   };
 }
 

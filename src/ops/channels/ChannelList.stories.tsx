@@ -26,12 +26,16 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** the table row of a channel */
-const rowOf = async (canvasElement: HTMLElement, name: string) => (await within(canvasElement).findByText(name, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (canvasElement: HTMLElement, name: string) =>
+  (await within(canvasElement).findByText(name, {}, T)).closest('tr') as HTMLElement;
 /** the open popconfirm's button */
 const confirmButton = async (name: RegExp) =>
-  within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm:not(.ant-popover-hidden)')!, T)).getByRole('button', { name });
+  within(
+    await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm:not(.ant-popover-hidden)')!, T),
+  ).getByRole('button', { name });
 /** the dialog's field, once the form's code has loaded */
-const field = (dialog: ReturnType<typeof within>, label: RegExp) => waitFor(() => dialog.getByLabelText(label, { selector: 'input' }), T);
+const field = (dialog: ReturnType<typeof within>, label: RegExp) =>
+  waitFor(() => dialog.getByLabelText(label, { selector: 'input' }), T);
 
 export const List: Story = {
   name: '列表（设置与计数）',
@@ -44,7 +48,9 @@ export const List: Story = {
     // another day's count time in full (today's as HH:mm:ss)
     await expect(main).toHaveTextContent('计数于 2026-11-24 10:15:20');
     await expect(main).toHaveTextContent(enumLabel('carrier', Carrier.Mobile)!);
-    await expect(within(main).getByTestId('channel-routing')).toHaveTextContent('全部类型· 优先级 0 · 权重 3 · 限速 500/秒');
+    await expect(within(main).getByTestId('channel-routing')).toHaveTextContent(
+      '全部类型· 优先级 0 · 权重 3 · 限速 500/秒',
+    );
     await expect(main).toHaveTextContent('18,452');
     await expect(within(main).getByRole('button', { name: /暂\s*停/ })).toBeInTheDocument();
     const backup = await rowOf(canvasElement, 'backup');
@@ -58,7 +64,19 @@ export const List: Story = {
     await userEvent.hover(within(intl).getByTestId('channel-read-only'));
     await expect(await body().findByText(entity.fromFile, {}, T)).toBeInTheDocument();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
-      expect.arrayContaining(['通道', '状态', '路由', '提交', '接受', '拒绝', '重试', '未确认', '回执', '时延(ms)', '操作']),
+      expect.arrayContaining([
+        '通道',
+        '状态',
+        '路由',
+        '提交',
+        '接受',
+        '拒绝',
+        '重试',
+        '未确认',
+        '回执',
+        '时延(ms)',
+        '操作',
+      ]),
     );
     await expect(c.getByTestId('channels-updated')).toHaveTextContent(/每 10 秒自动刷新，更新于 \d\d:\d\d:\d\d/);
     await expect(c.queryByTestId('default-link')).toBeNull();
@@ -109,11 +127,27 @@ export const Add: Story = {
     await expect(calls.save).toBeUndefined();
     await userEvent.type(dialog.getByLabelText(/^地址/, { selector: 'input' }), ' smpp://sys9:Pw9@10.0.0.7:2775 ');
     await userEvent.click(dialog.getAllByRole('combobox')[0]);
-    const options = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent);
-    await expect(options).toEqual([enumLabel('carrier', Carrier.Mobile), enumLabel('carrier', Carrier.Unicom), enumLabel('carrier', Carrier.Telecom)]);
+    const options = [
+      ...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
+    ].map((o) => o.textContent);
+    await expect(options).toEqual([
+      enumLabel('carrier', Carrier.Mobile),
+      enumLabel('carrier', Carrier.Unicom),
+      enumLabel('carrier', Carrier.Telecom),
+    ]);
     await userEvent.click(await body().findByTitle(enumLabel('carrier', Carrier.Telecom)!, {}, T));
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(calls.save?.[0]).toMatchObject({ name: 'telecom2', url: 'smpp://sys9:Pw9@10.0.0.7:2775', carriers: [Carrier.Telecom], priority: 0, weight: 1 }), T);
+    await waitFor(
+      () =>
+        expect(calls.save?.[0]).toMatchObject({
+          name: 'telecom2',
+          url: 'smpp://sys9:Pw9@10.0.0.7:2775',
+          carriers: [Carrier.Telecom],
+          priority: 0,
+          weight: 1,
+        }),
+      T,
+    );
     await expect(await body().findByText('通道已保存，运行中的工作进程数秒内生效', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls.list?.length).toBeGreaterThanOrEqual(2), T);
   },
@@ -122,7 +156,14 @@ export const Add: Story = {
 /** The server's parser refuses the address: its message stays in the dialog. */
 export const AddRefused: Story = {
   name: '新增被拒绝（地址有误）',
-  parameters: { msw: { handlers: [...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await rowOf(canvasElement, 'cmcc-main');
@@ -131,7 +172,9 @@ export const AddRefused: Story = {
     await userEvent.type(await field(dialog, /通道名/), 'bad1');
     await userEvent.type(dialog.getByLabelText(/^地址/, { selector: 'input' }), 'ftp://x');
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
-    await expect(await dialog.findByTestId('channel-refusal', {}, T)).toHaveTextContent('通道设置有误：不支持的协议 ftp');
+    await expect(await dialog.findByTestId('channel-refusal', {}, T)).toHaveTextContent(
+      '通道设置有误：不支持的协议 ftp',
+    );
     await expect(body().getByRole('dialog', { name: '新增通道' })).toBeVisible();
   },
 };
@@ -145,13 +188,24 @@ export const Edit: Story = {
     const dialog = within(await body().findByRole('dialog', { name: '编辑通道 cmcc-main' }, T));
     await expect(await field(dialog, /通道名/)).toHaveValue('cmcc-main');
     await expect(dialog.getByLabelText(/通道名/, { selector: 'input' })).toBeDisabled();
-    await expect(dialog.getByText('不填则保留原地址（cmpp://901234@10.0.0.1:7891）：地址含密码，不会显示')).toBeInTheDocument();
+    await expect(
+      dialog.getByText('不填则保留原地址（cmpp://901234@10.0.0.1:7891）：地址含密码，不会显示'),
+    ).toBeInTheDocument();
     const weight = dialog.getByLabelText(/权重/, { selector: 'input' });
     await userEvent.clear(weight);
     await userEvent.type(weight, '5');
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
     await waitFor(
-      () => expect(calls.save?.[0]).toEqual({ name: 'cmcc-main', carriers: [Carrier.Mobile], international: false, smsTypes: [], priority: 0, weight: 5, maxPerSecond: 500 }),
+      () =>
+        expect(calls.save?.[0]).toEqual({
+          name: 'cmcc-main',
+          carriers: [Carrier.Mobile],
+          international: false,
+          smsTypes: [],
+          priority: 0,
+          weight: 5,
+          maxPerSecond: 500,
+        }),
       T,
     );
     await expect(await body().findByText('通道已保存，运行中的工作进程数秒内生效', {}, T)).toBeInTheDocument();
@@ -175,7 +229,9 @@ export const Pause: Story = {
 /** The server refuses (another 管理员 removed it meanwhile): its message is toasted, the list asked again. */
 export const PauseRefused: Story = {
   name: '暂停被拒绝（通道不存在）',
-  parameters: { msw: { handlers: [...channelsApi({ calls, refuse: { pause: { code: 404, msg: '通道不存在' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...channelsApi({ calls, refuse: { pause: { code: 404, msg: '通道不存在' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(within(main).getByRole('button', { name: /暂\s*停/ }));
@@ -197,7 +253,9 @@ export const Resume: Story = {
 
 export const ResumeRefused: Story = {
   name: '恢复被拒绝',
-  parameters: { msw: { handlers: [...channelsApi({ calls, refuse: { resume: { code: 400, msg: entity.fromFile } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...channelsApi({ calls, refuse: { resume: { code: 400, msg: entity.fromFile } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /恢\s*复/ }));
@@ -219,7 +277,9 @@ export const Remove: Story = {
 
 export const RemoveRefused: Story = {
   name: '删除被拒绝',
-  parameters: { msw: { handlers: [...channelsApi({ calls, refuse: { remove: { code: 404, msg: '通道不存在' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...channelsApi({ calls, refuse: { remove: { code: 404, msg: '通道不存在' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /删\s*除/ }));
@@ -247,7 +307,14 @@ export const Route: Story = {
 
 export const RouteNoChannel: Story = {
   name: '路由预览：没有可用的通道',
-  parameters: { msw: { handlers: [...channelsApi({ calls, route: { carrier: Carrier.Telecom, candidates: [], message: '没有可用的通道' } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...channelsApi({ calls, route: { carrier: Carrier.Telecom, candidates: [], message: '没有可用的通道' } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const panel = within(await within(canvasElement).findByTestId('route-preview', {}, T));
     await userEvent.type(await waitFor(() => panel.getByLabelText(/号码/, { selector: 'input' }), T), '18912345678');
@@ -260,7 +327,9 @@ export const RouteNoChannel: Story = {
 /** A number the form's rule refuses is never sent; the server's refusal is shown as it is. */
 export const RouteRefused: Story = {
   name: '路由预览被拒绝',
-  parameters: { msw: { handlers: [...channelsApi({ calls, refuse: { route: { code: 400, msg: '号码格式错误' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...channelsApi({ calls, refuse: { route: { code: 400, msg: '号码格式错误' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const panel = within(await within(canvasElement).findByTestId('route-preview', {}, T));
     const phone = await waitFor(() => panel.getByLabelText(/号码/, { selector: 'input' }), T);
@@ -287,7 +356,9 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...channelsApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };
 

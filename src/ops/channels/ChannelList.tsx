@@ -23,7 +23,12 @@ import { CHANNELS_REFRESH_MS, channelsScreen, operatorChannels } from '.';
 
 const messages = schemas.get(operatorChannels.entity)['x-messages'] as { fromFile: string; defaultLink: string };
 /** why a row offers no action */
-const readOnlyReason = (c: OperatorChannel) => (c.source === ChannelSource.File ? messages.fromFile : c.source === ChannelSource.Default ? messages.defaultLink : undefined);
+const readOnlyReason = (c: OperatorChannel) =>
+  c.source === ChannelSource.File
+    ? messages.fromFile
+    : c.source === ChannelSource.Default
+      ? messages.defaultLink
+      : undefined;
 
 const tags = (enumName: string, values: number[], all: string) =>
   values.length ? (
@@ -101,13 +106,30 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
         </Space>,
       ),
   },
-  { field: 'submitted', align: 'right', render: (v: number) => <span data-testid="channel-submitted">{count(v)}</span> },
+  {
+    field: 'submitted',
+    align: 'right',
+    render: (v: number) => <span data-testid="channel-submitted">{count(v)}</span>,
+  },
   { field: 'accepted', align: 'right', render: (v: number) => count(v) },
-  { field: 'refused', align: 'right', render: (v: number) => (v ? <Typography.Text type="danger">{count(v)}</Typography.Text> : 0) },
+  {
+    field: 'refused',
+    align: 'right',
+    render: (v: number) => (v ? <Typography.Text type="danger">{count(v)}</Typography.Text> : 0),
+  },
   { field: 'retried', align: 'right', render: (v: number) => count(v) },
-  { field: 'unconfirmed', align: 'right', render: (v: number) => (v ? <Typography.Text type="warning">{count(v)}</Typography.Text> : 0) },
+  {
+    field: 'unconfirmed',
+    align: 'right',
+    render: (v: number) => (v ? <Typography.Text type="warning">{count(v)}</Typography.Text> : 0),
+  },
   { field: 'receipts', align: 'right', render: (v: number) => count(v) },
-  { field: 'latencyMs', title: '时延(ms)', align: 'right', render: (v: number | null) => (v === null ? '-' : count(v)) },
+  {
+    field: 'latencyMs',
+    title: '时延(ms)',
+    align: 'right',
+    render: (v: number | null) => (v === null ? '-' : count(v)),
+  },
 ];
 
 function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; onEdit: () => void; done: () => void }) {
@@ -153,7 +175,12 @@ function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; o
           </Button>
         </Popconfirm>
       ) : (
-        <Button type="link" size="small" loading={busy === 'resume'} onClick={() => void run('resume', () => channelsApi.resume(name))}>
+        <Button
+          type="link"
+          size="small"
+          loading={busy === 'resume'}
+          onClick={() => void run('resume', () => channelsApi.resume(name))}
+        >
           恢复
         </Button>
       )}
@@ -182,7 +209,9 @@ export default function ChannelList() {
   const [editing, setEditing] = useState<{ channel?: OperatorChannel }>();
   const rows = (tableProps.dataSource ?? []) as OperatorChannel[];
   const refresh = () => void tableQuery.refetch();
-  const at = tableQuery.dataUpdatedAt ? new Date(tableQuery.dataUpdatedAt).toLocaleTimeString('zh-CN', { hour12: false }) : undefined;
+  const at = tableQuery.dataUpdatedAt
+    ? new Date(tableQuery.dataUpdatedAt).toLocaleTimeString('zh-CN', { hour12: false })
+    : undefined;
 
   return (
     <>
@@ -193,7 +222,11 @@ export default function ChannelList() {
             <Typography.Text type="secondary" data-testid="channels-updated">
               每 {CHANNELS_REFRESH_MS / 1000} 秒自动刷新{at ? `，更新于 ${at}` : ''}
             </Typography.Text>
-            <Button icon={<ReloadOutlined />} onClick={refresh} loading={tableQuery.isFetching && !tableQuery.isLoading}>
+            <Button
+              icon={<ReloadOutlined />}
+              onClick={refresh}
+              loading={tableQuery.isFetching && !tableQuery.isLoading}
+            >
               刷新
             </Button>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
@@ -203,7 +236,13 @@ export default function ChannelList() {
         }
       >
         {rows.some((r) => r.source === ChannelSource.Default) && (
-          <Alert type="info" showIcon message={messages.defaultLink} style={{ marginBottom: 16 }} data-testid="default-link" />
+          <Alert
+            type="info"
+            showIcon
+            message={messages.defaultLink}
+            style={{ marginBottom: 16 }}
+            data-testid="default-link"
+          />
         )}
         <div data-testid="channels-table">
           <SchemaTable<OperatorChannel>
@@ -217,14 +256,21 @@ export default function ChannelList() {
                 title: '操作',
                 fixed: 'right',
                 width: 150,
-                render: (_: unknown, r: OperatorChannel) => <ChannelActions channel={r} onEdit={() => setEditing({ channel: r })} done={refresh} />,
+                render: (_: unknown, r: OperatorChannel) => (
+                  <ChannelActions channel={r} onEdit={() => setEditing({ channel: r })} done={refresh} />
+                ),
               },
             ]}
           />
         </div>
       </Card>
       <RoutePreview />
-      <ChannelDialog open={!!editing} channel={editing?.channel} onClose={() => setEditing(undefined)} onDone={refresh} />
+      <ChannelDialog
+        open={!!editing}
+        channel={editing?.channel}
+        onClose={() => setEditing(undefined)}
+        onDone={refresh}
+      />
     </>
   );
 }

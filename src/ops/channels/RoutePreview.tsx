@@ -17,7 +17,9 @@ import { channelName } from './channelName';
 import { channelsApi } from './api';
 
 type Candidate = Preview['candidates'][number];
-const item = schemas.get('entities/route-preview').properties?.candidates?.items as { properties: Record<string, { title?: string }> };
+const item = schemas.get('entities/route-preview').properties?.candidates?.items as {
+  properties: Record<string, { title?: string }>;
+};
 const title = (field: keyof Candidate) => item.properties[field]?.title ?? field;
 const previewUi = schemaUi('forms/route-preview');
 
@@ -71,7 +73,14 @@ export function RoutePreview() {
                   <EnumTag enumName="carrier" value={answer.carrier} />
                 </Descriptions.Item>
               </Descriptions>
-              {answer.message && <Alert type={answer.candidates.length ? 'info' : 'warning'} showIcon message={answer.message} style={{ marginBottom: 8 }} />}
+              {answer.message && (
+                <Alert
+                  type={answer.candidates.length ? 'info' : 'warning'}
+                  showIcon
+                  message={answer.message}
+                  style={{ marginBottom: 8 }}
+                />
+              )}
               {answer.candidates.length > 0 && (
                 <Table<Candidate>
                   size="small"
@@ -93,7 +102,9 @@ export function RoutePreview() {
                       title: title('share'),
                       dataIndex: 'share',
                       width: 200,
-                      render: (v: number) => <Progress percent={v} size="small" status={v ? 'active' : 'normal'} format={(p) => `${p}%`} />,
+                      render: (v: number) => (
+                        <Progress percent={v} size="small" status={v ? 'active' : 'normal'} format={(p) => `${p}%`} />
+                      ),
                     },
                   ]}
                 />

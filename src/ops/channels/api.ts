@@ -11,5 +11,6 @@ export const channelsApi = {
   resume: async (name: string) => (await postJson(CHANNEL_URLS.resume, { name })).msg,
   remove: async (name: string) => (await postJson(CHANNEL_URLS.remove, { name })).msg,
   /** 路由预览: a refusal is the panel's to show */
-  route: async (params: RoutePreviewParams) => (await postJson<RoutePreview>(CHANNEL_URLS.route, params, { silent: true })).data,
+  route: async (params: RoutePreviewParams) =>
+    (await postJson<RoutePreview>(CHANNEL_URLS.route, params, { silent: true })).data,
 };

@@ -9,7 +9,11 @@ import contentTestForm from '@/generated/forms/content-test';
 import type { ContentTestForm } from '@/generated/schemas';
 import { SchemaForm } from '@/components/SchemaForm/SchemaForm';
 import { schemaUi } from '@/schema';
-import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from '@/components/ContentHighlight/highlight';
+import {
+  HighlightedContent,
+  parseContentTestAnswer,
+  type ContentTestResult,
+} from '@/components/ContentHighlight/highlight';
 import { MESSAGES } from '../../../common/schema/messages';
 import { contentApi } from './api';
 
@@ -41,7 +45,15 @@ export function ContentCheck() {
 
   return (
     <div style={{ maxWidth: 720 }} data-testid="content-check">
-      <SchemaForm<ContentTestForm> key={round} schema={contentTestForm} fields={['content']} uiSchema={ui} formData={values} onChange={setValues} onSubmit={(v) => void check(v)}>
+      <SchemaForm<ContentTestForm>
+        key={round}
+        schema={contentTestForm}
+        fields={['content']}
+        uiSchema={ui}
+        formData={values}
+        onChange={setValues}
+        onSubmit={(v) => void check(v)}
+      >
         <Space>
           <Button type="primary" htmlType="submit" loading={busy}>
             检测
@@ -49,7 +61,15 @@ export function ContentCheck() {
           <Button onClick={clear}>清空</Button>
         </Space>
       </SchemaForm>
-      {result?.clean && <Alert type="success" showIcon style={{ marginTop: 16 }} message={MESSAGES.noSensitiveWords} data-testid="content-check-clean" />}
+      {result?.clean && (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginTop: 16 }}
+          message={MESSAGES.noSensitiveWords}
+          data-testid="content-check-clean"
+        />
+      )}
       {result && !result.clean && (
         <Alert
           type="error"

@@ -28,8 +28,15 @@ export const List: Story = {
     const c = within(canvasElement);
     const row = (await c.findByText('关于元旦期间短信发送的通知', {}, T)).closest('tr') as HTMLElement;
     await expect(within(row).getByTestId('notice-top')).toHaveTextContent('置顶');
-    await expect(c.getByText('平台系统升级维护公告').closest('tr')!.querySelector('[data-testid=notice-top]')).toBeNull();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['标题', '发布时间', '内容', '操作']);
+    await expect(
+      c.getByText('平台系统升级维护公告').closest('tr')!.querySelector('[data-testid=notice-top]'),
+    ).toBeNull();
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '标题',
+      '发布时间',
+      '内容',
+      '操作',
+    ]);
   },
 };
 
@@ -42,11 +49,22 @@ export const Publish: Story = {
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
     const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
     await userEvent.type(await waitFor(() => dialog.getByLabelText(/标题/), T), '  春节放假安排  ');
-    await userEvent.type(dialog.getByLabelText(/内容/, { selector: 'textarea' }), '<p>春节期间客服值班时间为 9:00-18:00。</p>');
+    await userEvent.type(
+      dialog.getByLabelText(/内容/, { selector: 'textarea' }),
+      '<p>春节期间客服值班时间为 9:00-18:00。</p>',
+    );
     await userEvent.click(dialog.getByRole('checkbox', { name: /置顶/ }));
     await userEvent.click(dialog.getByRole('button', { name: /发\s*布/ }));
     // the title trimmed (x-trim)
-    await waitFor(() => expect(calls['notices/publish']?.[0]).toEqual({ name: '春节放假安排', html: '<p>春节期间客服值班时间为 9:00-18:00。</p>', top: true }), T);
+    await waitFor(
+      () =>
+        expect(calls['notices/publish']?.[0]).toEqual({
+          name: '春节放假安排',
+          html: '<p>春节期间客服值班时间为 9:00-18:00。</p>',
+          top: true,
+        }),
+      T,
+    );
     await expect(await body().findByText('发布成功', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls['notices/list']?.length).toBeGreaterThan(before), T);
   },
@@ -70,7 +88,9 @@ export const PublishEmpty: Story = {
 /** Content that is nothing but what the allow-list removes: the server's refusal shows in the dialog. */
 export const PublishRefused: Story = {
   name: '发布被拒绝（内容被清除后为空）',
-  parameters: { msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('平台系统升级维护公告', {}, T);
@@ -90,7 +110,9 @@ export const Delete: Story = {
     const row = (await c.findByText('平台系统升级维护公告', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除公告“平台系统升级维护公告”吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }));
+    await userEvent.click(
+      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }),
+    );
     await waitFor(() => expect(calls['notices/delete']?.[0]).toEqual({ id: 18 }), T);
     await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
@@ -116,6 +138,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...contentApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

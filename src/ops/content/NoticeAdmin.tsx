@@ -32,7 +32,10 @@ const columns: (string | SchemaColumn<OperatorNotice>)[] = [
     ),
   },
   // the cell already cut to one line (the whole excerpt in its tooltip)
-  { field: 'excerpt', render: (_v: string, _r, _i, cell) => <Typography.Text type="secondary">{cell}</Typography.Text> },
+  {
+    field: 'excerpt',
+    render: (_v: string, _r, _i, cell) => <Typography.Text type="secondary">{cell}</Typography.Text>,
+  },
   'releaseTime',
 ];
 
@@ -75,7 +78,13 @@ export default function NoticeAdmin() {
             title: '操作',
             width: 100,
             render: (_: unknown, r: OperatorNotice) => (
-              <Popconfirm title={`确定删除公告“${r.name}”吗？`} description="删除后账户将不再看到此公告。" okText="删除" cancelText="取消" onConfirm={() => remove(r)}>
+              <Popconfirm
+                title={`确定删除公告“${r.name}”吗？`}
+                description="删除后账户将不再看到此公告。"
+                okText="删除"
+                cancelText="取消"
+                onConfirm={() => remove(r)}
+              >
                 <Button type="link" size="small" danger icon={<DeleteOutlined />} loading={deleting === r.id}>
                   删除
                 </Button>
@@ -97,7 +106,9 @@ export default function NoticeAdmin() {
         okText="发布"
         errorTestId="notice-refusal"
       >
-        <Typography.Paragraph type="secondary">发布后所有账户在首页和公告列表中可见；内容中的脚本、样式和表单会被清除。</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          发布后所有账户在首页和公告列表中可见；内容中的脚本、样式和表单会被清除。
+        </Typography.Paragraph>
       </SchemaFormDialog>
     </Card>
   );

@@ -10,7 +10,8 @@ const calls: Record<string, Record<string, unknown>[]> = {};
 const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 /** the dialog's text area, once its code has loaded */
-const wordsField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/敏感词/, { selector: 'textarea' }), T);
+const wordsField = (dialog: ReturnType<typeof within>) =>
+  waitFor(() => dialog.getByLabelText(/敏感词/, { selector: 'textarea' }), T);
 
 const meta = {
   title: 'Ops/内容/敏感词',
@@ -30,8 +31,15 @@ export const List: Story = {
     const c = within(canvasElement);
     const row = (await c.findByText('刷单返利', {}, T)).closest('tr') as HTMLElement;
     await expect(row).toHaveTextContent('operator1');
-    await expect(c.getByTestId('words-file')).toHaveTextContent(`词表文件中另有 ${FILE_COUNT.toLocaleString('zh-CN')} 个敏感词`);
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['敏感词', '添加人', '添加时间', '操作']);
+    await expect(c.getByTestId('words-file')).toHaveTextContent(
+      `词表文件中另有 ${FILE_COUNT.toLocaleString('zh-CN')} 个敏感词`,
+    );
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '敏感词',
+      '添加人',
+      '添加时间',
+      '操作',
+    ]);
   },
 };
 
@@ -56,7 +64,10 @@ export const Add: Story = {
     const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
     await userEvent.type(await wordsField(dialog), '网络赌博{enter}刷单返利{enter}# 以下为诈骗类{enter}冒充客服');
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
-    await waitFor(() => expect(calls['words/add']?.[0]).toEqual({ words: '网络赌博\n刷单返利\n# 以下为诈骗类\n冒充客服' }), T);
+    await waitFor(
+      () => expect(calls['words/add']?.[0]).toEqual({ words: '网络赌博\n刷单返利\n# 以下为诈骗类\n冒充客服' }),
+      T,
+    );
     await expect(await body().findByText('已添加 2 个，1 个已存在', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls['words/list']?.length).toBeGreaterThan(before), T);
   },
@@ -78,7 +89,9 @@ export const AddEmpty: Story = {
 
 export const AddRefused: Story = {
   name: '添加被拒绝（词过长）',
-  parameters: { msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('刷单返利', {}, T);
@@ -100,7 +113,10 @@ export const ImportFile: Story = {
     await c.findByText('刷单返利', {}, T);
     // 贷款 / 套现 in GB18030, one a line (CRLF)
     const gb = new Uint8Array([0xb4, 0xfb, 0xbf, 0xee, 0x0d, 0x0a, 0xcc, 0xd7, 0xcf, 0xd6, 0x0d, 0x0a]);
-    await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, new File([gb], 'words.txt', { type: 'text/plain' }));
+    await userEvent.upload(
+      canvasElement.querySelector('input[type=file]') as HTMLInputElement,
+      new File([gb], 'words.txt', { type: 'text/plain' }),
+    );
     const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
     await waitFor(async () => expect(await wordsField(dialog)).toHaveValue('贷款\n套现\n'), T);
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
@@ -114,7 +130,10 @@ export const ImportTooLarge: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('刷单返利', {}, T);
-    await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, new File(['词\n'.repeat(300_000)], 'big.txt', { type: 'text/plain' }));
+    await userEvent.upload(
+      canvasElement.querySelector('input[type=file]') as HTMLInputElement,
+      new File(['词\n'.repeat(300_000)], 'big.txt', { type: 'text/plain' }),
+    );
     await expect(await body().findByText('内容过长，请分批添加', {}, T)).toBeInTheDocument();
     await expect(body().queryByRole('dialog')).toBeNull();
   },
@@ -127,7 +146,9 @@ export const Remove: Story = {
     const row = (await c.findByText('私彩', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除敏感词“私彩”吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }));
+    await userEvent.click(
+      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }),
+    );
     await waitFor(() => expect(calls['words/remove']?.[0]).toEqual({ id: 9 }), T);
     await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
@@ -139,7 +160,10 @@ export const TestHits: Story = {
     const c = within(canvasElement);
     await c.findByText('刷单返利', {}, T);
     const check = within(c.getByTestId('content-check'));
-    await userEvent.type(await waitFor(() => check.getByLabelText(/短信内容/, { selector: 'textarea' }), T), '诚聘高额兼职，刷单返利日结');
+    await userEvent.type(
+      await waitFor(() => check.getByLabelText(/短信内容/, { selector: 'textarea' }), T),
+      '诚聘高额兼职，刷单返利日结',
+    );
     await userEvent.click(check.getByRole('button', { name: /检\s*测/ }));
     const hits = await c.findByTestId('content-check-hits', {}, T);
     await expect(hits).toHaveTextContent('检测到 2 处敏感内容');
@@ -154,7 +178,10 @@ export const TestClean: Story = {
     const c = within(canvasElement);
     await c.findByText('刷单返利', {}, T);
     const check = within(c.getByTestId('content-check'));
-    await userEvent.type(await waitFor(() => check.getByLabelText(/短信内容/, { selector: 'textarea' }), T), '您的验证码为 123456');
+    await userEvent.type(
+      await waitFor(() => check.getByLabelText(/短信内容/, { selector: 'textarea' }), T),
+      '您的验证码为 123456',
+    );
     await userEvent.click(check.getByRole('button', { name: /检\s*测/ }));
     await expect(await c.findByTestId('content-check-clean', {}, T)).toHaveTextContent('未检测到敏感词');
   },
@@ -180,6 +207,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...contentApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

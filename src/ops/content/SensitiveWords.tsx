@@ -39,7 +39,8 @@ export default function SensitiveWords() {
 
   const importFile = async (file: File) => {
     const read = await readWordFile(file, WORDS_MAX);
-    if (!read.ok) message.error(read.reason === 'too-long' ? TOO_LONG : '无法读取该文件，请使用 UTF-8 或 GB18030 编码的文本文件');
+    if (!read.ok)
+      message.error(read.reason === 'too-long' ? TOO_LONG : '无法读取该文件，请使用 UTF-8 或 GB18030 编码的文本文件');
     else if (!read.text.trim()) message.error('文件中没有敏感词');
     else setAdding(read.text);
   };
@@ -85,7 +86,9 @@ export default function SensitiveWords() {
           style={{ marginBottom: 16 }}
           data-testid="words-file"
           message={
-            fileCount === undefined ? '敏感词表' : `词表文件中另有 ${fileCount.toLocaleString('zh-CN')} 个敏感词（SENSITIVE_WORDS_FILE，请在文件中修改）；下表为控制台添加的敏感词`
+            fileCount === undefined
+              ? '敏感词表'
+              : `词表文件中另有 ${fileCount.toLocaleString('zh-CN')} 个敏感词（SENSITIVE_WORDS_FILE，请在文件中修改）；下表为控制台添加的敏感词`
           }
           description="添加或删除后数秒内在所有进程生效；发送、模板审核和用户的内容检测都使用完整的词表。"
         />
@@ -100,7 +103,12 @@ export default function SensitiveWords() {
               title: '操作',
               width: 100,
               render: (_: unknown, r: SensitiveWord) => (
-                <Popconfirm title={`确定删除敏感词“${r.word}”吗？`} okText="删除" cancelText="取消" onConfirm={() => remove(r)}>
+                <Popconfirm
+                  title={`确定删除敏感词“${r.word}”吗？`}
+                  okText="删除"
+                  cancelText="取消"
+                  onConfirm={() => remove(r)}
+                >
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} loading={removing === r.id}>
                     删除
                   </Button>
@@ -111,7 +119,9 @@ export default function SensitiveWords() {
         />
       </Card>
       <Card title="检测文字">
-        <Typography.Paragraph type="secondary">用完整的敏感词表检测一段短信内容，结果与用户的内容检测相同。</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          用完整的敏感词表检测一段短信内容，结果与用户的内容检测相同。
+        </Typography.Paragraph>
         <ContentCheck />
       </Card>
       <SchemaFormDialog<SensitiveWordsAddForm>
@@ -127,7 +137,9 @@ export default function SensitiveWords() {
         okText="添加"
         errorTestId="words-refusal"
       >
-        <Typography.Paragraph type="secondary">每行一个敏感词（至多50个字符），# 之后为注释；词表文件或列表中已有的词不会重复添加。</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          每行一个敏感词（至多50个字符），# 之后为注释；词表文件或列表中已有的词不会重复添加。
+        </Typography.Paragraph>
       </SchemaFormDialog>
     </Space>
   );

@@ -33,7 +33,8 @@ export const noticeRows: OperatorNotice[] = [
 function testAnswer(text: string, words: string[]) {
   const out: Record<string, string> = {};
   let n = 500;
-  for (const w of words) for (let i = text.indexOf(w); i >= 0; i = text.indexOf(w, i + w.length)) out[String(n++)] = `${i},${i + w.length}`;
+  for (const w of words)
+    for (let i = text.indexOf(w); i >= 0; i = text.indexOf(w, i + w.length)) out[String(n++)] = `${i},${i + w.length}`;
   return n === 500 ? { '200': 'ok' } : out;
 }
 
@@ -67,7 +68,10 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
       return ok(null, answer(b));
     });
   return [
-    listed('words', (f) => ({ ...listPageOf(f.word ? words.filter((w) => w.word.includes(String(f.word))) : words, f), fileCount: FILE_COUNT })),
+    listed('words', (f) => ({
+      ...listPageOf(f.word ? words.filter((w) => w.word.includes(String(f.word))) : words, f),
+      fileCount: FILE_COUNT,
+    })),
     action('words/add', (b) => {
       const lines = String(b.words)
         .split('\n')

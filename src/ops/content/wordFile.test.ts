@@ -19,6 +19,9 @@ describe('sensitive-word files', () => {
 
   it('refuses bytes that are neither encoding', async () => {
     expect(decodeWordFile(new Uint8Array([0x81, 0x20]))).toBeUndefined();
-    expect(await readWordFile(new Blob([new Uint8Array([0xff, 0xff, 0xff])]), 10)).toEqual({ ok: false, reason: 'unreadable' });
+    expect(await readWordFile(new Blob([new Uint8Array([0xff, 0xff, 0xff])]), 10)).toEqual({
+      ok: false,
+      reason: 'unreadable',
+    });
   });
 });

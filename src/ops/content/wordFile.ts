@@ -4,7 +4,8 @@
  * that cannot fit the form's limit of `maxChars` characters (4 bytes a character at most) is
  * refused unread, and the decoded text is held to the same limit.
  */
-export type WordFileRead = { ok: true; text: string; encoding: 'utf-8' | 'gb18030' } | { ok: false; reason: 'too-long' | 'unreadable' };
+export type WordFileRead =
+  { ok: true; text: string; encoding: 'utf-8' | 'gb18030' } | { ok: false; reason: 'too-long' | 'unreadable' };
 
 export function decodeWordFile(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'gb18030' } | undefined {
   try {

@@ -10,7 +10,12 @@ import { Alert } from 'antd';
 import customerActionForm from '@/generated/forms/operator-customer-action';
 import creditForm from '@/generated/forms/operator-credit';
 import loginAsForm from '@/generated/forms/operator-login-as';
-import type { OperatorCreditForm, OperatorCustomer, OperatorCustomerAction, OperatorLoginAsForm } from '@/generated/schemas';
+import type {
+  OperatorCreditForm,
+  OperatorCustomer,
+  OperatorCustomerAction,
+  OperatorLoginAsForm,
+} from '@/generated/schemas';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { schemaUi } from '@/schema';
@@ -27,7 +32,16 @@ interface DialogProps {
 
 /** the row's essentials above a dialog's form */
 export function CustomerSummary({ row, fields }: { row: OperatorCustomer; fields: (keyof OperatorCustomer)[] }) {
-  return <SchemaDescriptions entity={operatorCustomers.entity} record={row} fields={fields} column={2} size="small" style={{ marginBottom: 16 }} />;
+  return (
+    <SchemaDescriptions
+      entity={operatorCustomers.entity}
+      record={row}
+      fields={fields}
+      column={2}
+      size="small"
+      style={{ marginBottom: 16 }}
+    />
+  );
 }
 
 const actionUi = schemaUi('forms/operator-customer-action');

@@ -30,9 +30,12 @@ type Story = StoryObj<typeof meta>;
 
 /** the account's row (its 账户 cell; an agent's clientid shows in its sub-accounts' 所属代理商 too) */
 const rowOf = async (c: ReturnType<typeof within>, clientid: string) =>
-  (await c.findAllByText(clientid, {}, T)).map((e: HTMLElement) => e.closest('tr') as HTMLElement).find((tr: HTMLElement) => tr.querySelector('td')?.textContent === clientid)!;
+  (await c.findAllByText(clientid, {}, T))
+    .map((e: HTMLElement) => e.closest('tr') as HTMLElement)
+    .find((tr: HTMLElement) => tr.querySelector('td')?.textContent === clientid)!;
 /** a dialog's field, once the form's code has loaded */
-const field = (dialog: ReturnType<typeof within>, label: RegExp, selector = 'textarea') => waitFor(() => dialog.getByLabelText(label, { selector }), T);
+const field = (dialog: ReturnType<typeof within>, label: RegExp, selector = 'textarea') =>
+  waitFor(() => dialog.getByLabelText(label, { selector }), T);
 const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
@@ -59,7 +62,17 @@ export const List: Story = {
     await expect(within(frozen).getByRole('button', { name: '解冻' })).toBeInTheDocument();
     await expect(within(frozen).queryByRole('button', { name: '冻结' })).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
-      expect.arrayContaining(['账户', '用户类型', '所属代理商', '名称', '余额', '状态', '认证状态', '创建时间', '操作']),
+      expect.arrayContaining([
+        '账户',
+        '用户类型',
+        '所属代理商',
+        '名称',
+        '余额',
+        '状态',
+        '认证状态',
+        '创建时间',
+        '操作',
+      ]),
     );
   },
 };
@@ -91,7 +104,9 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...customerApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };
 
@@ -137,7 +152,14 @@ export const Freeze: Story = {
 
 export const FreezeRefused: Story = {
   name: '冻结被拒绝',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
@@ -166,7 +188,14 @@ export const Unfreeze: Story = {
 
 export const UnfreezeRefused: Story = {
   name: '解冻被拒绝',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
@@ -184,7 +213,9 @@ export const Unlock: Story = {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     await expect(await body().findByText('确定解除账户 b20031 的登录锁定吗？', {}, T)).toBeInTheDocument();
     const before = listCalls();
-    await userEvent.click(within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /解除锁定/ }));
+    await userEvent.click(
+      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /解除锁定/ }),
+    );
     await waitFor(() => expect(calls.unlock?.[0]).toEqual({ clientid: 'b20031' }), T);
     await expect(await body().findByText('已解除登录锁定', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
@@ -193,12 +224,18 @@ export const Unlock: Story = {
 
 export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     const before = listCalls();
-    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /解除锁定/ }));
+    await userEvent.click(
+      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
+        name: /解除锁定/,
+      }),
+    );
     await expect(await body().findByText('账户不存在', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
   },
@@ -211,7 +248,9 @@ export const ResetPassword: Story = {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
-    await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent('发送至该账户的邮箱 ops@xinda.example.com');
+    await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(
+      '发送至该账户的邮箱 ops@xinda.example.com',
+    );
     await userEvent.click(body().getByRole('button', { name: '重置密码' }));
     await waitFor(() => expect(calls['reset-password']?.[0]).toEqual({ clientid: 'a10023' }), T);
     await expect(await body().findByText('新密码已发送至 ops@xinda.example.com', {}, T)).toBeInTheDocument();
@@ -220,7 +259,14 @@ export const ResetPassword: Story = {
 
 export const ResetPasswordRefused: Story = {
   name: '重置密码被拒绝（没有邮箱）',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
@@ -248,9 +294,18 @@ export const Credit: Story = {
     await userEvent.type(await field(dialog, /备注/), '多充退回');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     // asked once more, naming the agent, the direction and the amount
-    await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent('确定为代理商 a10023 降低额度 200.50 元吗？');
-    await userEvent.click(within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(calls.credit?.[0]).toEqual({ clientid: 'a10023', amount: '-200.50', remark: '多充退回' }), T);
+    await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent(
+      '确定为代理商 a10023 降低额度 200.50 元吗？',
+    );
+    await userEvent.click(
+      within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', {
+        name: /确\s*定/,
+      }),
+    );
+    await waitFor(
+      () => expect(calls.credit?.[0]).toEqual({ clientid: 'a10023', amount: '-200.50', remark: '多充退回' }),
+      T,
+    );
     await expect(await body().findByText('已记账，当前余额 12599.50 元', {}, T)).toBeInTheDocument();
   },
 };
@@ -269,15 +324,28 @@ export const CreditInvalid: Story = {
 
 export const CreditRefused: Story = {
   name: '调整额度被拒绝（余额不足）',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement, 'a10011');
     await userEvent.type(await field(dialog, /金额/, 'input'), '-100');
     await userEvent.type(await field(dialog, /备注/), '扣减');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
-    await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent('确定为代理商 a10011 降低额度 100 元吗？');
+    await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent(
+      '确定为代理商 a10011 降低额度 100 元吗？',
+    );
     const before = listCalls();
-    await userEvent.click(within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', { name: /确\s*定/ }));
+    await userEvent.click(
+      within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', {
+        name: /确\s*定/,
+      }),
+    );
     await expect(await dialog.findByTestId('credit-refusal', {}, T)).toHaveTextContent('余额不足，当前余额 5.00 元');
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
   },
@@ -312,7 +380,10 @@ export const LoginAs: Story = {
     await expect(calls['login-as']).toBeUndefined();
     await userEvent.type(reason, '客户反馈发送失败，核查其设置');
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
-    await waitFor(() => expect(calls['login-as']?.[0]).toEqual({ clientid: 'b20031', remark: '客户反馈发送失败，核查其设置' }), T);
+    await waitFor(
+      () => expect(calls['login-as']?.[0]).toEqual({ clientid: 'b20031', remark: '客户反馈发送失败，核查其设置' }),
+      T,
+    );
     await waitFor(() => expect(calls.enter?.[0]).toEqual({ token: LOGIN_AS_TOKEN }), T);
     await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
     // the browser's note: an account's session now, so the accounts' console keeps it
@@ -323,7 +394,14 @@ export const LoginAs: Story = {
 
 export const LoginAsRefused: Story = {
   name: '以该账户登录被拒绝',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }), ...shell] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
+        ...shell,
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
@@ -340,7 +418,9 @@ export const LoginAsRefused: Story = {
 
 export const LoginAsEnterRefused: Story = {
   name: '以该账户登录：令牌兑换被拒绝',
-  parameters: { msw: { handlers: [...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
@@ -358,6 +438,9 @@ export const LoginAsFrozen: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
-    await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute('aria-disabled', 'true');
+    await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
   },
 };

@@ -85,7 +85,9 @@ export default function CustomerList() {
   const resetPassword = (r: OperatorCustomer) => {
     modal.confirm({
       title: `重置账户 ${r.clientid} 的密码？`,
-      content: <span data-testid="reset-confirm">{`系统生成新密码（10 位字母和数字）并发送至该账户的邮箱${r.email ? ` ${r.email}` : ''}，该账户的所有登录随即结束。`}</span>,
+      content: (
+        <span data-testid="reset-confirm">{`系统生成新密码（10 位字母和数字）并发送至该账户的邮箱${r.email ? ` ${r.email}` : ''}，该账户的所有登录随即结束。`}</span>
+      ),
       okText: '重置密码',
       cancelText: '取消',
       onOk: () => run(`reset:${r.clientid}`, () => customerApi.resetPassword(r.clientid)),
@@ -126,7 +128,12 @@ export default function CustomerList() {
         menu={{
           items: [
             { key: 'reset', label: '重置密码', onClick: () => resetPassword(r) },
-            { key: 'loginAs', label: '以该账户登录', disabled: r.status !== AccountStatus.Active, onClick: () => setDialog({ kind: 'loginAs', row: r }) },
+            {
+              key: 'loginAs',
+              label: '以该账户登录',
+              disabled: r.status !== AccountStatus.Active,
+              onClick: () => setDialog({ kind: 'loginAs', row: r }),
+            },
           ],
         }}
       >
@@ -139,12 +146,24 @@ export default function CustomerList() {
 
   return (
     <Card title={customersScreen.label}>
-      <SchemaFilterBar filter={operatorCustomers.filter} formProps={searchFormProps} fieldProps={{ userType: { options: userTypeOptions() } }} />
+      <SchemaFilterBar
+        filter={operatorCustomers.filter}
+        formProps={searchFormProps}
+        fieldProps={{ userType: { options: userTypeOptions() } }}
+      />
       <SchemaTable<OperatorCustomer>
         {...tableProps}
         entity={operatorCustomers.entity}
         columns={columns}
-        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', width: 260, render: (_: unknown, r: OperatorCustomer) => actions(r) }]}
+        extraColumns={[
+          {
+            key: 'actions',
+            title: '操作',
+            fixed: 'right',
+            width: 260,
+            render: (_: unknown, r: OperatorCustomer) => actions(r),
+          },
+        ]}
       />
       <FreezeDialog row={rowOf('freeze')} freeze onClose={close} done={done} />
       <FreezeDialog row={rowOf('unfreeze')} freeze={false} onClose={close} done={done} />

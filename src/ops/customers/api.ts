@@ -12,7 +12,13 @@ import { CUSTOMER_ACTIONS } from '.';
 export const customerApi = {
   /** 冻结 / 解冻 with the remark written to the audit log */
   setFrozen: async (clientid: string, freeze: boolean, remark?: string) =>
-    (await postJson(freeze ? CUSTOMER_ACTIONS.freeze : CUSTOMER_ACTIONS.unfreeze, { clientid, remark }, { silent: true })).msg,
+    (
+      await postJson(
+        freeze ? CUSTOMER_ACTIONS.freeze : CUSTOMER_ACTIONS.unfreeze,
+        { clientid, remark },
+        { silent: true },
+      )
+    ).msg,
   unlock: async (clientid: string) => (await postJson(CUSTOMER_ACTIONS.unlock, { clientid })).msg,
   resetPassword: async (clientid: string) => (await postJson(CUSTOMER_ACTIONS.resetPassword, { clientid })).msg,
   credit: async (v: OperatorCreditForm) => (await postJson(CUSTOMER_ACTIONS.credit, v, { silent: true })).msg,
@@ -29,7 +35,11 @@ export const accountConsole = { open: () => window.location.assign('/') };
  * server's message (登录成功); the caller opens the accounts' console.
  */
 export async function loginAsAccount(clientid: string, remark: string): Promise<string | undefined> {
-  const issued = await postJson<{ token: string; clientid: string }>(CUSTOMER_ACTIONS.loginAs, { clientid, remark }, { silent: true });
+  const issued = await postJson<{ token: string; clientid: string }>(
+    CUSTOMER_ACTIONS.loginAs,
+    { clientid, remark },
+    { silent: true },
+  );
   const entered = await postForm(CUSTOMER_ACTIONS.enter, { token: issued.data!.token }, { silent: true });
   sessionKind.set('account');
   return entered.msg;

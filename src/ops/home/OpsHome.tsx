@@ -34,7 +34,9 @@ export default function OpsHome() {
           <Descriptions.Item label={field('role')}>
             <EnumTag enumName="operator-role" value={operator.role} />
           </Descriptions.Item>
-          <Descriptions.Item label={field('totpEnabled')}>{operator.totpEnabled ? '已开启' : '未开启'}</Descriptions.Item>
+          <Descriptions.Item label={field('totpEnabled')}>
+            {operator.totpEnabled ? '已开启' : '未开启'}
+          </Descriptions.Item>
           <Descriptions.Item label={field('lastLoginAt')}>{operator.lastLoginAt || '-'}</Descriptions.Item>
         </Descriptions>
       </Card>

@@ -38,22 +38,34 @@ export function BudgetsPanel({ b }: { b: Budgets }) {
   return (
     <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="budgets">
       <Col xs={24} xl={12}>
-        <Card size="small" title={`${title('alarms')}（${a.day}）`} data-testid="budget-alarms" styles={{ body: { minHeight: 220 } }}>
+        <Card
+          size="small"
+          title={`${title('alarms')}（${a.day}）`}
+          data-testid="budget-alarms"
+          styles={{ body: { minHeight: 220 } }}
+        >
           <Typography.Text type="secondary">
             {title('alarms', 'sms')} / {title('alarms', 'budget')}
           </Typography.Text>
           {usage(a.sms, a.budget, 'alarm-usage')}
           <Descriptions size="small" column={{ xs: 1, sm: 2, xxl: 3 }} style={{ marginTop: 12 }}>
-            {(['alarmsSent', 'left', 'skippedCooldown', 'skippedBudget', 'skippedNoPhone', 'pending'] as const).map((k) => (
-              <Descriptions.Item key={k} label={title('alarms', k)}>
-                <span data-testid={`alarm-${k}`}>{count(a[k])}</span>
-              </Descriptions.Item>
-            ))}
+            {(['alarmsSent', 'left', 'skippedCooldown', 'skippedBudget', 'skippedNoPhone', 'pending'] as const).map(
+              (k) => (
+                <Descriptions.Item key={k} label={title('alarms', k)}>
+                  <span data-testid={`alarm-${k}`}>{count(a[k])}</span>
+                </Descriptions.Item>
+              ),
+            )}
           </Descriptions>
         </Card>
       </Col>
       <Col xs={24} xl={12}>
-        <Card size="small" title={`${title('codes')}（${c.day}）`} data-testid="budget-codes" styles={{ body: { minHeight: 220 } }}>
+        <Card
+          size="small"
+          title={`${title('codes')}（${c.day}）`}
+          data-testid="budget-codes"
+          styles={{ body: { minHeight: 220 } }}
+        >
           <Typography.Text type="secondary">
             {title('codes', 'sms')} / {title('codes', 'globalCap')}
           </Typography.Text>
@@ -78,10 +90,17 @@ export function BudgetsPanel({ b }: { b: Budgets }) {
               size="small"
               rowKey="countryCode"
               data-testid="code-countries"
-              pagination={c.countries.length > 5 ? { pageSize: 5, showSizeChanger: false, hideOnSinglePage: true } : false}
+              pagination={
+                c.countries.length > 5 ? { pageSize: 5, showSizeChanger: false, hideOnSinglePage: true } : false
+              }
               dataSource={c.countries}
               columns={[
-                { key: 'countryCode', dataIndex: 'countryCode', title: title('codes', 'countries', '[]', 'countryCode'), render: (v: string) => `+${v}` },
+                {
+                  key: 'countryCode',
+                  dataIndex: 'countryCode',
+                  title: title('codes', 'countries', '[]', 'countryCode'),
+                  render: (v: string) => `+${v}`,
+                },
                 {
                   key: 'usage',
                   title: `${title('codes', 'countries', '[]', 'sms')} / ${title('codes', 'countries', '[]', 'cap')}`,

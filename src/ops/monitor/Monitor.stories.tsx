@@ -38,13 +38,25 @@ export const Hour: Story = {
     await expect(c.getByTestId('total-deliveryRate')).toHaveTextContent(`${hour.totals.deliveryRate!.toFixed(2)}%`);
     // the doors' sessions now: the last minute's samples added up
     await expect(c.getByTestId('total-sessions')).toHaveTextContent('6');
-    for (const name of ['最近一小时每分钟等待发送与未确认的短信', '最近一小时各协议已登录的接入会话', '最近一小时各运营商每分钟成功率', '最近一小时各通道每分钟成功率'])
+    for (const name of [
+      '最近一小时每分钟等待发送与未确认的短信',
+      '最近一小时各协议已登录的接入会话',
+      '最近一小时各运营商每分钟成功率',
+      '最近一小时各通道每分钟成功率',
+    ])
       await expect(c.getByRole('img', { name })).toBeInTheDocument();
-    await expect(c.getByTestId('carriers-chart').dataset.rates).toContain(`移动 ${hour.carriers[0].deliveryRate!.toFixed(2)}%`);
-    await expect(within(c.getByTestId('channel-totals')).getByText('cmcc-main').closest('tr')).toHaveTextContent(`${hour.channels[0].deliveryRate!.toFixed(2)}%`);
+    await expect(c.getByTestId('carriers-chart').dataset.rates).toContain(
+      `移动 ${hour.carriers[0].deliveryRate!.toFixed(2)}%`,
+    );
+    await expect(within(c.getByTestId('channel-totals')).getByText('cmcc-main').closest('tr')).toHaveTextContent(
+      `${hour.channels[0].deliveryRate!.toFixed(2)}%`,
+    );
     // refusals: the chart and the table, most first
     const refused = hour.refusals.reduce((n, r) => n + r.total, 0);
-    await expect(c.getByRole('img', { name: '最近一小时每分钟被拒绝的提交' })).toHaveAttribute('data-total', String(refused));
+    await expect(c.getByRole('img', { name: '最近一小时每分钟被拒绝的提交' })).toHaveAttribute(
+      'data-total',
+      String(refused),
+    );
     const table = within(c.getByTestId('refusal-table'));
     const rows = table.getAllByRole('row').slice(1);
     await expect(rows[0]).toHaveTextContent('SMPP0x58超过账户的发送速率');
@@ -69,7 +81,9 @@ export const Budgets: Story = {
     await expect(codes.getByTestId('code-usage')).toHaveTextContent('1,284 / 20,000');
     await expect(codes.getByTestId('code-targetsAtCap')).toHaveTextContent('2（单个号码/邮箱最多 10）');
     await expect(codes.getByTestId('code-ipsAtCap')).toHaveTextContent('1（单个IP最多 23）');
-    await expect(within(codes.getByTestId('code-countries')).getByText('+852').closest('tr')).toHaveTextContent('14 / 200');
+    await expect(within(codes.getByTestId('code-countries')).getByText('+852').closest('tr')).toHaveTextContent(
+      '14 / 200',
+    );
   },
 };
 
@@ -91,7 +105,9 @@ export const DayFromAddress: Story = {
   name: '最近一天（地址中的范围）',
   parameters: { app: opsApp('/ops/monitor?range=day') },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByRole('img', { name: '最近一天每分钟受理、提交、成功、失败条数' }, T)).toHaveAttribute('data-points', '1440');
+    await expect(
+      await within(canvasElement).findByRole('img', { name: '最近一天每分钟受理、提交、成功、失败条数' }, T),
+    ).toHaveAttribute('data-points', '1440');
     await expect(calls[0]).toEqual({ range: 'day' });
   },
 };
@@ -103,7 +119,13 @@ export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('最近一小时没有受理或发送的短信', {}, T)).toBeInTheDocument();
-    for (const text of ['最近一小时尚无采样', '最近一小时没有接入会话（SMPP、CMPP、SMGP、SGIP）', '最近一小时没有发送结果', '最近一小时没有通道提交', '最近一小时没有被拒绝的提交'])
+    for (const text of [
+      '最近一小时尚无采样',
+      '最近一小时没有接入会话（SMPP、CMPP、SMGP、SGIP）',
+      '最近一小时没有发送结果',
+      '最近一小时没有通道提交',
+      '最近一小时没有被拒绝的提交',
+    ])
       await expect(c.getByText(text)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('[data-testid$="-chart"]')).toHaveLength(0);
     await expect(c.getByTestId('total-accepted')).toHaveTextContent('0');

@@ -11,14 +11,39 @@
  */
 import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Card, Col, Empty, Row, Segmented, Skeleton, Space, Statistic, Table, Tooltip, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Statistic,
+  Table,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { QuestionCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import type { MonitorSeries } from '@/generated/schemas';
 import { Chart } from '@/components/Chart/Chart';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { enumLabel, schemas } from '@/schema';
-import { anyValue, backlogOption, carrierName, carrierRatesOption, channelRatesOption, flowOption, lastSample, refusalsOption, seriesTitle, sessionsOption } from './charts';
+import {
+  anyValue,
+  backlogOption,
+  carrierName,
+  carrierRatesOption,
+  channelRatesOption,
+  flowOption,
+  lastSample,
+  refusalsOption,
+  seriesTitle,
+  sessionsOption,
+} from './charts';
 import { BudgetsPanel } from './Budgets';
 import { MONITOR_REFRESH_MS, MONITOR_URL, monitorScreen } from '.';
 
@@ -38,10 +63,25 @@ const channelName = (c: string) => c || (enumLabel('channel-source', 'default') 
 const refusalName = (r: Refusal) => `${protocolName(r.protocol)} ${r.label}（${r.code}）`;
 /** entities/monitor-series.json: a nested property's title (refusals.items.code …) */
 const itemTitle = (list: string, field: string) =>
-  (schemas.get('entities/monitor-series').properties?.[list]?.items as { properties?: Record<string, { title?: string }> } | undefined)?.properties?.[field]?.title ?? field;
+  (
+    schemas.get('entities/monitor-series').properties?.[list]?.items as
+      { properties?: Record<string, { title?: string }> } | undefined
+  )?.properties?.[field]?.title ?? field;
 
 /** one chart's card: its title, and the chart or, with nothing to show, the reason */
-function Panel({ title, extra, empty, children, testId }: { title: string; extra?: ReactNode; empty?: string | false; children: ReactNode; testId: string }) {
+function Panel({
+  title,
+  extra,
+  empty,
+  children,
+  testId,
+}: {
+  title: string;
+  extra?: ReactNode;
+  empty?: string | false;
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <Card size="small" title={title} extra={extra} data-testid={testId} styles={{ body: { minHeight: 260 } }}>
       {empty ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} style={{ paddingTop: 56 }} /> : children}
@@ -59,7 +99,12 @@ function Totals({ s }: { s: MonitorSeries }) {
     { key: 'accepted', title: seriesTitle('accepted'), value: count(s.totals.accepted) },
     { key: 'submitted', title: seriesTitle('submitted'), value: count(s.totals.submitted) },
     { key: 'delivered', title: seriesTitle('delivered'), value: count(s.totals.delivered), colour: '#389e0d' },
-    { key: 'failed', title: seriesTitle('failed'), value: count(s.totals.failed), colour: s.totals.failed ? '#cf1322' : undefined },
+    {
+      key: 'failed',
+      title: seriesTitle('failed'),
+      value: count(s.totals.failed),
+      colour: s.totals.failed ? '#cf1322' : undefined,
+    },
     {
       key: 'deliveryRate',
       title: (
@@ -77,7 +122,12 @@ function Totals({ s }: { s: MonitorSeries }) {
     <Row gutter={[16, 16]} data-testid="monitor-totals">
       {items.map((i) => (
         <Col key={i.key} xs={12} md={6} xl={3}>
-          <Statistic title={i.title} value={i.value} valueStyle={i.colour ? { color: i.colour } : undefined} data-testid={`total-${i.key}`} />
+          <Statistic
+            title={i.title}
+            value={i.value}
+            valueStyle={i.colour ? { color: i.colour } : undefined}
+            data-testid={`total-${i.key}`}
+          />
         </Col>
       ))}
     </Row>
@@ -101,7 +151,11 @@ function Charts({ s }: { s: MonitorSeries }) {
   return (
     <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
       <Col xs={24}>
-        <Panel title="每分钟短信量" testId="panel-flow" empty={!anyValue(s.accepted, s.submitted, s.delivered, s.failed) && `${range}没有受理或发送的短信`}>
+        <Panel
+          title="每分钟短信量"
+          testId="panel-flow"
+          empty={!anyValue(s.accepted, s.submitted, s.delivered, s.failed) && `${range}没有受理或发送的短信`}
+        >
           <Chart
             option={options.flow}
             height={280}
@@ -112,12 +166,20 @@ function Charts({ s }: { s: MonitorSeries }) {
         </Panel>
       </Col>
       <Col xs={24} xl={12}>
-        <Panel title="等待与未确认" testId="panel-backlog" empty={!s.waiting.some((x) => x !== null) && !s.unconfirmed.some((x) => x !== null) && `${range}尚无采样`}>
+        <Panel
+          title="等待与未确认"
+          testId="panel-backlog"
+          empty={!s.waiting.some((x) => x !== null) && !s.unconfirmed.some((x) => x !== null) && `${range}尚无采样`}
+        >
           <Chart option={options.backlog} label={`${range}每分钟等待发送与未确认的短信`} testId="backlog-chart" />
         </Panel>
       </Col>
       <Col xs={24} xl={12}>
-        <Panel title={seriesTitle('sessions')} testId="panel-sessions" empty={!s.sessions.length && `${range}没有接入会话（SMPP、CMPP、SMGP、SGIP）`}>
+        <Panel
+          title={seriesTitle('sessions')}
+          testId="panel-sessions"
+          empty={!s.sessions.length && `${range}没有接入会话（SMPP、CMPP、SMGP、SGIP）`}
+        >
           <Chart option={options.sessions} label={`${range}各协议已登录的接入会话`} testId="sessions-chart" />
         </Panel>
       </Col>
@@ -147,27 +209,67 @@ function Charts({ s }: { s: MonitorSeries }) {
               deliveryRate: c.deliveryRate,
             }))}
             columns={[
-              { key: 'channel', dataIndex: 'channel', title: itemTitle('channels', 'channel'), render: (v: string) => channelName(v) },
-              { key: 'submitted', dataIndex: 'submitted', title: itemTitle('channels', 'submitted'), align: 'right', render: count },
-              { key: 'delivered', dataIndex: 'delivered', title: itemTitle('channels', 'delivered'), align: 'right', render: count },
-              { key: 'failed', dataIndex: 'failed', title: itemTitle('channels', 'failed'), align: 'right', render: count },
-              { key: 'deliveryRate', dataIndex: 'deliveryRate', title: itemTitle('channels', 'deliveryRate'), align: 'right', render: pct },
+              {
+                key: 'channel',
+                dataIndex: 'channel',
+                title: itemTitle('channels', 'channel'),
+                render: (v: string) => channelName(v),
+              },
+              {
+                key: 'submitted',
+                dataIndex: 'submitted',
+                title: itemTitle('channels', 'submitted'),
+                align: 'right',
+                render: count,
+              },
+              {
+                key: 'delivered',
+                dataIndex: 'delivered',
+                title: itemTitle('channels', 'delivered'),
+                align: 'right',
+                render: count,
+              },
+              {
+                key: 'failed',
+                dataIndex: 'failed',
+                title: itemTitle('channels', 'failed'),
+                align: 'right',
+                render: count,
+              },
+              {
+                key: 'deliveryRate',
+                dataIndex: 'deliveryRate',
+                title: itemTitle('channels', 'deliveryRate'),
+                align: 'right',
+                render: pct,
+              },
             ]}
           />
         </Panel>
       </Col>
       <Col xs={24}>
-        <Panel title={schemas.get('entities/monitor-series').properties?.refusals?.title ?? ''} testId="panel-refusals" empty={!refusalTotal && `${range}没有被拒绝的提交`}>
+        <Panel
+          title={schemas.get('entities/monitor-series').properties?.refusals?.title ?? ''}
+          testId="panel-refusals"
+          empty={!refusalTotal && `${range}没有被拒绝的提交`}
+        >
           <Row gutter={16}>
             <Col xs={24} xl={14}>
-              <Chart option={options.refusals} label={`${range}每分钟被拒绝的提交`} testId="refusals-chart" data={{ total: refusalTotal }} />
+              <Chart
+                option={options.refusals}
+                label={`${range}每分钟被拒绝的提交`}
+                testId="refusals-chart"
+                data={{ total: refusalTotal }}
+              />
             </Col>
             <Col xs={24} xl={10}>
               <Table<Refusal>
                 size="small"
                 rowKey={(r) => `${r.protocol} ${r.code} ${r.reason}`}
                 data-testid="refusal-table"
-                pagination={s.refusals.length > 8 ? { pageSize: 8, showSizeChanger: false, hideOnSinglePage: true } : false}
+                pagination={
+                  s.refusals.length > 8 ? { pageSize: 8, showSizeChanger: false, hideOnSinglePage: true } : false
+                }
                 dataSource={[...s.refusals].sort((a, b) => b.total - a.total)}
                 columns={[
                   {
@@ -188,7 +290,14 @@ function Charts({ s }: { s: MonitorSeries }) {
                       </Tooltip>
                     ),
                   },
-                  { key: 'total', dataIndex: 'total', title: itemTitle('refusals', 'total'), align: 'right', width: 96, render: count },
+                  {
+                    key: 'total',
+                    dataIndex: 'total',
+                    title: itemTitle('refusals', 'total'),
+                    align: 'right',
+                    width: 96,
+                    render: count,
+                  },
                 ]}
               />
             </Col>
@@ -207,10 +316,16 @@ export default function Monitor() {
     method: 'get',
     config: { query: { range } },
     meta: { silent: true },
-    queryOptions: { queryKey: ['ops', 'monitor', range], refetchInterval: MONITOR_REFRESH_MS, refetchIntervalInBackground: true },
+    queryOptions: {
+      queryKey: ['ops', 'monitor', range],
+      refetchInterval: MONITOR_REFRESH_MS,
+      refetchIntervalInBackground: true,
+    },
   });
   const s = query.isSuccess ? result.data : undefined;
-  const at = query.dataUpdatedAt ? new Date(query.dataUpdatedAt).toLocaleTimeString('zh-CN', { hour12: false }) : undefined;
+  const at = query.dataUpdatedAt
+    ? new Date(query.dataUpdatedAt).toLocaleTimeString('zh-CN', { hour12: false })
+    : undefined;
   const setRange = (r: Range) =>
     setSearch(
       (prev) => {
@@ -232,7 +347,11 @@ export default function Monitor() {
               每分钟自动刷新{at ? `，更新于 ${at}` : ''}
             </Typography.Text>
             <Segmented<Range> options={RANGES} value={range} onChange={setRange} />
-            <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()} loading={query.isFetching && !query.isLoading}>
+            <Button
+              icon={<ReloadOutlined />}
+              onClick={() => void query.refetch()}
+              loading={query.isFetching && !query.isLoading}
+            >
               刷新
             </Button>
           </Space>
@@ -259,7 +378,8 @@ export default function Monitor() {
         {s && (
           <>
             <Typography.Paragraph type="secondary" data-testid="monitor-range">
-              {rangeText(s.range)}：{s.minutes[0]} 至 {s.minutes[s.minutes.length - 1]}（北京时间，每分钟一个点，所有进程合计）
+              {rangeText(s.range)}：{s.minutes[0]} 至 {s.minutes[s.minutes.length - 1]}
+              （北京时间，每分钟一个点，所有进程合计）
             </Typography.Paragraph>
             <Totals s={s} />
           </>

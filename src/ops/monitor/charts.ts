@@ -25,7 +25,10 @@ const tooltip = (s: MonitorSeries, unit = '') => ({
   trigger: 'axis' as const,
   formatter: (items: { dataIndex: number; marker: string; seriesName: string; value: number | null }[]) => {
     const i = items[0]?.dataIndex ?? 0;
-    const lines = items.map((p) => `${p.marker}${p.seriesName}：${p.value === null || p.value === undefined ? '-' : `${p.value.toLocaleString('zh-CN')}${unit}`}`);
+    const lines = items.map(
+      (p) =>
+        `${p.marker}${p.seriesName}：${p.value === null || p.value === undefined ? '-' : `${p.value.toLocaleString('zh-CN')}${unit}`}`,
+    );
     return [s.minutes[i], ...lines].join('<br/>');
   },
 });
@@ -46,7 +49,14 @@ const line = (name: string, data: (number | null)[], color?: string, dots = fals
   ...(color ? { itemStyle: { color }, lineStyle: { color } } : {}),
 });
 
-export const COLOURS = { accepted: '#1677ff', submitted: '#722ed1', delivered: '#52c41a', failed: '#ff4d4f', waiting: '#faad14', unconfirmed: '#eb2f96' };
+export const COLOURS = {
+  accepted: '#1677ff',
+  submitted: '#722ed1',
+  delivered: '#52c41a',
+  failed: '#ff4d4f',
+  waiting: '#faad14',
+  unconfirmed: '#eb2f96',
+};
 
 /** 每分钟短信量: accepted, submitted, delivered, failed */
 export function flowOption(s: MonitorSeries): ChartOption {
@@ -56,7 +66,9 @@ export function flowOption(s: MonitorSeries): ChartOption {
     grid,
     xAxis: timeAxis(s),
     yAxis: { type: 'value', minInterval: 1 },
-    series: (['accepted', 'submitted', 'delivered', 'failed'] as const).map((k) => line(seriesTitle(k), s[k], COLOURS[k])),
+    series: (['accepted', 'submitted', 'delivered', 'failed'] as const).map((k) =>
+      line(seriesTitle(k), s[k], COLOURS[k]),
+    ),
   };
 }
 
@@ -77,13 +89,21 @@ const pct = (v: number | null) => (v === null ? '-' : `${v.toFixed(2)}%`);
 export const carrierName = (c: number) => enumLabel('carrier', c) ?? String(c);
 
 /** a rate chart: one line a row, named with its range's rate */
-function ratesOption(s: MonitorSeries, rows: { name: string; rate: (number | null)[]; deliveryRate: number | null }[]): ChartOption {
+function ratesOption(
+  s: MonitorSeries,
+  rows: { name: string; rate: (number | null)[]; deliveryRate: number | null }[],
+): ChartOption {
   return {
     tooltip: tooltip(s, '%'),
     legend,
     grid,
     xAxis: timeAxis(s),
-    yAxis: { type: 'value', min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10), max: 100, axisLabel: { formatter: '{value}%' } },
+    yAxis: {
+      type: 'value',
+      min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10),
+      max: 100,
+      axisLabel: { formatter: '{value}%' },
+    },
     series: rows.map((r) => line(`${r.name}（${pct(r.deliveryRate)}）`, r.rate, undefined, true)),
   };
 }
@@ -111,7 +131,13 @@ export function refusalsOption(s: MonitorSeries, name: RefusalName): ChartOption
     grid,
     xAxis: { ...timeAxis(s), boundaryGap: true },
     yAxis: { type: 'value', minInterval: 1 },
-    series: s.refusals.map((r) => ({ name: name(r), type: 'bar' as const, stack: 'refused', data: r.counts, barMaxWidth: 16 })),
+    series: s.refusals.map((r) => ({
+      name: name(r),
+      type: 'bar' as const,
+      stack: 'refused',
+      data: r.counts,
+      barMaxWidth: 16,
+    })),
   };
 }
 

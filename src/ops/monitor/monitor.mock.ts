@@ -36,16 +36,36 @@ export function monitorSeries(range: Range = 'hour'): MonitorSeries {
   const carriers = ([Carrier.Mobile, Carrier.Unicom, Carrier.Telecom] as const).map((carrier, k) => {
     const ok = delivered.map((x) => Math.round(x * share[carrier]));
     const bad = failed.map((x, i) => Math.round(x * share[carrier] * (0.6 + noise(i, 10 + k))));
-    return { carrier, delivered: ok, failed: bad, rate: ok.map((x, i) => rate(x, bad[i])), deliveryRate: rate(sum(ok), sum(bad)) };
+    return {
+      carrier,
+      delivered: ok,
+      failed: bad,
+      rate: ok.map((x, i) => rate(x, bad[i])),
+      deliveryRate: rate(sum(ok), sum(bad)),
+    };
   });
   const channels = (['cmcc-main', 'unicom-telecom'] as const).map((channel, k) => {
     const part = k === 0 ? 0.55 : 0.45;
     const sub = submitted.map((x) => Math.round(x * part));
     const ok = delivered.map((x) => Math.round(x * part));
     const bad = failed.map((x, i) => Math.round(x * part * (k === 0 ? 0.7 : 1.3 + noise(i, 20))));
-    return { channel, submitted: sub, delivered: ok, failed: bad, rate: ok.map((x, i) => rate(x, bad[i])), deliveryRate: rate(sum(ok), sum(bad)) };
+    return {
+      channel,
+      submitted: sub,
+      delivered: ok,
+      failed: bad,
+      rate: ok.map((x, i) => rate(x, bad[i])),
+      deliveryRate: rate(sum(ok), sum(bad)),
+    };
   });
-  const refusal = (protocol: AccessProtocol, code: string, reason: string, label: string, every: number, seed: number) => {
+  const refusal = (
+    protocol: AccessProtocol,
+    code: string,
+    reason: string,
+    label: string,
+    every: number,
+    seed: number,
+  ) => {
     const counts = minutes.map((_, i) => (noise(i, seed) < 1 / every ? 1 + Math.round(4 * noise(i, seed + 1)) : 0));
     return { protocol, code, reason, label, counts, total: sum(counts) };
   };
@@ -56,7 +76,10 @@ export function monitorSeries(range: Range = 'hour'): MonitorSeries {
     refusal(AccessProtocol.Http, '40003', 'SIGN_MISSING', '短信内容须以【签名】开头或结尾', 20, 70),
     refusal(AccessProtocol.Console, '500', 'notEnoughBalance', '账户余额不足，无法发送', 30, 80),
   ];
-  const gauge = (base: number, seed: number) => minutes.map((_, i) => (i === n - 1 && noise(i, seed) < 0.3 ? null : Math.round(base * swell(i) * (0.5 + noise(i, seed)))));
+  const gauge = (base: number, seed: number) =>
+    minutes.map((_, i) =>
+      i === n - 1 && noise(i, seed) < 0.3 ? null : Math.round(base * swell(i) * (0.5 + noise(i, seed))),
+    );
   return {
     range,
     start: `${minutes[0]}:00`,
@@ -89,7 +112,17 @@ export function monitorSeries(range: Range = 'hour'): MonitorSeries {
 
 /** today's budgets: the alarms near theirs, a number and an address at their caps */
 export const budgets: MonitorSeries['budgets'] = {
-  alarms: { day: '2026-11-24', budget: 500, sms: 412, left: 88, alarmsSent: 203, skippedCooldown: 57, skippedBudget: 0, skippedNoPhone: 3, pending: 1 },
+  alarms: {
+    day: '2026-11-24',
+    budget: 500,
+    sms: 412,
+    left: 88,
+    alarmsSent: 203,
+    skippedCooldown: 57,
+    skippedBudget: 0,
+    skippedNoPhone: 3,
+    pending: 1,
+  },
   codes: {
     day: '2026-11-24',
     sms: 1_284,
@@ -111,7 +144,16 @@ export const budgets: MonitorSeries['budgets'] = {
 /** a fresh platform's budgets: nothing used */
 export const freshBudgets: MonitorSeries['budgets'] = {
   alarms: { ...budgets.alarms, sms: 0, left: 500, alarmsSent: 0, skippedCooldown: 0, skippedNoPhone: 0, pending: 0 },
-  codes: { ...budgets.codes, sms: 0, mail: 0, targetsAtCap: 0, ipsAtCap: 0, maxPerTarget: 0, maxPerIp: 0, countries: [] },
+  codes: {
+    ...budgets.codes,
+    sms: 0,
+    mail: 0,
+    targetsAtCap: 0,
+    ipsAtCap: 0,
+    maxPerTarget: 0,
+    maxPerIp: 0,
+    countries: [],
+  },
 };
 
 /** A fresh platform: every minute 0, no gauge sampled yet, no carrier, channel, refusal or session. */

@@ -37,7 +37,15 @@ function followRole(next: Partial<OperatorAddForm>, prev: Partial<OperatorAddFor
   return next.role !== prev.role ? { ...next, totp: next.role === OperatorRole.Admin } : next;
 }
 
-export function OperatorAddDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: (added: OperatorAdded, msg?: string) => void }) {
+export function OperatorAddDialog({
+  open,
+  onClose,
+  onAdded,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onAdded: (added: OperatorAdded, msg?: string) => void;
+}) {
   const [data, setData] = useState<Partial<OperatorAddForm>>(FIRST);
   const [password, setPassword] = useState<Partial<OperatorPasswordForm>>({});
   const [saving, setSaving] = useState(false);
@@ -97,7 +105,15 @@ export function OperatorAddDialog({ open, onClose, onAdded }: { open: boolean; o
         </Space>
       }
     >
-      {refusal && <Alert type="error" showIcon message={refusal} style={{ marginBottom: 16 }} data-testid="operator-add-refusal" />}
+      {refusal && (
+        <Alert
+          type="error"
+          showIcon
+          message={refusal}
+          style={{ marginBottom: 16 }}
+          data-testid="operator-add-refusal"
+        />
+      )}
       {open && (
         <>
           <SchemaForm<OperatorAddForm>
@@ -127,10 +143,19 @@ export function OperatorAddDialog({ open, onClose, onAdded }: { open: boolean; o
 
 const addedTitle = (field: 'totpSecret' | 'totpUri') => schemas.field('entities/operator-added', field)?.title;
 /** 已开启 / 未开启: the words of the operators' list (entities/operator.json's x-table labels) */
-const totpLabel = (on: boolean) => schemas.field(operators.entity, 'totpEnabled')?.table?.labels?.[on ? 'true' : 'false'];
+const totpLabel = (on: boolean) =>
+  schemas.field(operators.entity, 'totpEnabled')?.table?.labels?.[on ? 'true' : 'false'];
 
 /** The operator just added, and its second factor's secret and URI: shown this once. */
-export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAdded | null; msg?: string; onClose: () => void }) {
+export function OperatorAddedDialog({
+  added,
+  msg,
+  onClose,
+}: {
+  added: OperatorAdded | null;
+  msg?: string;
+  onClose: () => void;
+}) {
   return (
     <Modal
       open={!!added}
@@ -173,7 +198,12 @@ export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAd
                     {added.totpSecret}
                   </Typography.Text>
                   <Typography.Text type="secondary">{addedTitle('totpUri')}</Typography.Text>
-                  <Typography.Text copyable={{ text: added.totpUri }} ellipsis={{ tooltip: added.totpUri }} style={{ maxWidth: 340 }} data-testid="totp-uri">
+                  <Typography.Text
+                    copyable={{ text: added.totpUri }}
+                    ellipsis={{ tooltip: added.totpUri }}
+                    style={{ maxWidth: 340 }}
+                    data-testid="totp-uri"
+                  >
                     {added.totpUri}
                   </Typography.Text>
                 </Space>

@@ -25,7 +25,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, name: string) => (await c.findByText(name, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (c: ReturnType<typeof within>, name: string) =>
+  (await c.findByText(name, {}, T)).closest('tr') as HTMLElement;
 const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
@@ -41,7 +42,15 @@ export const List: Story = {
     // an active operator may be disabled, a disabled one enabled
     await expect(within(row).getByRole('button', { name: /停\s*用/ })).toBeInTheDocument();
     await expect(within(former).getByRole('button', { name: /启\s*用/ })).toBeInTheDocument();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['登录名', '角色', '状态', '动态验证码', '最近登录', '创建时间', '操作']);
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '登录名',
+      '角色',
+      '状态',
+      '动态验证码',
+      '最近登录',
+      '创建时间',
+      '操作',
+    ]);
     await expect(c.getByRole('button', { name: /新增运营人员/ })).toBeInTheDocument();
   },
 };
@@ -58,7 +67,9 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...operatorsApi({ list: 'error' }), ...shell] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };
 
@@ -98,7 +109,16 @@ export const Add: Story = {
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /新\s*增/ }));
     // the password leaves the browser as its SHA-256 digest only; the name trimmed
-    await waitFor(() => expect(calls.add?.[0]).toEqual({ name: 'new.reviewer', password: passwordDigest('Passw0rd!'), role: OperatorRole.Reviewer, totp: false }), T);
+    await waitFor(
+      () =>
+        expect(calls.add?.[0]).toEqual({
+          name: 'new.reviewer',
+          password: passwordDigest('Passw0rd!'),
+          role: OperatorRole.Reviewer,
+          totp: false,
+        }),
+      T,
+    );
     const result = within(await body().findByTestId('operator-added', {}, T));
     await expect(result.getByText('新增成功')).toBeInTheDocument();
     await expect(result.getByRole('table')).toHaveTextContent('new.reviewer');
@@ -119,7 +139,10 @@ export const AddAdmin: Story = {
     await waitFor(() => expect(dialog.getByRole('checkbox', { name: /动态验证码/ })).toBeChecked(), T);
     await fill(dialog, 'second.admin', 'Admin12345');
     await userEvent.click(dialog.getByRole('button', { name: /新\s*增/ }));
-    await waitFor(() => expect(calls.add?.[0]).toMatchObject({ name: 'second.admin', role: OperatorRole.Admin, totp: true }), T);
+    await waitFor(
+      () => expect(calls.add?.[0]).toMatchObject({ name: 'second.admin', role: OperatorRole.Admin, totp: true }),
+      T,
+    );
     const result = within(await body().findByTestId('operator-added', {}, T));
     await expect(result.getByText('动态验证码密钥只显示这一次')).toBeInTheDocument();
     await expect(result.getByRole('table')).toHaveTextContent('已开启');
@@ -136,7 +159,9 @@ export const AddInvalid: Story = {
     const dialog = await openAdd(canvasElement);
     await fill(dialog, 'a1234567', 'short', 'other');
     await userEvent.click(dialog.getByRole('button', { name: /新\s*增/ }));
-    await expect(await dialog.findByText('登录名须以字母开头，7-32位字母、数字、下划线、点或横线（不能是 a 加数字）', {}, T)).toBeInTheDocument();
+    await expect(
+      await dialog.findByText('登录名须以字母开头，7-32位字母、数字、下划线、点或横线（不能是 a 加数字）', {}, T),
+    ).toBeInTheDocument();
     await expect(dialog.getByText('密码至少8位')).toBeInTheDocument();
     await expect(dialog.getByText('两次输入密码不一致')).toBeInTheDocument();
     await expect(calls.add).toBeUndefined();
@@ -145,7 +170,9 @@ export const AddInvalid: Story = {
 
 export const AddRefused: Story = {
   name: '新增被拒绝（登录名已被使用）',
-  parameters: { msw: { handlers: [...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const dialog = await openAdd(canvasElement);
     await fill(dialog, 'reviewer1', 'Passw0rd!');
@@ -160,9 +187,13 @@ export const Disable: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
-    await expect(await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T)).toBeInTheDocument();
+    await expect(
+      await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T),
+    ).toBeInTheDocument();
     const before = listCalls();
-    await userEvent.click(within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /停\s*用/ }));
+    await userEvent.click(
+      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /停\s*用/ }),
+    );
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 2, status: OperatorStatus.Disabled }), T);
     await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
@@ -174,7 +205,11 @@ export const Enable: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
-    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /启\s*用/ }));
+    await userEvent.click(
+      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
+        name: /启\s*用/,
+      }),
+    );
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 4, status: OperatorStatus.Active }), T);
     await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
   },
@@ -183,12 +218,18 @@ export const Enable: Story = {
 /** one's own row: the server refuses, its message is shown */
 export const DisableSelfRefused: Story = {
   name: '停用自己：被拒绝',
-  parameters: { msw: { handlers: [...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell] } },
+  parameters: {
+    msw: { handlers: [...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
     const before = listCalls();
-    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /停\s*用/ }));
+    await userEvent.click(
+      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
+        name: /停\s*用/,
+      }),
+    );
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 3, status: OperatorStatus.Disabled }), T);
     await expect(await body().findByText('不能停用自己', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);

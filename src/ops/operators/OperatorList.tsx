@@ -65,7 +65,9 @@ export default function OperatorList() {
         {...tableProps}
         entity={operators.entity}
         columns={['name', 'role', 'status', 'totpEnabled', 'lastLoginAt', 'createdAt']}
-        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', width: 90, render: (_: unknown, o: Operator) => action(o) }]}
+        extraColumns={[
+          { key: 'actions', title: '操作', fixed: 'right', width: 90, render: (_: unknown, o: Operator) => action(o) },
+        ]}
       />
       <OperatorAddDialog
         open={adding}

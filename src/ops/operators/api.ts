@@ -10,5 +10,6 @@ export const operatorApi = {
     return { added: r.data!, msg: r.msg };
   },
   /** a refusal (不能停用自己) is toasted */
-  setStatus: async (id: number, status: OperatorStatus) => (await postJson(OPERATOR_ACTIONS.status, { id, status })).msg,
+  setStatus: async (id: number, status: OperatorStatus) =>
+    (await postJson(OPERATOR_ACTIONS.status, { id, status })).msg,
 };

@@ -11,7 +11,8 @@ const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
 const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: ReturnType<typeof within>) =>
+  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
 const PENDING = enumLabel('auth-status', AuthStatus.Pending)!;
 const REJECTED = enumLabel('auth-status', AuthStatus.Rejected)!;
 
@@ -72,7 +73,10 @@ export const ByAccount: Story = {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.type(c.getByPlaceholderText('账户'), ' b20031 ');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: true, clientid: 'b20031' }), T);
+    await waitFor(
+      () => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: true, clientid: 'b20031' }),
+      T,
+    );
     await waitFor(() => expect(c.queryByText('深圳市张伟网络科技有限公司')).toBeNull(), T);
     await expect(c.getByText('陈晓明')).toBeInTheDocument();
   },
@@ -87,7 +91,10 @@ export const ImagePreview: Story = {
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getAllByText('预览')[0]);
     await waitFor(() => expect(document.querySelector('.ant-image-preview-img')).not.toBeNull(), T);
-    await expect(document.querySelector('.ant-image-preview-img')).toHaveAttribute('src', '/api/operator/files/2026/11/front.png');
+    await expect(document.querySelector('.ant-image-preview-img')).toHaveAttribute(
+      'src',
+      '/api/operator/files/2026/11/front.png',
+    );
     await expect(body().getByText('1 / 2')).toBeInTheDocument();
   },
 };
@@ -131,7 +138,15 @@ export const RejectDialog: Story = {
     await userEvent.clear(reason);
     await userEvent.type(reason, '营业执照已过有效期，请上传最新的营业执照');
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
-    await waitFor(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: false, reason: '营业执照已过有效期，请上传最新的营业执照' }), T);
+    await waitFor(
+      () =>
+        expect(calls['certifications/decide']?.[0]).toEqual({
+          id: 31,
+          approve: false,
+          reason: '营业执照已过有效期，请上传最新的营业执照',
+        }),
+      T,
+    );
     await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(body().queryByRole('dialog', { name: '驳回newagent 的资质认证' })).toBeNull(), T);
   },
@@ -140,7 +155,9 @@ export const RejectDialog: Story = {
 /** Another operator took it first: the server's answer stays in the dialog, the list refreshes behind it. */
 export const RejectRefused: Story = {
   name: '驳回被拒绝（已被他人审核）',
-  parameters: { msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] } },
+  parameters: {
+    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);

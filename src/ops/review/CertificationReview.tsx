@@ -38,8 +38,14 @@ export function CertificationImages({ images, size = 40 }: { images: string[]; s
 // the account's kind under the account, the kind of certification under the name, the time under
 // the reviewer: the documents stay in view beside 操作 at 1440 px
 const columns: (string | SchemaColumn<ReviewCertification>)[] = [
-  { field: 'clientid', render: (v: string, r) => stacked(v, <EnumTag enumName="user-type" value={r.userType} plain />) },
-  { field: 'company', render: (_v, r, _i, cell) => stacked(cell, <EnumTag enumName="cert-type" value={r.certType} plain />) },
+  {
+    field: 'clientid',
+    render: (v: string, r) => stacked(v, <EnumTag enumName="user-type" value={r.userType} plain />),
+  },
+  {
+    field: 'company',
+    render: (_v, r, _i, cell) => stacked(cell, <EnumTag enumName="cert-type" value={r.certType} plain />),
+  },
   'idNbr',
   { field: 'images', render: (v: string[]) => <CertificationImages images={v ?? []} /> },
   { field: 'state', render: (v: number, r, _i, cell) => withReason(cell, r.remark, v === AuthStatus.Rejected) },

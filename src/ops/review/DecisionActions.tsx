@@ -57,7 +57,15 @@ export function DecisionActions({ resource, id, what, summary, pending, done }: 
           驳回
         </Button>
       </Space>
-      <RejectDialog open={rejecting} resource={resource} id={id} what={what} summary={summary} onClose={() => setRejecting(false)} done={done} />
+      <RejectDialog
+        open={rejecting}
+        resource={resource}
+        id={id}
+        what={what}
+        summary={summary}
+        onClose={() => setRejecting(false)}
+        done={done}
+      />
     </>
   );
 }

@@ -57,7 +57,9 @@ export const ToIssuing: Story = {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await expect(dialog.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
     await userEvent.click(await dialog.findByRole('combobox', {}, T));
-    const options = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent);
+    const options = [
+      ...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
+    ].map((o) => o.textContent);
     await expect(options).toEqual([label(InvoiceStatus.Rejected), label(InvoiceStatus.Issuing)]);
     await userEvent.click(await body().findByTitle(label(InvoiceStatus.Issuing), {}, T));
     await expect(dialog.queryByLabelText(/原因/)).toBeNull();
@@ -79,7 +81,15 @@ export const ToRejected: Story = {
     await expect(calls['invoices/status']).toBeUndefined();
     await userEvent.type(reason, '纳税人识别号与抬头不符');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(calls['invoices/status']?.[0]).toEqual({ id: 12, status: InvoiceStatus.Rejected, reason: '纳税人识别号与抬头不符' }), T);
+    await waitFor(
+      () =>
+        expect(calls['invoices/status']?.[0]).toEqual({
+          id: 12,
+          status: InvoiceStatus.Rejected,
+          reason: '纳税人识别号与抬头不符',
+        }),
+      T,
+    );
   },
 };
 
@@ -93,7 +103,16 @@ export const ToMailed: Story = {
     await userEvent.type(dialog.getByLabelText(/快递单号/), 'SF1098765432');
     await expect(dialog.queryByLabelText(/原因/)).toBeNull();
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(calls['invoices/status']?.[0]).toEqual({ id: 11, status: InvoiceStatus.Mailed, expressCompany: '顺丰速运', expressNo: 'SF1098765432' }), T);
+    await waitFor(
+      () =>
+        expect(calls['invoices/status']?.[0]).toEqual({
+          id: 11,
+          status: InvoiceStatus.Mailed,
+          expressCompany: '顺丰速运',
+          expressNo: 'SF1098765432',
+        }),
+      T,
+    );
   },
 };
 
@@ -102,7 +121,15 @@ export const MailedVatNeedsExpress: Story = {
   name: '专票邮寄未填快递信息',
   parameters: {
     msw: {
-      handlers: [...reviewApi({ calls, invoices: [{ ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] }] }), ...opsApi()],
+      handlers: [
+        ...reviewApi({
+          calls,
+          invoices: [
+            { ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] },
+          ],
+        }),
+        ...opsApi(),
+      ],
     },
   },
   play: async ({ canvasElement }) => {
@@ -118,12 +145,21 @@ export const MailedVatNeedsExpress: Story = {
 /** The server refuses (the status was changed meanwhile): its message stays in the dialog. */
 export const Refused: Story = {
   name: '变更被拒绝',
-  parameters: { msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }), ...opsApi()] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }),
+        ...opsApi(),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await pick(dialog, InvoiceStatus.Issuing);
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
-    await expect(await dialog.findByTestId('invoice-status-refusal', {}, T)).toHaveTextContent('发票 12 的状态刚被修改，请重新查看后再试');
+    await expect(await dialog.findByTestId('invoice-status-refusal', {}, T)).toHaveTextContent(
+      '发票 12 的状态刚被修改，请重新查看后再试',
+    );
   },
 };
 
@@ -158,6 +194,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

@@ -67,7 +67,15 @@ function keepRelevant(next: Partial<InvoiceStatusForm>): Partial<InvoiceStatusFo
   return out;
 }
 
-export function InvoiceStatusDialog({ invoice, onClose, done }: { invoice: ReviewInvoice | null; onClose: () => void; done: () => void }) {
+export function InvoiceStatusDialog({
+  invoice,
+  onClose,
+  done,
+}: {
+  invoice: ReviewInvoice | null;
+  onClose: () => void;
+  done: () => void;
+}) {
   const save = async (v: InvoiceStatusForm) => {
     const missing = missingFor(invoice!, v);
     // shown as a refusal would be: the alert and the fields' messages
@@ -124,7 +132,11 @@ export default function InvoiceReview() {
           )
         }
       />
-      <InvoiceStatusDialog invoice={changing?.invoice ?? null} onClose={() => setChanging(null)} done={() => changing?.done()} />
+      <InvoiceStatusDialog
+        invoice={changing?.invoice ?? null}
+        onClose={() => setChanging(null)}
+        done={() => changing?.done()}
+      />
     </>
   );
 }

@@ -26,7 +26,13 @@ export interface ReviewListProps<T extends BaseRecord> {
   actionsWidth?: number;
 }
 
-export function ReviewList<T extends BaseRecord>({ screen, resource, columns, actions, actionsWidth = 130 }: ReviewListProps<T>) {
+export function ReviewList<T extends BaseRecord>({
+  screen,
+  resource,
+  columns,
+  actions,
+  actionsWidth = 130,
+}: ReviewListProps<T>) {
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<T>(resource);
   const { counts } = useReviewCounts();
   const refreshCounts = useRefreshReviewCounts();
@@ -88,7 +94,11 @@ export function withReason(cell: ReactNode, reason: string | undefined | null, s
     <Space direction="vertical" size={2}>
       {cell}
       {show && reason && (
-        <Typography.Text type="danger" style={{ fontSize: 12, whiteSpace: 'normal', display: 'inline-block', maxWidth: 260 }} data-testid="review-reason">
+        <Typography.Text
+          type="danger"
+          style={{ fontSize: 12, whiteSpace: 'normal', display: 'inline-block', maxWidth: 260 }}
+          data-testid="review-reason"
+        >
           原因：{reason}
         </Typography.Text>
       )}

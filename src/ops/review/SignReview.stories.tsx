@@ -11,7 +11,8 @@ const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
 const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: ReturnType<typeof within>) =>
+  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
 
 const meta = {
   title: 'Ops/审核/签名',
@@ -32,7 +33,9 @@ export const Pending: Story = {
     await expect(await c.findByText('云讯优选', {}, T)).toBeInTheDocument();
     await expect(calls['signs/list']?.[0]).toMatchObject({ pending: true });
     await expect(c.getAllByText(enumLabel('sign-state', SignState.Pending)!)).toHaveLength(2);
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['账户', '签名', '备注', '状态', '提交时间', '审核人', '操作']));
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['账户', '签名', '备注', '状态', '提交时间', '审核人', '操作']),
+    );
   },
 };
 
@@ -45,7 +48,9 @@ export const All: Story = {
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('switch', { name: '只看待审核' })).not.toBeChecked();
     await expect(calls['signs/list']?.[0]).toMatchObject({ pending: false });
-    await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：签名与企业名称不符，请补充商标注册证或授权书');
+    await expect(c.getByTestId('review-reason')).toHaveTextContent(
+      '原因：签名与企业名称不符，请补充商标注册证或授权书',
+    );
   },
 };
 
@@ -56,7 +61,9 @@ export const Approve: Story = {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
     await expect(await body().findByText('确定通过签名【云讯优选】吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(
+      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /通\s*过/ }),
+    );
     await waitFor(() => expect(calls['signs/decide']?.[0]).toEqual({ id: 112, approve: true }), T);
     await expect(await body().findByText('已通过', {}, T)).toBeInTheDocument();
   },
@@ -65,13 +72,19 @@ export const Approve: Story = {
 /** The server refuses 通过 (another operator rejected it meanwhile): its message is toasted, the list asked again. */
 export const ApproveRefused: Story = {
   name: '通过被拒绝（已被他人审核）',
-  parameters: { msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] } },
+  parameters: {
+    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     const before = calls['signs/list']?.length ?? 0;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
-    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(
+      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
+        name: /通\s*过/,
+      }),
+    );
     await expect(await body().findByText('已审核（operator1）', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls['signs/list']?.length).toBeGreaterThan(before), T);
   },
@@ -88,14 +101,20 @@ export const Reject: Story = {
     await userEvent.type(await reasonField(dialog), '  签名须与企业名称或商标一致  ');
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
     // trimmed (x-trim)
-    await waitFor(() => expect(calls['signs/decide']?.[0]).toEqual({ id: 112, approve: false, reason: '签名须与企业名称或商标一致' }), T);
+    await waitFor(
+      () =>
+        expect(calls['signs/decide']?.[0]).toEqual({ id: 112, approve: false, reason: '签名须与企业名称或商标一致' }),
+      T,
+    );
     await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
   },
 };
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: { msw: { handlers: [...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()] } },
+  parameters: {
+    msw: { handlers: [...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()] },
+  },
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },
@@ -113,6 +132,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

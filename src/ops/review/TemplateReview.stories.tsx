@@ -11,7 +11,8 @@ const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
 const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: ReturnType<typeof within>) =>
+  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
 
 const meta = {
   title: 'Ops/审核/模板',
@@ -49,7 +50,9 @@ export const Reject: Story = {
   name: '驳回（填写原因）',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest('tr') as HTMLElement;
+    const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest(
+      'tr',
+    ) as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
     const dialog = within(await body().findByRole('dialog', { name: '驳回模板 59' }, T));
     await expect(dialog.getByText(/账户 client1：【好易购】双十二大促/)).toBeInTheDocument();
@@ -57,7 +60,15 @@ export const Reject: Story = {
     await expect(await dialog.findByText('请填写驳回原因', {}, T)).toBeInTheDocument();
     await userEvent.type(await reasonField(dialog), '营销短信须标明退订方式，短链接须报备');
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
-    await waitFor(() => expect(calls['templates/decide']?.[0]).toEqual({ id: 59, approve: false, reason: '营销短信须标明退订方式，短链接须报备' }), T);
+    await waitFor(
+      () =>
+        expect(calls['templates/decide']?.[0]).toEqual({
+          id: 59,
+          approve: false,
+          reason: '营销短信须标明退订方式，短链接须报备',
+        }),
+      T,
+    );
     await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
   },
 };
@@ -66,16 +77,29 @@ export const Approve: Story = {
   name: '通过',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest('tr') as HTMLElement;
+    const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest(
+      'tr',
+    ) as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
-    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(
+      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
+        name: /通\s*过/,
+      }),
+    );
     await waitFor(() => expect(calls['templates/decide']?.[0]).toEqual({ id: 58, approve: true }), T);
   },
 };
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: { msw: { handlers: [...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }), ...opsApi()] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
+        ...opsApi(),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },
@@ -93,6 +117,8 @@ export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
   },
 };

@@ -18,7 +18,12 @@ export function useReviewCounts(enabled = true) {
     url: REVIEW_COUNTS_URL,
     method: 'get',
     meta: { silent: true },
-    queryOptions: { enabled, queryKey: REVIEW_COUNTS_QUERY, refetchInterval: REVIEW_COUNTS_EVERY_MS, refetchOnWindowFocus: true },
+    queryOptions: {
+      enabled,
+      queryKey: REVIEW_COUNTS_QUERY,
+      refetchInterval: REVIEW_COUNTS_EVERY_MS,
+      refetchOnWindowFocus: true,
+    },
   });
   return { counts: query.isError ? undefined : (result.data as ReviewCounts | undefined), isLoading: query.isLoading };
 }

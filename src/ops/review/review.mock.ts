@@ -85,8 +85,26 @@ export const certificationRows: ReviewCertification[] = [
 ];
 
 export const signRows: ReviewSign[] = [
-  { id: 112, clientid: 'client1', sign: '云讯优选', remarks: '会员营销', state: SignState.Pending, cause: '', createTime: '2026-11-24 09:30:00', reviewedBy: '' },
-  { id: 113, clientid: 'b20031', sign: '晓明花店', remarks: '订单通知', state: SignState.Pending, cause: '', createTime: '2026-11-24 11:02:18', reviewedBy: '' },
+  {
+    id: 112,
+    clientid: 'client1',
+    sign: '云讯优选',
+    remarks: '会员营销',
+    state: SignState.Pending,
+    cause: '',
+    createTime: '2026-11-24 09:30:00',
+    reviewedBy: '',
+  },
+  {
+    id: 113,
+    clientid: 'b20031',
+    sign: '晓明花店',
+    remarks: '订单通知',
+    state: SignState.Pending,
+    cause: '',
+    createTime: '2026-11-24 11:02:18',
+    reviewedBy: '',
+  },
   {
     id: 104,
     clientid: 'b20002',
@@ -97,7 +115,16 @@ export const signRows: ReviewSign[] = [
     createTime: '2026-11-10 16:03:11',
     reviewedBy: 'reviewer1',
   },
-  { id: 101, clientid: 'b20002', sign: '好易购', remarks: '订单及物流通知', state: SignState.Approved, cause: '', createTime: '2026-10-12 14:20:08', reviewedBy: 'operator1' },
+  {
+    id: 101,
+    clientid: 'b20002',
+    sign: '好易购',
+    remarks: '订单及物流通知',
+    state: SignState.Approved,
+    cause: '',
+    createTime: '2026-10-12 14:20:08',
+    reviewedBy: 'operator1',
+  },
 ];
 
 export const templateRows: ReviewTemplate[] = [
@@ -231,7 +258,11 @@ export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
       if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       const pendingOnly = f.pending !== false;
       const all = rows[kind] as { clientid: string }[];
-      const matched = all.filter((r) => (!pendingOnly || (isPending[kind] as (x: unknown) => boolean)(r)) && (!f.clientid || r.clientid === f.clientid));
+      const matched = all.filter(
+        (r) =>
+          (!pendingOnly || (isPending[kind] as (x: unknown) => boolean)(r)) &&
+          (!f.clientid || r.clientid === f.clientid),
+      );
       return ok(listPageOf(matched, f));
     });
   const decide = (kind: ReviewKind, path: string) =>

@@ -12,7 +12,15 @@ const data = {
     { clientid: 'b20001', name: '上海优品电商有限公司', chargeNum: 20496, sendNum: 20000, successNum: 19800 },
   ],
   lowBalance: [{ clientid: 'b20003', name: '温州瓯越鞋业有限公司', balance: '3.20', threshold: '50.00' }],
-  expiringPools: [{ clientid: 'b20001', name: '上海优品电商有限公司', productType: 0 as const, remaining: 19996, dueTime: '2026-12-02 23:59:59' }],
+  expiringPools: [
+    {
+      clientid: 'b20001',
+      name: '上海优品电商有限公司',
+      productType: 0 as const,
+      remaining: 19996,
+      dueTime: '2026-12-02 23:59:59',
+    },
+  ],
 };
 
 const meta = {

@@ -28,11 +28,36 @@ function Who({ clientid, name }: { clientid: string; name: string }) {
   );
 }
 
-export function AgentOverviewView({ data: raw, loading, error }: { data?: Partial<Overview>; loading?: boolean; error?: string }) {
+export function AgentOverviewView({
+  data: raw,
+  loading,
+  error,
+}: {
+  data?: Partial<Overview>;
+  loading?: boolean;
+  error?: string;
+}) {
   // before the answer (or a partial one) the lists are empty, never undefined
-  const data = raw?.topConsumers ? ({ ...raw, topConsumers: raw.topConsumers, lowBalance: raw.lowBalance ?? [], expiringPools: raw.expiringPools ?? [] } as Overview) : undefined;
+  const data = raw?.topConsumers
+    ? ({
+        ...raw,
+        topConsumers: raw.topConsumers,
+        lowBalance: raw.lowBalance ?? [],
+        expiringPools: raw.expiringPools ?? [],
+      } as Overview)
+    : undefined;
   const card = { size: 'small' as const, loading, style: { height: '100%' } };
-  if (error) return <Alert style={{ marginTop: 16 }} type="error" showIcon message="子账户概览加载失败" description={error} data-testid="agent-overview-error" />;
+  if (error)
+    return (
+      <Alert
+        style={{ marginTop: 16 }}
+        type="error"
+        showIcon
+        message="子账户概览加载失败"
+        description={error}
+        data-testid="agent-overview-error"
+      />
+    );
   return (
     <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="agent-overview">
       <Col xs={24} md={12} xl={8}>
@@ -64,7 +89,12 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
         </Card>
       </Col>
       <Col xs={24} md={12} xl={8}>
-        <Card {...card} title="余额不足的子账户" extra={<Link to={FINANCE_PATH}>客户财务</Link>} data-testid="low-balance">
+        <Card
+          {...card}
+          title="余额不足的子账户"
+          extra={<Link to={FINANCE_PATH}>客户财务</Link>}
+          data-testid="low-balance"
+        >
           {data && data.lowBalance.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有余额不足的子账户" />
           ) : (
@@ -94,7 +124,12 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
         </Card>
       </Col>
       <Col xs={24} md={12} xl={8}>
-        <Card {...card} title={`即将过期的产品（${data?.expiringDays ?? 7}天内）`} extra={<Link to={FINANCE_PATH}>客户财务</Link>} data-testid="expiring-pools">
+        <Card
+          {...card}
+          title={`即将过期的产品（${data?.expiringDays ?? 7}天内）`}
+          extra={<Link to={FINANCE_PATH}>客户财务</Link>}
+          data-testid="expiring-pools"
+        >
           {data && data.expiringPools.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有即将过期的产品" />
           ) : (
@@ -116,7 +151,8 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
                     <Space direction="vertical" size={0} style={{ minWidth: 0, flex: 1 }}>
                       <Who clientid={r.clientid} name={r.name} />
                       <Typography.Text type="warning" style={{ fontSize: 12 }}>
-                        {enumLabel('product-type', r.productType)} {fmt(r.remaining)} {unit}，{r.dueTime.slice(0, 10)} 到期
+                        {enumLabel('product-type', r.productType)} {fmt(r.remaining)} {unit}，{r.dueTime.slice(0, 10)}{' '}
+                        到期
                       </Typography.Text>
                     </Space>
                   </List.Item>

@@ -4,7 +4,11 @@ import { useCustom } from '@refinedev/core';
 import { InterfaceInfoView, type InterfaceInfoData } from '@/resources/subaccounts/InterfaceInfo';
 
 export function ApiInfo() {
-  const { result, query } = useCustom<InterfaceInfoData>({ url: '/account/getAccountInfo', method: 'post', meta: { silent: true } });
+  const { result, query } = useCustom<InterfaceInfoData>({
+    url: '/account/getAccountInfo',
+    method: 'post',
+    meta: { silent: true },
+  });
   // an answer without the doors (a proxy's error page, an older server) shows nothing rather than crashing the home page
   const a = result.data as Partial<InterfaceInfoData> | undefined;
   const info = a && Array.isArray(a.doors) ? (a as InterfaceInfoData) : undefined;

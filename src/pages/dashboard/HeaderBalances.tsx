@@ -60,7 +60,15 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
             );
           })}
       </Row>
-      {note && <Alert style={{ marginTop: showBalance || showStock ? 16 : 0 }} type="info" showIcon data-testid="billing-note" message={note} />}
+      {note && (
+        <Alert
+          style={{ marginTop: showBalance || showStock ? 16 : 0 }}
+          type="info"
+          showIcon
+          data-testid="billing-note"
+          message={note}
+        />
+      )}
       {!agent && gift?.isShow === 1 && (
         <Alert
           style={{ marginTop: 16 }}

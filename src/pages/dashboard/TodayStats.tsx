@@ -14,7 +14,11 @@ export function TodayStats() {
       <Row gutter={[16, 16]}>
         {FIELDS.map((f) => (
           <Col key={f} xs={12} sm={8} lg={4} data-testid={`today-${f}`}>
-            <Statistic title={schemas.field('entities/today-stats', f)?.title ?? f} value={data?.[f] ?? 0} suffix="条" />
+            <Statistic
+              title={schemas.field('entities/today-stats', f)?.title ?? f}
+              value={data?.[f] ?? 0}
+              suffix="条"
+            />
           </Col>
         ))}
       </Row>

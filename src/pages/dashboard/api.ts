@@ -22,7 +22,13 @@ export interface IndexData {
   agent_account_data: { available_line: string; balance: string };
   data: Record<RemainKey, number>;
   agent_pool_due_time_data: Record<RemainKey, number>;
-  smsGivePoolData: { isShow: number; smstypeStr: string; remainNumber: number; dueTime: string; list?: { smstypeStr: string; remainNumber: number; dueTime: string }[] };
+  smsGivePoolData: {
+    isShow: number;
+    smstypeStr: string;
+    remainNumber: number;
+    dueTime: string;
+    list?: { smstypeStr: string; remainNumber: number; dueTime: string }[];
+  };
   expiringDays?: number;
   /** agents: whether 创建测试账户 is offered, and what a test account may do (docs/api-subaccounts.md "Test accounts") */
   canCreateTestAccount?: boolean;

@@ -59,7 +59,8 @@ export const Empty: Story = {
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: ownBillHandlers({ bill: 'loading' }) } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const ExportEmpty: Story = {

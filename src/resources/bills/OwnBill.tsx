@@ -22,7 +22,17 @@ import { creditHistories, ownBill, ownBillScreen } from '.';
 
 const SUBMIT_LOCK_MS = 3000;
 
-export function CreditAlarmDialog({ open, alarm, onClose, onDone }: { open: boolean; alarm?: CreditAlarm; onClose: () => void; onDone?: () => void }) {
+export function CreditAlarmDialog({
+  open,
+  alarm,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  alarm?: CreditAlarm;
+  onClose: () => void;
+  onDone?: () => void;
+}) {
   return (
     <SchemaFormDialog<CreditAlarmForm>
       open={open}
@@ -36,7 +46,10 @@ export function CreditAlarmDialog({ open, alarm, onClose, onDone }: { open: bool
       onClose={onClose}
       onDone={onDone}
     >
-      <p>账户余额低于提醒额度时，向提醒手机号发送一条短信（每次跌破提醒一次，余额回到额度以上后重新生效）；额度为 0 表示不提醒。</p>
+      <p>
+        账户余额低于提醒额度时，向提醒手机号发送一条短信（每次跌破提醒一次，余额回到额度以上后重新生效）；额度为 0
+        表示不提醒。
+      </p>
     </SchemaFormDialog>
   );
 }
@@ -64,7 +77,10 @@ function BillTab() {
           { field: 'balance_str', align: 'right', render: (v: string) => <Money value={v} /> },
           'order_id',
           // the payment number only for online recharges
-          { field: 'paymentId', render: (v: string, r: OwnBillRow) => (r.payment_type === BillPaymentType.OnlineRecharge && v ? v : '-') },
+          {
+            field: 'paymentId',
+            render: (v: string, r: OwnBillRow) => (r.payment_type === BillPaymentType.OnlineRecharge && v ? v : '-'),
+          },
           'admin_name',
           'remark',
           'create_time',
@@ -135,7 +151,9 @@ export default function OwnBill() {
                   '未设置'
                 )}
               </Descriptions.Item>
-              {alarmOn && alarm.lastAlarmTime && <Descriptions.Item label="上次提醒">{alarm.lastAlarmTime}</Descriptions.Item>}
+              {alarmOn && alarm.lastAlarmTime && (
+                <Descriptions.Item label="上次提醒">{alarm.lastAlarmTime}</Descriptions.Item>
+              )}
             </Descriptions>
             <Button icon={<BellOutlined />} onClick={() => setAlarmOpen(true)} disabled={!alarm}>
               额度提醒

@@ -23,5 +23,10 @@ export interface CreditAlarm {
 export const billsApi = {
   data: () => get<BillData>('/finance/bill/data'),
   alarm: () => get<CreditAlarm>('/finance/agentBalanceAlarm/get'),
-  saveAlarm: (v: CreditAlarmForm) => postForm<CreditAlarm>('/finance/agentBalanceAlarm/edit', { ...v, alarmPhone: v.alarmPhone ?? '' }, { silent: true }),
+  saveAlarm: (v: CreditAlarmForm) =>
+    postForm<CreditAlarm>(
+      '/finance/agentBalanceAlarm/edit',
+      { ...v, alarmPhone: v.alarmPhone ?? '' },
+      { silent: true },
+    ),
 };

@@ -68,7 +68,17 @@ export const billRows: OwnBillRow[] = [
 ];
 
 export const creditRows: CreditHistoryRow[] = [
-  { rownum: 1, id: 5012, payment_type: 10, payment_type_str: '降低额度', amount: '-300.00', balance: '44400.00', beginTime: '2026-11-20 09:00:00', endTIme: '', remark: '' },
+  {
+    rownum: 1,
+    id: 5012,
+    payment_type: 10,
+    payment_type_str: '降低额度',
+    amount: '-300.00',
+    balance: '44400.00',
+    beginTime: '2026-11-20 09:00:00',
+    endTIme: '',
+    remark: '',
+  },
   {
     rownum: 2,
     id: 4020,
@@ -90,7 +100,14 @@ export const alarmSet: CreditAlarm = {
   lastAlarmTime: '2026-11-10 08:15:00',
   balance: '48499.50',
 };
-export const alarmOff: CreditAlarm = { agentId: 'a10001', alarmAmount: '0', alarmPhone: '', armed: 1, lastAlarmTime: '', balance: '48499.50' };
+export const alarmOff: CreditAlarm = {
+  agentId: 'a10001',
+  alarmAmount: '0',
+  alarmPhone: '',
+  armed: 1,
+  lastAlarmTime: '',
+  balance: '48499.50',
+};
 
 const page = <T>(list: T[]) => ({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
 

@@ -22,7 +22,11 @@ export interface BlacklistAddDialogProps {
 const widgets = { clientSelect: ClientSelectWidget };
 const uiSchema = {
   clientid: { 'ui:widget': 'clientSelect', 'ui:help': '不选择时加入本账户的黑名单' },
-  phones: { 'ui:widget': 'textarea', 'ui:placeholder': '每行一个号码，或以逗号分隔，一次最多10000个', 'ui:options': { rows: 6 } },
+  phones: {
+    'ui:widget': 'textarea',
+    'ui:placeholder': '每行一个号码，或以逗号分隔，一次最多10000个',
+    'ui:options': { rows: 6 },
+  },
   remark: { 'ui:placeholder': '选填，最多50个字符' },
 };
 
@@ -30,7 +34,11 @@ export function BlacklistAddDialog({ open, agent, onClose, onAdded }: BlacklistA
   const invalidate = useInvalidate();
   const added = useRef('');
   const save = async (v: BlacklistAddForm) => {
-    const body = await postForm('/blacklist/add', { ...(agent && v.clientid ? { clientid: v.clientid } : {}), phones: v.phones, remark: v.remark ?? '' }, { silent: true });
+    const body = await postForm(
+      '/blacklist/add',
+      { ...(agent && v.clientid ? { clientid: v.clientid } : {}), phones: v.phones, remark: v.remark ?? '' },
+      { silent: true },
+    );
     added.current = body.msg ?? '';
     await invalidate({ resource: blacklist.name, invalidates: ['list'] });
   };

@@ -38,7 +38,14 @@ export const Agent: Story = {
 
 export const SubAccountOwn: Story = {
   name: '子账户：只有自己的黑名单',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi({ user: subAccount }),
+        ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
@@ -70,8 +77,13 @@ export const AddNumbers: Story = {
     const dialog = await body.findByRole('dialog', {}, T);
     // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
     // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
-    await waitFor(() => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/), T);
-    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '13700000001\n13700000002' } });
+    await waitFor(
+      () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
+      T,
+    );
+    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), {
+      target: { value: '13700000001\n13700000002' },
+    });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
     await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
@@ -88,7 +100,10 @@ export const AddRefused: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body.findByRole('dialog', {}, T);
-    await waitFor(() => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/), T);
+    await waitFor(
+      () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
+      T,
+    );
     await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();

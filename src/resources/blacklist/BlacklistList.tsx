@@ -43,7 +43,13 @@ export function BlacklistList() {
 
   return (
     <Card title={blacklistScreen.label}>
-      <Alert type="info" showIcon message={UNSUBSCRIBE_HINT} style={{ marginBottom: 16 }} data-testid="blacklist-hint" />
+      <Alert
+        type="info"
+        showIcon
+        message={UNSUBSCRIBE_HINT}
+        style={{ marginBottom: 16 }}
+        data-testid="blacklist-hint"
+      />
       <SchemaFilterBar
         filter={blacklist.filter}
         agent={agent}
@@ -74,7 +80,12 @@ export function BlacklistList() {
                 description="移出后营销短信将恢复发送到该号码"
                 okText="移出"
                 cancelText="不移出"
-                onConfirm={() => void remove({ resource: blacklist.name, id: r.id }, { onSuccess: () => void message.success(MESSAGES.deleted) })}
+                onConfirm={() =>
+                  void remove(
+                    { resource: blacklist.name, id: r.id },
+                    { onSuccess: () => void message.success(MESSAGES.deleted) },
+                  )
+                }
               >
                 <Button type="link" danger size="small" icon={<DeleteOutlined />} data-testid="blacklist-remove">
                   移出
@@ -84,7 +95,12 @@ export function BlacklistList() {
           },
         ]}
       />
-      <BlacklistAddDialog open={adding} agent={agent} onClose={() => setAdding(false)} onAdded={(msg) => message.success(msg)} />
+      <BlacklistAddDialog
+        open={adding}
+        agent={agent}
+        onClose={() => setAdding(false)}
+        onAdded={(msg) => message.success(msg)}
+      />
     </Card>
   );
 }

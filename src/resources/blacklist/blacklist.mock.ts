@@ -31,7 +31,17 @@ export const blacklistRows: BlacklistEntry[] = [
     createdBy: 'a10001',
     createDate: '2026-11-25 09:15:33',
   },
-  { rownum: 3, id: 28, clientid: 'b20001', clientName: '上海优品电商有限公司', phone: '18600186000', source: 1, remark: '', createdBy: '', createDate: '2026-11-20 21:03:51' },
+  {
+    rownum: 3,
+    id: 28,
+    clientid: 'b20001',
+    clientName: '上海优品电商有限公司',
+    phone: '18600186000',
+    source: 1,
+    remark: '',
+    createdBy: '',
+    createDate: '2026-11-20 21:03:51',
+  },
   {
     rownum: 4,
     id: 27,
@@ -94,7 +104,10 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
         })),
         ...rows,
       ];
-      return ok({ added: phones.length, existing: 0, invalid: 0 }, `已加入黑名单：新增 ${phones.length} 个，已存在 0 个，无效 0 个`);
+      return ok(
+        { added: phones.length, existing: 0, invalid: 0 },
+        `已加入黑名单：新增 ${phones.length} 个，已存在 0 个，无效 0 个`,
+      );
     }),
     http.post('/api/blacklist/delete', async ({ request }) => {
       const f = await log('delete', request);

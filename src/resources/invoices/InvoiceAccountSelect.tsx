@@ -12,7 +12,10 @@ export const OWN_ACCOUNT_LABEL = '本账户';
 
 export function InvoiceAccountWidget({ id, value, onChange, onBlur, disabled, readonly }: WidgetProps) {
   const { clients, isLoading } = useClientOptions();
-  const options = [{ value: '', label: OWN_ACCOUNT_LABEL }, ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` }))];
+  const options = [
+    { value: '', label: OWN_ACCOUNT_LABEL },
+    ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` })),
+  ];
   return (
     <Select<string>
       id={id}

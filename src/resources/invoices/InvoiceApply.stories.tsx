@@ -39,7 +39,8 @@ const amount = async (c: ReturnType<typeof within>, v: string) => {
   await userEvent.clear(input);
   if (v) await userEvent.type(input, v);
 };
-const vat = async (c: ReturnType<typeof within>) => userEvent.click(await c.findByLabelText('增值税专用电子发票', {}, T));
+const vat = async (c: ReturnType<typeof within>) =>
+  userEvent.click(await c.findByLabelText('增值税专用电子发票', {}, T));
 
 export const Ordinary: Story = {
   name: '普通电子发票（已保存的信息）',
@@ -77,17 +78,21 @@ export const AmountMessages: Story = {
 
 export const OrdinaryMessages: Story = {
   name: '普通发票：抬头、邮箱、手机号码、纳税人识别号',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await amount(c, '100');
     await submit(c);
-    for (const m of ['发票抬头不能为空', '邮箱不能为空', '手机号码不能为空', '纳税人识别号不能为空']) await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
+    for (const m of ['发票抬头不能为空', '邮箱不能为空', '手机号码不能为空', '纳税人识别号不能为空'])
+      await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('发票抬头'), '抬'.repeat(51));
     await userEvent.type(c.getByLabelText('电子邮箱'), 'not-mail');
     await userEvent.type(c.getByLabelText('手机号码'), '123');
     await submit(c);
-    for (const m of ['发票抬头不能超过50个字符', '邮箱格式不正确', '手机号码格式不正确']) await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
+    for (const m of ['发票抬头不能超过50个字符', '邮箱格式不正确', '手机号码格式不正确'])
+      await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
     // a person needs no tax number
     await userEvent.click(c.getByLabelText('个人'));
     await waitFor(() => expect(c.queryByLabelText('纳税人识别号')).toBeNull(), T);
@@ -104,7 +109,15 @@ export const VatMessages: Story = {
     await expect(c.getByText('收件人电话')).toBeInTheDocument();
     await amount(c, '100');
     await submit(c);
-    for (const m of ['注册地址不能为空', '注册电话不能为空', '开户银行不能为空', '银行账号不能为空', '收件人不能为空', '所在地区不能为空', '详细地址不能为空']) {
+    for (const m of [
+      '注册地址不能为空',
+      '注册电话不能为空',
+      '开户银行不能为空',
+      '银行账号不能为空',
+      '收件人不能为空',
+      '所在地区不能为空',
+      '详细地址不能为空',
+    ]) {
       await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
     }
   },
@@ -119,7 +132,12 @@ export const ConfirmAndSubmit: Story = {
     const dialog = await body().findByTestId('invoice-confirm', {}, T);
     await expect(within(dialog).getByText('信息服务费')).toBeInTheDocument();
     await expect(within(dialog).getByText('finance@demo.local')).toBeInTheDocument();
-    await expect(calls.check?.[0]).toMatchObject({ invoiceType: 1, invoiceAmount: '1234.5', email: 'finance@demo.local', creditCode: '91310115MA1K4ABCD1' });
+    await expect(calls.check?.[0]).toMatchObject({
+      invoiceType: 1,
+      invoiceAmount: '1234.5',
+      email: 'finance@demo.local',
+      creditCode: '91310115MA1K4ABCD1',
+    });
     await expect(calls.check?.[0].bank).toBeUndefined();
     await userEvent.click(body().getByRole('button', { name: /确认提交/ }));
     await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add/list');
@@ -138,7 +156,9 @@ export const ServerRefusal: Story = {
           check: {
             code: 400,
             msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
-            data: { errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }] },
+            data: {
+              errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }],
+            },
           },
         }),
       ],
@@ -161,7 +181,14 @@ export const SubAccount: Story = {
         ...consoleApi({ user: subAccount }),
         ...invoiceApi({
           calls,
-          init: initFor({ clientId: 'b20001', accountStr: 'b20001-上海优品电商有限公司', canChooseType: false, canChooseAccount: false, invoiceTypes: [1], canAmount: '1200.00' }),
+          init: initFor({
+            clientId: 'b20001',
+            accountStr: 'b20001-上海优品电商有限公司',
+            canChooseType: false,
+            canChooseAccount: false,
+            invoiceTypes: [1],
+            canAmount: '1200.00',
+          }),
         }),
       ],
     },
@@ -208,7 +235,11 @@ export const AgentForSubAccount: Story = {
     await submit(c);
     const dialog = await body().findByTestId('invoice-confirm', {}, T);
     await expect(within(dialog).getByText('b20001-上海优品电商有限公司')).toBeInTheDocument();
-    await expect(calls.check?.[0]).toMatchObject({ clientId: 'b20001', invoiceAmount: '1000', invoiceHead: '上海优品电商有限公司' });
+    await expect(calls.check?.[0]).toMatchObject({
+      clientId: 'b20001',
+      invoiceAmount: '1000',
+      invoiceHead: '上海优品电商有限公司',
+    });
     await userEvent.click(body().getByRole('button', { name: /确认提交/ }));
     await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add/list');
     await expect(calls.add?.[0]).toMatchObject({ clientId: 'b20001', invoiceAmount: '1000', email: 'fp@youpin.local' });
@@ -258,5 +289,6 @@ export const NoAmount: Story = {
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })] } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-card-loading')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-card-loading')).not.toBeNull(), T),
 };

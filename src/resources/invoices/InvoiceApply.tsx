@@ -93,7 +93,9 @@ const accountOf = (v: Values) => (typeof v.clientId === 'string' ? v.clientId : 
 /** Is the amount (already a valid decimal) above canAmount? */
 export const overAmount = (amount: unknown, canAmount: string) => {
   try {
-    return typeof amount === 'string' && /^\d+(\.\d{1,2})?$/.test(amount.trim()) && new Decimal(amount.trim()).gt(canAmount);
+    return (
+      typeof amount === 'string' && /^\d+(\.\d{1,2})?$/.test(amount.trim()) && new Decimal(amount.trim()).gt(canAmount)
+    );
   } catch {
     return false;
   }
@@ -171,7 +173,10 @@ export default function InvoiceApply() {
     }
     if (init && next.invoiceType !== values.invoiceType) {
       const vat = next.invoiceType === InvoiceType.ElectronicVatSpecial;
-      next = fillFrom(vat ? { ...next, invoiceBody: InvoiceBody.Enterprise } : next, vat ? init.addedTax : init.ordinary);
+      next = fillFrom(
+        vat ? { ...next, invoiceBody: InvoiceBody.Enterprise } : next,
+        vat ? init.addedTax : init.ordinary,
+      );
       setValues(next);
       setRound((n) => n + 1);
       return;
@@ -188,7 +193,9 @@ export default function InvoiceApply() {
   const submit = async (v: Values) => {
     if (!init) return;
     if (overAmount(v.invoiceAmount, init.canAmount)) {
-      setErrors([{ field: 'invoiceAmount', message: `${INVOICE_MESSAGES.overAmount}（可开票金额 ${init.canAmount} 元）` }]);
+      setErrors([
+        { field: 'invoiceAmount', message: `${INVOICE_MESSAGES.overAmount}（可开票金额 ${init.canAmount} 元）` },
+      ]);
       return;
     }
     const payload = invoicePayload(v);
@@ -255,7 +262,15 @@ export default function InvoiceApply() {
             </Descriptions.Item>
             <Descriptions.Item label="开票项目">{init.invoiceProject}</Descriptions.Item>
           </Descriptions>
-          {new Decimal(init.canAmount).lte(0) && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="当前没有可开票金额" data-testid="no-amount" />}
+          {new Decimal(init.canAmount).lte(0) && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              message="当前没有可开票金额"
+              data-testid="no-amount"
+            />
+          )}
           <SchemaForm
             key={round}
             schema={invoiceForm}
@@ -267,7 +282,12 @@ export default function InvoiceApply() {
             onSubmit={(v) => void submit(v)}
           >
             <Space>
-              <Button type="primary" htmlType="submit" loading={saving} disabled={switching || new Decimal(init.canAmount).lte(0)}>
+              <Button
+                type="primary"
+                htmlType="submit"
+                loading={saving}
+                disabled={switching || new Decimal(init.canAmount).lte(0)}
+              >
                 提交申请
               </Button>
             </Space>

@@ -24,7 +24,10 @@ const meta = {
   title: 'Finance/InvoiceList',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/invoice/add/list' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
+  parameters: {
+    app: { path: '/finance/invoice/add/list' },
+    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -33,7 +36,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 const body = () => within(document.body);
-const rowOf = async (canvas: HTMLElement, invoiceId: string) => within((await within(canvas).findByText(invoiceId, {}, T)).closest('tr') as HTMLElement);
+const rowOf = async (canvas: HTMLElement, invoiceId: string) =>
+  within((await within(canvas).findByText(invoiceId, {}, T)).closest('tr') as HTMLElement);
 
 export const EveryState: Story = {
   name: '每种状态',
@@ -41,14 +45,20 @@ export const EveryState: Story = {
     const c = within(canvasElement);
     await c.findByText('FP20261120000106', {}, T);
     await expect(calls.list?.[0]).toMatchObject({ page: '1', rows: '15' });
-    for (const s of ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回']) await expect(c.getAllByText(s).length).toBeGreaterThan(0);
-    for (const label of ['发票类型', '状态', '开始日期', '结束日期']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    for (const s of ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回'])
+      await expect(c.getAllByText(s).length).toBeGreaterThan(0);
+    for (const label of ['发票类型', '状态', '开始日期', '结束日期'])
+      await expect(c.getAllByText(label).length).toBeGreaterThan(0);
     // cancel only at 0; express info only for the mailed VAT invoice
     const cancelButtons = c.getAllByRole('button', { name: /取\s*消/ });
     await expect(cancelButtons).toHaveLength(1);
-    await expect((await rowOf(canvasElement, 'FP20261120000106')).getByRole('button', { name: /取\s*消/ })).toBeInTheDocument();
+    await expect(
+      (await rowOf(canvasElement, 'FP20261120000106')).getByRole('button', { name: /取\s*消/ }),
+    ).toBeInTheDocument();
     await expect(c.getAllByRole('button', { name: /快递信息/ })).toHaveLength(1);
-    await expect((await rowOf(canvasElement, 'FP20261120000102')).getByRole('button', { name: /快递信息/ })).toBeInTheDocument();
+    await expect(
+      (await rowOf(canvasElement, 'FP20261120000102')).getByRole('button', { name: /快递信息/ }),
+    ).toBeInTheDocument();
   },
 };
 
@@ -57,8 +67,12 @@ export const AccountColumn: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByRole('columnheader', { name: '开票账户' }, T)).toBeInTheDocument();
-    await expect((await rowOf(canvasElement, 'FP20261120000105')).getByText('b20001-上海优品电商有限公司')).toBeInTheDocument();
-    await expect((await rowOf(canvasElement, 'FP20261120000106')).getByText('agent1-上海云讯通信科技有限公司')).toBeInTheDocument();
+    await expect(
+      (await rowOf(canvasElement, 'FP20261120000105')).getByText('b20001-上海优品电商有限公司'),
+    ).toBeInTheDocument();
+    await expect(
+      (await rowOf(canvasElement, 'FP20261120000106')).getByText('agent1-上海云讯通信科技有限公司'),
+    ).toBeInTheDocument();
   },
 };
 
@@ -75,13 +89,15 @@ export const SubAccountNoAccountColumn: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, rows: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, listNever: true })] } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const RejectedDetail: Story = {
@@ -127,7 +143,12 @@ export const CancelConfirmed: Story = {
     await expect(await body().findByText('确定取消该发票申请吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await expect(await body().findByText('发票申请已取消', {}, T)).toBeInTheDocument();
-    await expect(calls.cancel?.[0]).toMatchObject({ id: 106, invoiceId: 'FP20261120000106', status: 0, updateTime: Date.UTC(2026, 10, 20) });
+    await expect(calls.cancel?.[0]).toMatchObject({
+      id: 106,
+      invoiceId: 'FP20261120000106',
+      status: 0,
+      updateTime: Date.UTC(2026, 10, 20),
+    });
     await waitFor(() => expect(calls.list?.length).toBeGreaterThan(1), T);
   },
 };

@@ -26,13 +26,16 @@ import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
 
 const dateProps = { disabledDate: (d: Dayjs) => invoiceDateDisabled(d) };
 
-const hasExpress = (r: Invoice) => r.status === InvoiceStatus.Mailed && r.invoiceType === InvoiceType.ElectronicVatSpecial;
+const hasExpress = (r: Invoice) =>
+  r.status === InvoiceStatus.Mailed && r.invoiceType === InvoiceType.ElectronicVatSpecial;
 
 export function ExpressInfo({ invoice }: { invoice: Invoice }) {
   return (
     <Space direction="vertical" size={4} data-testid="express-info">
       <span>快递公司：{invoice.expressCompanyStr || '-'}</span>
-      <span>快递单号：{invoice.expressOrder ? <Typography.Text copyable>{invoice.expressOrder}</Typography.Text> : '-'}</span>
+      <span>
+        快递单号：{invoice.expressOrder ? <Typography.Text copyable>{invoice.expressOrder}</Typography.Text> : '-'}
+      </span>
     </Space>
   );
 }
@@ -66,7 +69,8 @@ export default function InvoiceList() {
       },
     });
 
-  const express = (r: Invoice) => modal.info({ title: '快递信息', content: <ExpressInfo invoice={r} />, okText: '关闭' });
+  const express = (r: Invoice) =>
+    modal.info({ title: '快递信息', content: <ExpressInfo invoice={r} />, okText: '关闭' });
 
   const columns: (string | SchemaColumn<Invoice>)[] = [
     { field: 'rowNum', width: 64 },
@@ -125,8 +129,23 @@ export default function InvoiceList() {
           },
         ]}
       />
-      <Modal open={!!detail} title="发票详情" width={720} footer={null} onCancel={() => setDetail(null)} destroyOnHidden>
-        {detail && <SchemaDescriptions<Invoice> entity={invoices.entity} record={detail} column={2} size="small" data-testid="invoice-detail" />}
+      <Modal
+        open={!!detail}
+        title="发票详情"
+        width={720}
+        footer={null}
+        onCancel={() => setDetail(null)}
+        destroyOnHidden
+      >
+        {detail && (
+          <SchemaDescriptions<Invoice>
+            entity={invoices.entity}
+            record={detail}
+            column={2}
+            size="small"
+            data-testid="invoice-detail"
+          />
+        )}
       </Modal>
     </Card>
   );

@@ -51,15 +51,22 @@ export function loadCityTree(): Promise<CityNode[]> {
  * against Shanghai's clock at `now` (an instant), whatever the browser's zone.
  */
 export const DISABLED_AFTER_MS = 8.64e6;
-export const invoiceDateDisabled = (d: Dayjs | null | undefined, now = Date.now()) => !!d && businessTime(d).valueOf() > businessNow(now).valueOf() - DISABLED_AFTER_MS;
+export const invoiceDateDisabled = (d: Dayjs | null | undefined, now = Date.now()) =>
+  !!d && businessTime(d).valueOf() > businessNow(now).valueOf() - DISABLED_AFTER_MS;
 
 export const invoiceApi = {
   /** the page's data for the caller, or (an agent) for one of its sub-accounts */
   init: (clientId?: string) => postForm<InvoiceInit>('/invoice/initInvoice', clientId ? { clientId } : undefined),
-  canAmount: (clientId?: string) => postForm<{ canAmount: string }>('/invoice/getCanInvoiceAmount', clientId ? { clientId } : undefined),
+  canAmount: (clientId?: string) =>
+    postForm<{ canAmount: string }>('/invoice/getCanInvoiceAmount', clientId ? { clientId } : undefined),
   check: (p: Record<string, unknown>) => postJson<{ canAmount: string }>('/invoice/checkObject', p, { silent: true }),
   add: (p: Record<string, unknown>) => postJson<Invoice>('/invoice/add', p, { silent: true }),
   detail: (id: number, invoiceType?: number) => postForm<Invoice>('/invoice/invoiceDetailed', { id, invoiceType }),
   cancel: (r: Pick<Invoice, 'id' | 'invoiceId' | 'status' | 'updateTime'>) =>
-    postJson<Invoice>('/invoice/invoiceCancelApply', { id: r.id, invoiceId: r.invoiceId, status: r.status, updateTime: r.updateTime }),
+    postJson<Invoice>('/invoice/invoiceCancelApply', {
+      id: r.id,
+      invoiceId: r.invoiceId,
+      status: r.status,
+      updateTime: r.updateTime,
+    }),
 };

@@ -23,7 +23,11 @@ export const cityTree: CityNode[] = [
       },
     ],
   },
-  { value: '浙江省', label: '浙江省', children: [{ value: '杭州市', label: '杭州市', children: [{ value: '西湖区', label: '西湖区' }] }] },
+  {
+    value: '浙江省',
+    label: '浙江省',
+    children: [{ value: '杭州市', label: '杭州市', children: [{ value: '西湖区', label: '西湖区' }] }],
+  },
 ];
 
 const base = {
@@ -75,9 +79,23 @@ export const invoiceRows = (): Invoice[] =>
       accountStr: 'b20001-上海优品电商有限公司',
       invoiceHead: '上海优品电商有限公司',
     },
-    { id: 104, status: 2, invoiceType: 1, email: 'finance@demo.local', invoiceAmount: '300.00', auditFailCause: '纳税人识别号与抬头不符' },
+    {
+      id: 104,
+      status: 2,
+      invoiceType: 1,
+      email: 'finance@demo.local',
+      invoiceAmount: '300.00',
+      auditFailCause: '纳税人识别号与抬头不符',
+    },
     { id: 103, status: 3, ...vat, invoiceAmount: '1500.50' },
-    { id: 102, status: 4, ...vat, invoiceAmount: '800.00', expressCompanyStr: '顺丰速运', expressOrder: 'SF1234567890' },
+    {
+      id: 102,
+      status: 4,
+      ...vat,
+      invoiceAmount: '800.00',
+      expressCompanyStr: '顺丰速运',
+      expressOrder: 'SF1234567890',
+    },
     { id: 101, status: 5, ...vat, invoiceAmount: '600.00', auditFailCause: '收件人拒收' },
   ].map((r, i) => ({
     ...base,
@@ -99,7 +117,14 @@ export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
   canChooseType: true,
   canChooseAccount: true,
   invoiceTypes: [1, 2],
-  ordinary: { invoiceType: 1, invoiceBody: 2, invoiceHead: '上海云讯通信科技有限公司', creditCode: '91310115MA1K4ABCD1', email: 'finance@demo.local', toPhone: '13800138001' },
+  ordinary: {
+    invoiceType: 1,
+    invoiceBody: 2,
+    invoiceHead: '上海云讯通信科技有限公司',
+    creditCode: '91310115MA1K4ABCD1',
+    email: 'finance@demo.local',
+    toPhone: '13800138001',
+  },
   addedTax: { invoiceType: 2, invoiceBody: 2 },
   ...p,
 });
@@ -115,7 +140,14 @@ export const subAccountInit = initFor({
   clientId: 'b20001',
   accountStr: 'b20001-上海优品电商有限公司',
   canAmount: '1200.00',
-  ordinary: { invoiceType: 1, invoiceBody: 2, invoiceHead: '上海优品电商有限公司', creditCode: '91310000MA1FL0XX2Q', email: 'fp@youpin.local', toPhone: '13900139000' },
+  ordinary: {
+    invoiceType: 1,
+    invoiceBody: 2,
+    invoiceHead: '上海优品电商有限公司',
+    creditCode: '91310000MA1FL0XX2Q',
+    email: 'fp@youpin.local',
+    toPhone: '13900139000',
+  },
   addedTax: { invoiceType: 2, invoiceBody: 2 },
 });
 
@@ -163,9 +195,17 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
       const page = Number(p.page ?? 1);
       const size = Number(p.rows ?? 15);
       const list = rows.filter(
-        (r) => (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) && (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
+        (r) =>
+          (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) &&
+          (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
       );
-      return ok({ data: list.slice((page - 1) * size, page * size), totalRecord: list.length, page, rows: size, totalPage: Math.max(1, Math.ceil(list.length / size)) });
+      return ok({
+        data: list.slice((page - 1) * size, page * size),
+        totalRecord: list.length,
+        page,
+        rows: size,
+        totalPage: Math.max(1, Math.ceil(list.length / size)),
+      });
     }),
     http.post('/api/invoice/invoiceDetailed', async ({ request }) => {
       const p = await record('detail', request);

@@ -25,7 +25,9 @@ export const AtMostTen: Story = {
     const c = within(canvasElement);
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(10);
-    await expect(c.getByRole('link', { name: /2026年12月6日凌晨系统维护公告/ }).getAttribute('href')).toBe('/notice/view?noticeId=100');
+    await expect(c.getByRole('link', { name: /2026年12月6日凌晨系统维护公告/ }).getAttribute('href')).toBe(
+      '/notice/view?noticeId=100',
+    );
     await expect(c.getByRole('link', { name: '更多' }).getAttribute('href')).toBe('/notice/notice');
   },
 };
@@ -40,7 +42,9 @@ export const Empty: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: { msw: { handlers: [http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] } },
+  parameters: {
+    msw: { handlers: [http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
+  },
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('公告加载失败', {}, T)).toBeInTheDocument();
   },

@@ -11,14 +11,25 @@ export function LatestNotices() {
   const { result, query } = useCustom<Notice[]>({ url: '/agent/notice', method: 'get', meta: { silent: true } });
   const notices = (Array.isArray(result.data) ? result.data : []).slice(0, HOME_NOTICE_COUNT);
   return (
-    <Card title="最新公告" extra={<Link to={noticeListScreen.path}>更多</Link>} style={{ marginTop: 16 }} data-testid="latest-notices">
+    <Card
+      title="最新公告"
+      extra={<Link to={noticeListScreen.path}>更多</Link>}
+      style={{ marginTop: 16 }}
+      data-testid="latest-notices"
+    >
       <List<Notice>
         size="small"
         loading={query.isLoading}
         dataSource={notices}
         locale={{ emptyText: query.isError ? '公告加载失败' : '暂无公告' }}
         renderItem={(n) => (
-          <List.Item extra={<Typography.Text type="secondary">{(n.releaseTimeToStr ?? n.releaseTime ?? '').slice(0, 10)}</Typography.Text>}>
+          <List.Item
+            extra={
+              <Typography.Text type="secondary">
+                {(n.releaseTimeToStr ?? n.releaseTime ?? '').slice(0, 10)}
+              </Typography.Text>
+            }
+          >
             <Link to={noticeViewPath(n.id)}>
               {n.isTop === YesNo.Yes && <Typography.Text type="danger">[置顶] </Typography.Text>}
               {n.noticeName}

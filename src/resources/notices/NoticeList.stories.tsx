@@ -20,7 +20,13 @@ function noticePage(total: number, seen: string[] = []) {
     const term = form.get('searchContent') ?? '';
     seen.push(term);
     const hits = all.filter((n) => !term || n.noticeName.includes(term) || n.noticeContent!.includes(term));
-    return ok({ data: hits.slice((page - 1) * rows, page * rows), totalRecord: hits.length, page, rows, totalPage: Math.max(1, Math.ceil(hits.length / rows)) });
+    return ok({
+      data: hits.slice((page - 1) * rows, page * rows),
+      totalRecord: hits.length,
+      page,
+      rows,
+      totalPage: Math.max(1, Math.ceil(hits.length / rows)),
+    });
   });
 }
 
@@ -134,7 +140,9 @@ export const Loading: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: { msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] } },
+  parameters: {
+    msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
+  },
   play: async ({ canvasElement }) => {
     // the shared list error state: the message and 重试, not an empty list
     const error = await within(canvasElement).findByTestId('list-error', {}, T);

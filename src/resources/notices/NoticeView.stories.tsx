@@ -19,7 +19,9 @@ type Story = StoryObj<typeof meta>;
 
 export const Normal: Story = {
   name: '正常',
-  parameters: { msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])), ...consoleApi()] } },
+  parameters: {
+    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])), ...consoleApi()] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('2026年12月6日凌晨系统维护公告');
@@ -32,7 +34,10 @@ export const Normal: Story = {
 
 export const XssRenderedHarmless: Story = {
   name: '恶意内容被无害化',
-  parameters: { app: { path: '/notice/view?noticeId=666' }, msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(xssNotice)), ...consoleApi()] } },
+  parameters: {
+    app: { path: '/notice/view?noticeId=666' },
+    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(xssNotice)), ...consoleApi()] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = await c.findByTestId('notice-body', {}, T);
@@ -54,7 +59,10 @@ export const XssRenderedHarmless: Story = {
 
 export const NotFound: Story = {
   name: '公告不存在',
-  parameters: { app: { path: '/notice/view?noticeId=999999' }, msw: { handlers: [http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')), ...consoleApi()] } },
+  parameters: {
+    app: { path: '/notice/view?noticeId=999999' },
+    msw: { handlers: [http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')), ...consoleApi()] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('公告不存在', { selector: '.ant-result-title' }, T)).toBeInTheDocument();

@@ -32,7 +32,11 @@ export default function NoticeView() {
     const notFound = !id || query.error?.statusCode === 404;
     return (
       <Card>
-        <Result status={notFound ? '404' : 'error'} title={notFound ? MESSAGES.noticeNotFound : (query.error?.message ?? '公告加载失败')} extra={back} />
+        <Result
+          status={notFound ? '404' : 'error'}
+          title={notFound ? MESSAGES.noticeNotFound : (query.error?.message ?? '公告加载失败')}
+          extra={back}
+        />
       </Card>
     );
   }

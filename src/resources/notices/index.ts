@@ -25,9 +25,17 @@ export const noticeListScreen: Screen = {
   home: true,
   data: [notices],
 };
-export const noticeViewScreen: Screen = { name: 'notice_view', path: '/notice/view', label: '公告详情', icon: 'notice', page: lazy(() => import('./NoticeView')), data: [notices] };
+export const noticeViewScreen: Screen = {
+  name: 'notice_view',
+  path: '/notice/view',
+  label: '公告详情',
+  icon: 'notice',
+  page: lazy(() => import('./NoticeView')),
+  data: [notices],
+};
 
 /** A notice's page. */
-export const noticeViewPath = (id: number | string) => `${noticeViewScreen.path}?noticeId=${encodeURIComponent(String(id))}`;
+export const noticeViewPath = (id: number | string) =>
+  `${noticeViewScreen.path}?noticeId=${encodeURIComponent(String(id))}`;
 
 export const screens: Screen[] = [noticeListScreen, noticeViewScreen];

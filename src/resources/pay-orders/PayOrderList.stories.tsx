@@ -29,7 +29,8 @@ export const EveryState: Story = {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000006', {}, T);
     await expect(calls.queryPayOrder?.[0]).toMatchObject({ page: '1', rows: '15' });
-    for (const label of ['待支付', '已提交支付', '支付失败', '已取消']) await expect(c.getByText(label, { selector: '.ant-tag' })).toBeInTheDocument();
+    for (const label of ['待支付', '已提交支付', '支付失败', '已取消'])
+      await expect(c.getByText(label, { selector: '.ant-tag' })).toBeInTheDocument();
     // 2 and 5 are both 支付成功
     await expect(c.getAllByText('支付成功', { selector: '.ant-tag' })).toHaveLength(2);
     // unpaid orders count down with 支付 / 取消; the others have neither
@@ -37,7 +38,9 @@ export const EveryState: Story = {
     await expect(within(unpaid).getByTestId('row-countdown')).toHaveTextContent(/^(10:00|09:5\d)$/);
     await expect(within(unpaid).getByTestId('row-pay')).toBeEnabled();
     await expect(within(rowOf(canvasElement, 'P2026112510000000000004')).queryByTestId('row-pay')).toBeNull();
-    await expect(within(rowOf(canvasElement, 'P2026112510000000000002')).getByText('超时未支付，订单已关闭')).toBeInTheDocument();
+    await expect(
+      within(rowOf(canvasElement, 'P2026112510000000000002')).getByText('超时未支付，订单已关闭'),
+    ).toBeInTheDocument();
   },
 };
 
@@ -51,8 +54,24 @@ export const SandboxMarked: Story = {
         ...payApi({
           calls,
           orders: [
-            payOrder({ rowNum: 1, paymentId: 'P2026112510000000000021', paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', sandbox: 1 }),
-            payOrder({ rowNum: 2, paymentId: 'P2026112510000000000020', paymentState: 5, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', sandbox: 0 }),
+            payOrder({
+              rowNum: 1,
+              paymentId: 'P2026112510000000000021',
+              paymentState: 2,
+              paymentStateStr: '支付成功',
+              countDownStr: '',
+              qrCode: '',
+              sandbox: 1,
+            }),
+            payOrder({
+              rowNum: 2,
+              paymentId: 'P2026112510000000000020',
+              paymentState: 5,
+              paymentStateStr: '支付成功',
+              countDownStr: '',
+              qrCode: '',
+              sandbox: 0,
+            }),
           ],
         }),
       ],
@@ -61,7 +80,9 @@ export const SandboxMarked: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000021', {}, T);
-    await expect(within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' })).toBeInTheDocument();
+    await expect(
+      within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' }),
+    ).toBeInTheDocument();
     await expect(within(rowOf(canvasElement, 'P2026112510000000000020')).queryByText('沙箱')).toBeNull();
   },
 };
@@ -77,7 +98,16 @@ export const CountdownAtZero: Story = {
           orders: (n) =>
             n === 1
               ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
-              : [payOrder({ paymentId: 'P2026112510000000000009', paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' })],
+              : [
+                  payOrder({
+                    paymentId: 'P2026112510000000000009',
+                    paymentState: 4,
+                    paymentStateStr: '已取消',
+                    countDownStr: '',
+                    qrCode: '',
+                    remark: '超时未支付，订单已关闭',
+                  }),
+                ],
         }),
       ],
     },
@@ -93,7 +123,14 @@ export const CountdownAtZero: Story = {
 
 export const ZeroDisablesButtons: Story = {
   name: '倒计时为 0 的未支付订单：支付、取消不可用',
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000010', {}, T);

@@ -12,14 +12,26 @@ import type { PayOrder } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { PayDialog, cancelPay, formatCountdown, isOpenOrder, payOrderDisabledDate, secondsLeft, useNow } from '@/components/OnlinePay';
+import {
+  PayDialog,
+  cancelPay,
+  formatCountdown,
+  isOpenOrder,
+  payOrderDisabledDate,
+  secondsLeft,
+  useNow,
+} from '@/components/OnlinePay';
 import { useCurrentUser } from '@/layout/hooks';
 import { ApiError } from '@/providers/http';
 import { businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { MESSAGES } from '../../../common/schema/messages';
 import { payOrders, payOrderScreen } from '.';
 
-const pickerProps = { disabledDate: (d: Dayjs) => payOrderDisabledDate(d), format: 'YYYY-MM-DD HH:mm:ss', allowClear: true };
+const pickerProps = {
+  disabledDate: (d: Dayjs) => payOrderDisabledDate(d),
+  format: 'YYYY-MM-DD HH:mm:ss',
+  allowClear: true,
+};
 
 function validate(v: Record<string, unknown>) {
   const from = v.startPayTime ? businessTime(v.startPayTime as BusinessTimeInput) : null;
@@ -31,13 +43,19 @@ export function PayOrderList() {
   const { user } = useCurrentUser();
   const { message, modal } = App.useApp();
   const [paying, setPaying] = useState<PayOrder | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>(payOrders, { validate, queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>(payOrders, {
+    validate,
+    queryOptions: { enabled: !!user },
+  });
   const rows = tableProps.dataSource ?? [];
   // the countdowns count from the time the rows arrived
   const dataUpdatedAt = tableQuery.dataUpdatedAt;
   const counting = rows.some((r) => isOpenOrder(r) && Number(r.countDownStr) > 0);
   const now = useNow(counting);
-  const leftOf = useCallback((r: PayOrder) => (isOpenOrder(r) ? secondsLeft(r.countDownStr, dataUpdatedAt, now) : 0), [now, dataUpdatedAt]);
+  const leftOf = useCallback(
+    (r: PayOrder) => (isOpenOrder(r) ? secondsLeft(r.countDownStr, dataUpdatedAt, now) : 0),
+    [now, dataUpdatedAt],
+  );
 
   // a countdown reached 0: reload once (the server closes the order)
   const reloadedFor = useRef(0);
@@ -93,7 +111,11 @@ export function PayOrderList() {
 
   return (
     <Card title={payOrderScreen.label}>
-      <SchemaFilterBar filter={payOrders.filter} formProps={searchFormProps} fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }} />
+      <SchemaFilterBar
+        filter={payOrders.filter}
+        formProps={searchFormProps}
+        fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }}
+      />
       <SchemaTable<PayOrder>
         {...tableProps}
         loading={tableQuery.isLoading}
@@ -111,10 +133,23 @@ export function PayOrderList() {
               const disabled = leftOf(r) <= 0;
               return (
                 <Space size={0}>
-                  <Button type="link" size="small" disabled={disabled} onClick={() => setPaying({ ...r, countDownStr: String(leftOf(r)) })} data-testid="row-pay">
+                  <Button
+                    type="link"
+                    size="small"
+                    disabled={disabled}
+                    onClick={() => setPaying({ ...r, countDownStr: String(leftOf(r)) })}
+                    data-testid="row-pay"
+                  >
                     支付
                   </Button>
-                  <Button type="link" size="small" danger disabled={disabled} onClick={() => cancel(r)} data-testid="row-cancel">
+                  <Button
+                    type="link"
+                    size="small"
+                    danger
+                    disabled={disabled}
+                    onClick={() => cancel(r)}
+                    data-testid="row-cancel"
+                  >
                     取消
                   </Button>
                 </Space>

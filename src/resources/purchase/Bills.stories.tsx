@@ -10,7 +10,10 @@ import { purchaseHandlers } from './purchase.mock';
 
 /** The bill screens of the purchase area: filled, empty, loading, export refused. (剩余条数 is /remain: src/custom-pages/reports.) */
 const T = { timeout: 5000 };
-const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [...purchaseHandlers(o), ...consoleApi(user ? { user } : {})];
+const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [
+  ...purchaseHandlers(o),
+  ...consoleApi(user ? { user } : {}),
+];
 
 function Screens({ screen }: { screen: 'bill' | 'rebate' | 'record' }) {
   if (screen === 'bill') return <SmsBillList />;
@@ -41,13 +44,15 @@ export const SmsBill: Story = {
 export const SmsBillEmpty: Story = {
   name: '短信账单：无数据',
   parameters: { msw: { handlers: handlers({ bills: [] }) } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const SmsBillLoading: Story = {
   name: '短信账单：加载中',
   parameters: { msw: { handlers: handlers({ loading: true }) } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const SmsBillExportNoData: Story = {
@@ -76,7 +81,8 @@ export const RebateEmpty: Story = {
   name: '返点账单：无数据',
   args: { screen: 'rebate' },
   parameters: { app: { path: '/finance/rebate' }, msw: { handlers: handlers({ rebates: [], rebate: '0.00' }) } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const RecordPackage: Story = {
@@ -93,7 +99,10 @@ export const RecordPackage: Story = {
 export const RecordPackageSubAccount: Story = {
   name: '消费记录：子账户（无单价列）',
   args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({}, { ...subAccount, operation_mode: '1' }) } },
+  parameters: {
+    app: { path: '/finance/record' },
+    msw: { handlers: handlers({}, { ...subAccount, operation_mode: '1' }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('10000条', {}, T);
@@ -116,5 +125,6 @@ export const RecordEmpty: Story = {
   name: '消费记录：无数据',
   args: { screen: 'record' },
   parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({ records: [] }) } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

@@ -12,7 +12,10 @@ const meta = {
   title: 'Purchase/InternationalPrices',
   component: InternationalPrices,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/smspurchaselayout/purchase/international' }, msw: { handlers: [...purchaseHandlers(), ...consoleApi()] } },
+  parameters: {
+    app: { path: '/sms/smspurchaselayout/purchase/international' },
+    msw: { handlers: [...purchaseHandlers(), ...consoleApi()] },
+  },
 } satisfies Meta<typeof InternationalPrices>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -31,11 +34,20 @@ export const List: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...purchaseHandlers({ prices: [] }), ...consoleApi()] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Unavailable: Story = {
   name: '接口不存在',
-  parameters: { msw: { handlers: [http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })), ...consoleApi()] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  parameters: {
+    msw: {
+      handlers: [
+        http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })),
+        ...consoleApi(),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

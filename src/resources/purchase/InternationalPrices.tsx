@@ -51,7 +51,13 @@ export function InternationalPrices() {
         loading={!rows}
         dataSource={shown}
         pagination={{ pageSize: 15, hideOnSinglePage: true, showSizeChanger: false }}
-        columns={schemaColumns<InternationalPrice>('entities/international-price', ['areaname', 'intername', 'intercode', 'prefix', { field: 'fee', align: 'right' }])}
+        columns={schemaColumns<InternationalPrice>('entities/international-price', [
+          'areaname',
+          'intername',
+          'intercode',
+          'prefix',
+          { field: 'fee', align: 'right' },
+        ])}
         locale={{ emptyText: '暂无数据' }}
       />
     </Card>

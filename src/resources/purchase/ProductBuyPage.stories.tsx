@@ -67,7 +67,8 @@ export const Invalid: Story = {
 export const NotFound: Story = {
   name: '产品不存在',
   parameters: { app: { path: '/sms/purchase/99' } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('产品不存在', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('产品不存在', {}, T)).toBeInTheDocument(),
 };
 
 export const Uncertified: Story = {

@@ -44,7 +44,9 @@ export function ProductBuyPage() {
   useEffect(() => {
     const pid = Number(id);
     const valid = Number.isInteger(pid) && pid >= 1 && pid <= 2_147_483_647;
-    (valid ? purchaseApi.product(pid) : Promise.resolve(undefined)).then((p) => setProduct(p ?? null)).catch(() => setProduct(null));
+    (valid ? purchaseApi.product(pid) : Promise.resolve(undefined))
+      .then((p) => setProduct(p ?? null))
+      .catch(() => setProduct(null));
     load();
   }, [id, load]);
 
@@ -101,7 +103,16 @@ export function ProductBuyPage() {
           <SchemaDescriptions
             entity={products.entity}
             record={product}
-            fields={['product_name', 'product_code', 'productTypeStr', 'operatorCodeStr', 'areaCodeStr', 'unitPriceStr', 'discountPriceStr', 'dueTimeStr']}
+            fields={[
+              'product_name',
+              'product_code',
+              'productTypeStr',
+              'operatorCodeStr',
+              'areaCodeStr',
+              'unitPriceStr',
+              'discountPriceStr',
+              'dueTimeStr',
+            ]}
           />
           <Form layout="inline" style={{ marginTop: 24 }} onFinish={submit}>
             <Form.Item label="购买数量" validateStatus={error ? 'error' : undefined} help={error}>
@@ -109,7 +120,9 @@ export function ProductBuyPage() {
                 <Input
                   maxLength={7}
                   inputMode="numeric"
-                  placeholder={product.pack_size ? PURCHASE_MESSAGES.packHint.replace('{size}', packText(product)) : '0-9999999'}
+                  placeholder={
+                    product.pack_size ? PURCHASE_MESSAGES.packHint.replace('{size}', packText(product)) : '0-9999999'
+                  }
                   aria-label="购买数量"
                   value={num}
                   onChange={(e) => {

@@ -27,7 +27,17 @@ export interface PurchaseConfirmProps {
   onCancel: () => void;
 }
 
-export function PurchaseConfirm({ open, lines, rebateUseable, balance, submitting, useRebate, onUseRebateChange, onOk, onCancel }: PurchaseConfirmProps) {
+export function PurchaseConfirm({
+  open,
+  lines,
+  rebateUseable,
+  balance,
+  submitting,
+  useRebate,
+  onUseRebateChange,
+  onOk,
+  onCancel,
+}: PurchaseConfirmProps) {
   const priced = lines.map((l) => ({
     ...l,
     productId: l.product.product_id,
@@ -62,18 +72,39 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
             title: '单价（元）',
             dataIndex: ['product', 'unitPriceStr'],
             align: 'right',
-            render: (v: string, r) => <span data-testid={`confirm-list-price-${r.productId}`}>{v ?? r.product.unit_price}</span>,
+            render: (v: string, r) => (
+              <span data-testid={`confirm-list-price-${r.productId}`}>{v ?? r.product.unit_price}</span>
+            ),
           },
-          { title: '折扣', dataIndex: ['product', 'discount'], align: 'right', render: (v?: string) => (v && Number(v) < 100 ? `${v}%` : '无') },
+          {
+            title: '折扣',
+            dataIndex: ['product', 'discount'],
+            align: 'right',
+            render: (v?: string) => (v && Number(v) < 100 ? `${v}%` : '无'),
+          },
           {
             // the price the amount is computed with (not the 4-decimal discountPriceStr): price × quantity = amount
             title: '折后单价（元）',
             key: 'discountPrice',
             align: 'right',
-            render: (_: unknown, r) => <span data-testid={`confirm-price-${r.productId}`}>{exactDiscountPrice(r.product.unit_price, r.product.discount ?? '100')}</span>,
+            render: (_: unknown, r) => (
+              <span data-testid={`confirm-price-${r.productId}`}>
+                {exactDiscountPrice(r.product.unit_price, r.product.discount ?? '100')}
+              </span>
+            ),
           },
-          { title: '购买数量', dataIndex: 'num', align: 'right', render: (n: number) => <span style={{ whiteSpace: 'nowrap' }}>{grouped(n)}</span> },
-          { title: '金额（元）', dataIndex: 'cents', align: 'right', render: (c: bigint) => <Money value={yuan(c)} unit="" /> },
+          {
+            title: '购买数量',
+            dataIndex: 'num',
+            align: 'right',
+            render: (n: number) => <span style={{ whiteSpace: 'nowrap' }}>{grouped(n)}</span>,
+          },
+          {
+            title: '金额（元）',
+            dataIndex: 'cents',
+            align: 'right',
+            render: (c: bigint) => <Money value={yuan(c)} unit="" />,
+          },
         ]}
       />
       <Descriptions size="small" column={1} style={{ marginTop: 16 }} bordered>
@@ -94,7 +125,11 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
         </Descriptions.Item>
         <Descriptions.Item label="返点抵扣">
           {offered ? (
-            <Checkbox checked={useRebate} onChange={(e) => onUseRebateChange(e.target.checked)} data-testid="use-rebate">
+            <Checkbox
+              checked={useRebate}
+              onChange={(e) => onUseRebateChange(e.target.checked)}
+              data-testid="use-rebate"
+            >
               使用返点抵扣（可用返点 <Money value={rebateUseable} />）
               {t.rebate > 0n && (
                 <span data-testid="order-rebate" style={{ marginLeft: 8 }}>
@@ -104,7 +139,9 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
             </Checkbox>
           ) : (
             <Typography.Text type="secondary" data-testid="rebate-not-offered">
-              {Number(rebateUseable) > 0 ? `订单总额超过 10 元时可使用返点抵扣（可用返点 ${rebateUseable} 元）` : '无可用返点'}
+              {Number(rebateUseable) > 0
+                ? `订单总额超过 10 元时可使用返点抵扣（可用返点 ${rebateUseable} 元）`
+                : '无可用返点'}
             </Typography.Text>
           )}
         </Descriptions.Item>

@@ -9,7 +9,11 @@ import { purchaseHandlers } from './purchase.mock';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
-const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [...purchaseHandlers({ calls, ...o }), ...accountApi({ cert }), ...consoleApi()];
+const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [
+  ...purchaseHandlers({ calls, ...o }),
+  ...accountApi({ cert }),
+  ...consoleApi(),
+];
 
 const meta = {
   title: 'Purchase/PurchasePage',
@@ -45,13 +49,15 @@ export const Catalogue: Story = {
 export const Empty: Story = {
   name: '无产品',
   parameters: { msw: { handlers: handlers({ products: [] }) } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: handlers({ loading: true }) } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const NothingSelected: Story = {
@@ -136,7 +142,9 @@ export const SmallOrderNoRebate: Story = {
 
 export const Refused: Story = {
   name: '余额不足：服务器拒绝',
-  parameters: { msw: { handlers: handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } }) } },
+  parameters: {
+    msw: { handlers: handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('行业短信 1万条', {}, T);
@@ -144,7 +152,9 @@ export const Refused: Story = {
     await userEvent.click(c.getByTestId('submit-order'));
     const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
     await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
-    await expect(await body().findByText('余额不足，当前余额 10.00 元，本次需支付 402.25 元', {}, T)).toBeInTheDocument();
+    await expect(
+      await body().findByText('余额不足，当前余额 10.00 元，本次需支付 402.25 元', {}, T),
+    ).toBeInTheDocument();
     await expect(body().getByRole('dialog', { name: '确认订单' })).toBeInTheDocument();
   },
 };
@@ -194,7 +204,13 @@ export const PackageMultiple: Story = {
     const input = c.getByLabelText('国际短信余额 100元 购买数量');
     await expect(input).toHaveAttribute('placeholder', '100.00元 的整数倍');
     await fireEvent.change(input, { target: { value: '150' } });
-    await expect(await within(row(c, '国际短信余额 100元')).findByText('该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍', {}, T)).toBeInTheDocument();
+    await expect(
+      await within(row(c, '国际短信余额 100元')).findByText(
+        '该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍',
+        {},
+        T,
+      ),
+    ).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit-order'));
     await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
     await fireEvent.change(input, { target: { value: '200' } });

@@ -72,7 +72,9 @@ export function PurchasePage() {
       message.error(PURCHASE_MESSAGES.noSelection);
       return;
     }
-    const found = Object.fromEntries(lines.map((l) => [l.product.product_id, lineError(l.product, qty[l.product.product_id])]));
+    const found = Object.fromEntries(
+      lines.map((l) => [l.product.product_id, lineError(l.product, qty[l.product.product_id])]),
+    );
     setErrors((e) => ({ ...e, ...found }));
     const first = Object.values(found).find(Boolean);
     if (first) {
@@ -145,7 +147,10 @@ export function PurchasePage() {
             }),
         }}
         columns={[
-          { field: 'product_name', render: (v: string, r: Product) => <Link to={productBuyPath(r.product_id)}>{v}</Link> },
+          {
+            field: 'product_name',
+            render: (v: string, r: Product) => <Link to={productBuyPath(r.product_id)}>{v}</Link>,
+          },
           'product_code',
           'productTypeStr',
           'operatorCodeStr',

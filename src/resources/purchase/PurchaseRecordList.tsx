@@ -92,7 +92,12 @@ function DirectRecords({ agent }: { agent: boolean }) {
 
 export function PurchaseRecordList() {
   const { user } = useCurrentUser();
-  return <Card title={purchaseRecordScreen.label}>{user && (isDirectChargeMode(user) ? <DirectRecords agent={isAgent(user)} /> : <PackageRecords agent={isAgent(user)} />)}</Card>;
+  return (
+    <Card title={purchaseRecordScreen.label}>
+      {user &&
+        (isDirectChargeMode(user) ? <DirectRecords agent={isAgent(user)} /> : <PackageRecords agent={isAgent(user)} />)}
+    </Card>
+  );
 }
 
 export default PurchaseRecordList;

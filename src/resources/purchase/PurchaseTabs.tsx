@@ -9,7 +9,9 @@ export const PURCHASE_TABS = tabsOf(purchaseTabs);
 export function PurchaseTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const active = pathname.replace(/\/+$/, '').endsWith('/international') ? internationalPricesTab.name : purchaseTab.name;
+  const active = pathname.replace(/\/+$/, '').endsWith('/international')
+    ? internationalPricesTab.name
+    : purchaseTab.name;
   return (
     <>
       <Tabs

@@ -58,7 +58,9 @@ export function SmsBillList() {
             field: 'sms_balance_change_amount',
             align: 'right',
             render: (v: string, r: SmsBill) => (
-              <Typography.Text type={r.sms_balance_change_flag === '-' ? 'danger' : 'success'}>{`${r.sms_balance_change_flag ?? ''}${v ?? ''}`}</Typography.Text>
+              <Typography.Text
+                type={r.sms_balance_change_flag === '-' ? 'danger' : 'success'}
+              >{`${r.sms_balance_change_flag ?? ''}${v ?? ''}`}</Typography.Text>
             ),
           },
           'order_type_str',

@@ -23,9 +23,15 @@ export const newRequestId = () => `buy-${Date.now().toString(36)}-${Math.random(
 
 export const purchaseApi = {
   billData: () => get<BillData>('/finance/bill/sms/data'),
-  product: async (id: number): Promise<Product | undefined> => ((await postForm<{ list: Product[] }>('/sms/products', { product_id: id })).data?.list ?? [])[0],
+  product: async (id: number): Promise<Product | undefined> =>
+    ((await postForm<{ list: Product[] }>('/sms/products', { product_id: id })).data?.list ?? [])[0],
   buyOne: (productId: number, num: number, useRebate = true) =>
-    postForm<PurchaseResult>('/sms/order/add', { product_id: productId, num: String(num), requestId: newRequestId(), useRebate: String(useRebate) }),
+    postForm<PurchaseResult>('/sms/order/add', {
+      product_id: productId,
+      num: String(num),
+      requestId: newRequestId(),
+      useRebate: String(useRebate),
+    }),
   buyMany: (lines: { productId: number; purchaseNum: number }[], useRebate = true) =>
     postJson<PurchaseResult>('/sms/order/jsmsAdd', { list: lines, requestId: newRequestId(), useRebate }),
 };

@@ -15,7 +15,12 @@ export const products = {
   filter: 'filters/product',
 } satisfies DataResource;
 /** 短信账单 (POST /finance/bill/sms) */
-export const smsBills = { name: 'smsBills', list: { url: '/finance/bill/sms', method: 'form' }, entity: 'entities/sms-bill', filter: 'filters/sms-bill' } satisfies DataResource;
+export const smsBills = {
+  name: 'smsBills',
+  list: { url: '/finance/bill/sms', method: 'form' },
+  entity: 'entities/sms-bill',
+  filter: 'filters/sms-bill',
+} satisfies DataResource;
 /** 返点账单 (GET /finance/bill/rebate) */
 export const rebateBills = {
   name: 'rebateBills',
@@ -38,7 +43,13 @@ export const directPurchaseRecords = {
   filter: 'filters/direct-purchase-record',
 } satisfies DataResource;
 
-export const purchaseTab: Screen = { name: 'service_purchase', path: 'purchase', label: '购买短信', page: lazy(() => import('./PurchasePage')), data: [products] };
+export const purchaseTab: Screen = {
+  name: 'service_purchase',
+  path: 'purchase',
+  label: '购买短信',
+  page: lazy(() => import('./PurchasePage')),
+  data: [products],
+};
 export const internationalPricesTab: Screen = {
   name: 'service_international',
   path: 'purchase/international',
@@ -107,4 +118,11 @@ export const purchaseRecordScreen: Screen = {
   data: [purchaseRecords, directPurchaseRecords],
 };
 
-export const screens: Screen[] = [purchaseTabs, productBuyScreen, poolScreen, smsBillScreen, rebateBillScreen, purchaseRecordScreen];
+export const screens: Screen[] = [
+  purchaseTabs,
+  productBuyScreen,
+  poolScreen,
+  smsBillScreen,
+  rebateBillScreen,
+  purchaseRecordScreen,
+];

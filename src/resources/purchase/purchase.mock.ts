@@ -48,7 +48,11 @@ export const products: Product[] = [
   product(1, '行业短信 1万条', 'HY-QW-1W', 0, '行业', 0, '全网', '0.0450', '95.00', '0.0428', 365),
   product(2, '营销短信 1万条', 'YX-QW-1W', 1, '营销', 0, '全网', '0.0550', '90.00', '0.0495', 365),
   product(3, '验证码短信 电信专享', 'YZM-DX-2W', 3, '验证码', 3, '电信', '0.0430', '95.00', '0.0409', 180),
-  { ...product(4, '国际短信余额 100元', 'GJ-QW-100', 2, '国际', 0, '全网', '1.0000', '100.00', '1.0000', 730), pack_size: 100, packSizeStr: '100.00元' },
+  {
+    ...product(4, '国际短信余额 100元', 'GJ-QW-100', 2, '国际', 0, '全网', '1.0000', '100.00', '1.0000', 730),
+    pack_size: 100,
+    packSizeStr: '100.00元',
+  },
 ];
 
 export const smsBills: SmsBill[] = [
@@ -189,9 +193,36 @@ export const pools: Pool[] = [
 ];
 
 export const gjPrices: InternationalPrice[] = [
-  { rownum: 1, intername: 'United States', areaname: '美国', prefix: '1', intercode: 'US', fee: '0.0800', countryCode: '1', countryName: '美国' },
-  { rownum: 2, intername: 'Japan', areaname: '日本', prefix: '81', intercode: 'JP', fee: '0.3500', countryCode: '81', countryName: '日本' },
-  { rownum: 3, intername: 'Singapore', areaname: '新加坡', prefix: '65', intercode: 'SG', fee: '0.2800', countryCode: '65', countryName: '新加坡' },
+  {
+    rownum: 1,
+    intername: 'United States',
+    areaname: '美国',
+    prefix: '1',
+    intercode: 'US',
+    fee: '0.0800',
+    countryCode: '1',
+    countryName: '美国',
+  },
+  {
+    rownum: 2,
+    intername: 'Japan',
+    areaname: '日本',
+    prefix: '81',
+    intercode: 'JP',
+    fee: '0.3500',
+    countryCode: '81',
+    countryName: '日本',
+  },
+  {
+    rownum: 3,
+    intername: 'Singapore',
+    areaname: '新加坡',
+    prefix: '65',
+    intercode: 'SG',
+    fee: '0.2800',
+    countryCode: '65',
+    countryName: '新加坡',
+  },
 ];
 
 export interface PurchaseMockOptions {
@@ -225,7 +256,18 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
   const bought = (p: Record<string, any>) =>
     o.buyAnswer && o.buyAnswer.code !== 0
       ? fail(o.buyAnswer.code, o.buyAnswer.msg)
-      : ok({ orderId: '20261125100000123456', total: '449.35', rebate, paid: '399.35', balance: '49600.65', rebateUseable: '0.00', request: p }, '购买成功');
+      : ok(
+          {
+            orderId: '20261125100000123456',
+            total: '449.35',
+            rebate,
+            paid: '399.35',
+            balance: '49600.65',
+            rebateUseable: '0.00',
+            request: p,
+          },
+          '购买成功',
+        );
   return [
     http.post('/api/sms/products', async ({ request }) => {
       await hang();
@@ -233,19 +275,29 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
       let list = o.products ?? products;
       if (p.product_id) list = list.filter((x) => String(x.product_id) === String(p.product_id));
       if (p.product_type) list = list.filter((x) => String(x.product_type) === String(p.product_type));
-      if (p.keyword) list = list.filter((x) => x.product_name.includes(p.keyword) || x.product_code.includes(p.keyword));
+      if (p.keyword)
+        list = list.filter((x) => x.product_name.includes(p.keyword) || x.product_code.includes(p.keyword));
       return ok({ ...listOf(list, ...page(p)), rebate_useable: rebate, balance: o.balance ?? '50000.00' });
     }),
-    http.get('/api/finance/bill/sms/data', () => ok({ balance: o.balance ?? '50000.00', rebate_useable: rebate, purchase_amount: '527.50', purchase_count: 2 })),
+    http.get('/api/finance/bill/sms/data', () =>
+      ok({ balance: o.balance ?? '50000.00', rebate_useable: rebate, purchase_amount: '527.50', purchase_count: 2 }),
+    ),
     http.post('/api/sms/order/add', async ({ request }) => bought(await record('add', request))),
     http.post('/api/sms/order/jsmsAdd', async ({ request }) => bought(await record('jsmsAdd', request))),
-    http.post('/api/finance/bill/sms', async ({ request }) => (await hang(), ok(listOf(o.bills ?? smsBills, ...page(await record('bill', request)))))),
+    http.post(
+      '/api/finance/bill/sms',
+      async ({ request }) => (await hang(), ok(listOf(o.bills ?? smsBills, ...page(await record('bill', request))))),
+    ),
     http.post('/api/finance/bill/sms/export', () => fail(500, '当前条件没有数据，无法导出')),
     http.get('/api/finance/bill/rebate', async () => {
       await hang();
       const rows = o.rebates ?? rebateRows;
-      const income = rows.filter((r) => r.financial_type === FinancialType.Income).reduce((s, r) => s + Number(r.balance), 0);
-      const pay = rows.filter((r) => r.financial_type === FinancialType.Expense).reduce((s, r) => s - Number(r.balance), 0);
+      const income = rows
+        .filter((r) => r.financial_type === FinancialType.Income)
+        .reduce((s, r) => s + Number(r.balance), 0);
+      const pay = rows
+        .filter((r) => r.financial_type === FinancialType.Expense)
+        .reduce((s, r) => s - Number(r.balance), 0);
       return ok({
         rebate_income: rebate === '50.00' && rows.length ? '0.00' : rebate,
         accumulated_rebate_income: income.toFixed(2),
@@ -254,12 +306,30 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
       });
     }),
     http.post('/api/finance/bill/rebate/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post('/api/finance/bill/purchaseHistory', async ({ request }) => (await hang(), ok(listOf(o.records ?? packageRecords, ...page(await record('history', request)))))),
-    http.post('/api/finance/bill/direct/purchaseHistory', async ({ request }) => (await hang(), ok(listOf(o.direct ?? directRecords, ...page(await record('direct', request)))))),
+    http.post(
+      '/api/finance/bill/purchaseHistory',
+      async ({ request }) => (
+        await hang(),
+        ok(listOf(o.records ?? packageRecords, ...page(await record('history', request))))
+      ),
+    ),
+    http.post(
+      '/api/finance/bill/direct/purchaseHistory',
+      async ({ request }) => (
+        await hang(),
+        ok(listOf(o.direct ?? directRecords, ...page(await record('direct', request))))
+      ),
+    ),
     http.post('/api/finance/bill/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
     http.post('/api/finance/bill/direct/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post('/api/agent/newpools', async ({ request }) => (await hang(), ok(listOf(o.pools ?? pools, ...page(await record('pools', request)))))),
-    http.get('/api/client/pools', async () => (await hang(), ok(listOf((o.pools ?? pools).filter((x) => x.client_id === 'b20001'))))),
+    http.post(
+      '/api/agent/newpools',
+      async ({ request }) => (await hang(), ok(listOf(o.pools ?? pools, ...page(await record('pools', request))))),
+    ),
+    http.get(
+      '/api/client/pools',
+      async () => (await hang(), ok(listOf((o.pools ?? pools).filter((x) => x.client_id === 'b20001')))),
+    ),
     http.get('/api/sms/gj/prices', async () => (await hang(), ok(o.prices ?? gjPrices))),
   ];
 }

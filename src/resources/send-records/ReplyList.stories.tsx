@@ -13,7 +13,10 @@ const meta = {
   title: 'Sending/ReplyList',
   component: ReplyList,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/sendlayout/sendrecord/reply' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/sendlayout/sendrecord/reply' },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -38,13 +41,15 @@ export const Filled: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ mo: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [never('send/getmologs'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const ExportNoData: Story = {

@@ -24,14 +24,20 @@ export function ReplyList() {
     const { from, to } = lastUplinkMonth();
     return { startReceivedate: from, endReceivedate: to };
   });
-  const validate = useCallback((v: Record<string, unknown>) => uplinkRangeProblem(v.startReceivedate, v.endReceivedate), []);
+  const validate = useCallback(
+    (v: Record<string, unknown>) => uplinkRangeProblem(v.startReceivedate, v.endReceivedate),
+    [],
+  );
   const { tableProps, searchFormProps, params } = useSchemaList<MoRecord>(moRecords, {
     initialValues,
     validate,
     queryOptions: { enabled: !!user },
   });
 
-  const dateProps = { allowClear: false, disabledDate: (d: Parameters<typeof uplinkDayDisabled>[0]) => uplinkDayDisabled(d) };
+  const dateProps = {
+    allowClear: false,
+    disabledDate: (d: Parameters<typeof uplinkDayDisabled>[0]) => uplinkDayDisabled(d),
+  };
   return (
     <Card title={replyTab.label}>
       <SchemaFilterBar

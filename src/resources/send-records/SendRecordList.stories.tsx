@@ -13,7 +13,10 @@ const meta = {
   title: 'Sending/SendRecordList',
   component: SendRecordList,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/sendlayout/sendrecord' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/sendlayout/sendrecord' },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -86,13 +89,15 @@ export const SubAccount: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ records: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [never('send/getrecords'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const ExportRecords: Story = {
@@ -101,14 +106,28 @@ export const ExportRecords: Story = {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
-    await waitFor(() => expect(calls.exportrecords?.[0]).toMatchObject({ beginDate: businessNow().subtract(89, 'day').format('YYYY-MM-DD') }), T);
+    await waitFor(
+      () =>
+        expect(calls.exportrecords?.[0]).toMatchObject({
+          beginDate: businessNow().subtract(89, 'day').format('YYYY-MM-DD'),
+        }),
+      T,
+    );
     await waitFor(() => expect(calls.downloadExport?.[0]).toEqual({ filePath: 'exports/send-records-1.xlsx' }), T);
   },
 };
 
 export const ExportTooMany: Story = {
   name: '导出记录：超过100万',
-  parameters: { msw: { handlers: [refuse('send/exportrecords', 400, '导出记录数不能大于100万。'), ...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        refuse('send/exportrecords', 400, '导出记录数不能大于100万。'),
+        ...consoleApi(),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
@@ -119,7 +138,15 @@ export const ExportTooMany: Story = {
 
 export const ExportNumbersNoData: Story = {
   name: '导出号码：无数据',
-  parameters: { msw: { handlers: [refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'), ...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'),
+        ...consoleApi(),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
@@ -151,7 +178,11 @@ export const LinkedFromTask: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('18912345678', {}, T);
-    await expect(calls.getrecords?.[0]).toMatchObject({ taskId: 'T202611230003', beginDate: '2026-01-05', endDate: businessNow().format('YYYY-MM-DD') });
+    await expect(calls.getrecords?.[0]).toMatchObject({
+      taskId: 'T202611230003',
+      beginDate: '2026-01-05',
+      endDate: businessNow().format('YYYY-MM-DD'),
+    });
     await expect(c.queryByText('13800138000')).toBeNull();
     await expect(c.getByDisplayValue('T202611230003')).toBeInTheDocument();
   },

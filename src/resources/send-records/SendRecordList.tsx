@@ -36,7 +36,11 @@ export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 const LINKED = ['taskId', 'phone'] as const;
 
 /** a text filter's pattern of the filter schema, checked before a search: its errorMessage, or null */
-export function patternProblem(filter: string, values: Record<string, unknown>, fields: readonly string[]): string | null {
+export function patternProblem(
+  filter: string,
+  values: Record<string, unknown>,
+  fields: readonly string[],
+): string | null {
   const props = (schemas.get(filter).properties ?? {}) as Record<string, { pattern?: string; errorMessage?: string }>;
   for (const f of fields) {
     const v = values[f];
@@ -58,7 +62,11 @@ export function SendRecordList() {
     const { from, to } = lastDays(RECORD_DEFAULT_DAYS);
     return { beginDate: from, endDate: to };
   });
-  const validate = useCallback((v: Record<string, unknown>) => patternProblem(sendRecords.filter, v, LINKED) ?? rangeOrderProblem(v.beginDate, v.endDate), []);
+  const validate = useCallback(
+    (v: Record<string, unknown>) =>
+      patternProblem(sendRecords.filter, v, LINKED) ?? rangeOrderProblem(v.beginDate, v.endDate),
+    [],
+  );
   const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>(sendRecords, {
     initialValues,
     validate,
@@ -93,7 +101,15 @@ export function SendRecordList() {
   const history = (phone: string) => {
     const form = searchFormProps.form;
     if (!form) return;
-    form.setFieldsValue({ phone, taskId: undefined, searchContent: undefined, stateList: undefined, operatorstype: undefined, province: undefined, city: undefined });
+    form.setFieldsValue({
+      phone,
+      taskId: undefined,
+      searchContent: undefined,
+      stateList: undefined,
+      operatorstype: undefined,
+      province: undefined,
+      city: undefined,
+    });
     form.submit();
   };
   const columns: (string | SchemaColumn<SendRecord>)[] = [
@@ -129,10 +145,20 @@ export function SendRecordList() {
         fieldProps={{ beginDate: { allowClear: false }, endDate: { allowClear: false } }}
         extra={
           <>
-            <Button icon={<ExportOutlined />} loading={exporting === 'xlsx'} disabled={!!exporting} onClick={exportRecords}>
+            <Button
+              icon={<ExportOutlined />}
+              loading={exporting === 'xlsx'}
+              disabled={!!exporting}
+              onClick={exportRecords}
+            >
               导出记录
             </Button>
-            <Button icon={<FileTextOutlined />} loading={exporting === 'txt'} disabled={!!exporting} onClick={exportNumbers}>
+            <Button
+              icon={<FileTextOutlined />}
+              loading={exporting === 'txt'}
+              disabled={!!exporting}
+              onClick={exportNumbers}
+            >
               导出号码
             </Button>
           </>

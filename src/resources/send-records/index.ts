@@ -22,8 +22,20 @@ export const moRecords = {
   filter: 'filters/mo-record',
 } satisfies DataResource;
 
-export const sendRecordTab: Screen = { name: 'statistics_sendrecord', path: 'sendrecord', label: '发送记录', page: lazy(() => import('./SendRecordList')), data: [sendRecords] };
-export const replyTab: Screen = { name: 'statistics_reply', path: 'sendrecord/reply', label: '回复记录', page: lazy(() => import('./ReplyList')), data: [moRecords] };
+export const sendRecordTab: Screen = {
+  name: 'statistics_sendrecord',
+  path: 'sendrecord',
+  label: '发送记录',
+  page: lazy(() => import('./SendRecordList')),
+  data: [sendRecords],
+};
+export const replyTab: Screen = {
+  name: 'statistics_reply',
+  path: 'sendrecord/reply',
+  label: '回复记录',
+  page: lazy(() => import('./ReplyList')),
+  data: [moRecords],
+};
 
 export const sendRecordTabs: Screen = {
   name: 'statistics_sendlayout',

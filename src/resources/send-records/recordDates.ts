@@ -20,13 +20,20 @@ const day = (v: unknown): Dayjs | null => {
 };
 
 /** The send-record filter's first dates: the last 90 days, today included. */
-export const lastDays = (days: number, now: BusinessTimeInput = businessNow()) => ({ from: businessDay(now).subtract(days - 1, 'day'), to: businessDay(now) });
+export const lastDays = (days: number, now: BusinessTimeInput = businessNow()) => ({
+  from: businessDay(now).subtract(days - 1, 'day'),
+  to: businessDay(now),
+});
 
 /** The uplink filter's first dates: the last month (today included). */
-export const lastUplinkMonth = (now: BusinessTimeInput = businessNow()) => ({ from: businessDay(now).subtract(UPLINK_SPAN_MONTHS, 'month').add(1, 'day'), to: businessDay(now) });
+export const lastUplinkMonth = (now: BusinessTimeInput = businessNow()) => ({
+  from: businessDay(now).subtract(UPLINK_SPAN_MONTHS, 'month').add(1, 'day'),
+  to: businessDay(now),
+});
 
 /** The earliest uplink day that may be asked for. */
-export const uplinkEarliest = (now: BusinessTimeInput = businessNow()) => businessDay(now).subtract(UPLINK_BACK_MONTHS, 'month');
+export const uplinkEarliest = (now: BusinessTimeInput = businessNow()) =>
+  businessDay(now).subtract(UPLINK_BACK_MONTHS, 'month');
 
 /** Days an uplink date picker may not choose. */
 export function uplinkDayDisabled(d: Dayjs, now: BusinessTimeInput = businessNow()): boolean {
@@ -35,11 +42,16 @@ export function uplinkDayDisabled(d: Dayjs, now: BusinessTimeInput = businessNow
 }
 
 /** The uplink filter's check before a search: null, or the message (uplinkRange / uplinkSpan). */
-export function uplinkRangeProblem(fromValue: unknown, toValue: unknown, now: BusinessTimeInput = businessNow()): string | null {
+export function uplinkRangeProblem(
+  fromValue: unknown,
+  toValue: unknown,
+  now: BusinessTimeInput = businessNow(),
+): string | null {
   const from = day(fromValue);
   const to = day(toValue);
   if (!from || !to) return SEND_MESSAGES.uplinkSpan;
-  if (from.isBefore(uplinkEarliest(now)) || to.isAfter(businessTime(now).endOf('day')) || to.isBefore(from)) return SEND_MESSAGES.uplinkRange;
+  if (from.isBefore(uplinkEarliest(now)) || to.isAfter(businessTime(now).endOf('day')) || to.isBefore(from))
+    return SEND_MESSAGES.uplinkRange;
   if (to.isAfter(from.add(UPLINK_SPAN_MONTHS, 'month'))) return SEND_MESSAGES.uplinkSpan;
   return null;
 }

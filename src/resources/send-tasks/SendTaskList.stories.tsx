@@ -13,7 +13,10 @@ const meta = {
   title: 'Sending/SendTaskList',
   component: SendTaskList,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/deliverlayout/smstask' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/smstask' },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => undefined }, configurable: true });
@@ -41,7 +44,14 @@ export const Filled: Story = {
 
 export const SubAccount: Story = {
   name: '子账户：无账户筛选',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi({ user: subAccount }),
+        ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('T202611230002', {}, T);
@@ -57,7 +67,15 @@ export const SubAccount: Story = {
 export const AwaitingReview: Story = {
   name: '任务待平台审核：进度下方提示',
   parameters: {
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls, tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }] })] },
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...sendApi({
+          calls,
+          tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
+        }),
+      ],
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -154,7 +172,10 @@ export const CopyLongContent: Story = {
 export const CopyFails: Story = {
   name: '复制失败',
   beforeEach: () => {
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => Promise.reject(new Error('denied')) }, configurable: true });
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async () => Promise.reject(new Error('denied')) },
+      configurable: true,
+    });
     const exec = document.execCommand;
     document.execCommand = () => false;
     return () => {
@@ -186,7 +207,10 @@ export const DetailRecordsLink: Story = {
   play: async ({ canvasElement }) => {
     const body = await openDetail(canvasElement);
     const link = await body.findByTestId('task-records-link', {}, T);
-    await expect(link).toHaveAttribute('href', '/customer/sendlayout/sendrecord?taskId=T202611230002&beginDate=2026-11-23');
+    await expect(link).toHaveAttribute(
+      'href',
+      '/customer/sendlayout/sendrecord?taskId=T202611230002&beginDate=2026-11-23',
+    );
   },
 };
 
@@ -197,7 +221,9 @@ export const DetailResendFailed: Story = {
     const button = await body.findByTestId('resend-failed', {}, T);
     await waitFor(() => expect(button).toHaveTextContent('（1）'), T);
     await userEvent.click(button);
-    await expect(await body.findByText('将失败号码作为新任务重新发送，按正常发送扣费，确定继续吗？', {}, T)).toBeInTheDocument();
+    await expect(
+      await body.findByText('将失败号码作为新任务重新发送，按正常发送扣费，确定继续吗？', {}, T),
+    ).toBeInTheDocument();
     await userEvent.click(body.getByRole('button', { name: /^重\s*发$/ }));
     await waitFor(() => expect(calls.resendFailed?.[0]).toEqual({ id: 'T202611230002' }), T);
     await expect(await body.findByTestId('resent', {}, T)).toHaveTextContent('已创建重发任务 T202611230100');

@@ -28,7 +28,9 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [detail, setDetail] = useState<SendTask | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<SendTask>(sendTasks, { queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<SendTask>(sendTasks, {
+    queryOptions: { enabled: !!user },
+  });
   const refresh = useAutoRefresh(() => tableQuery.refetch(), { everyMs: refreshEveryMs });
 
   const columns: (string | SchemaColumn<SendTask>)[] = [
@@ -48,10 +50,18 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
       // the progress bar, and under it (not beside: it would run into the next column) the review note
       render: (v: number, r: SendTask) => (
         <Flex vertical>
-          <Progress percent={Math.max(0, Math.min(100, Math.round(Number(v) || 0)))} size="small" data-testid="task-progress" />
+          <Progress
+            percent={Math.max(0, Math.min(100, Math.round(Number(v) || 0)))}
+            size="small"
+            data-testid="task-progress"
+          />
           {/* a task held for review does not move until the platform reviews it: say so instead of a frozen 0 % */}
           {!!r.auditNum && r.status === TaskStatus.Processing && (
-            <Typography.Text type="warning" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="task-awaiting-review">
+            <Typography.Text
+              type="warning"
+              style={{ fontSize: 12, whiteSpace: 'nowrap' }}
+              data-testid="task-awaiting-review"
+            >
               {r.auditNum} 条待平台审核
             </Typography.Text>
           )}

@@ -35,7 +35,14 @@ export interface TaskDetailDialogProps {
 
 export function TaskDetailDialog({ task, onClose, onResent }: TaskDetailDialogProps) {
   return (
-    <Modal open={!!task} title="任务详情" width={640} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} destroyOnHidden>
+    <Modal
+      open={!!task}
+      title="任务详情"
+      width={640}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>关闭</Button>}
+      destroyOnHidden
+    >
       {task && <TaskDetail key={task.id} task={task} onResent={onResent} />}
     </Modal>
   );
@@ -73,7 +80,11 @@ function TaskDetail({ task, onResent }: { task: SendTask; onResent?: (taskId: st
     }
     setExporting(true);
     try {
-      await downloadPosted('/send/exportTaskInfoPhones', { id: task.id, sendTypes: [...states].sort().join(',') }, `${task.uid ?? task.id}.txt`);
+      await downloadPosted(
+        '/send/exportTaskInfoPhones',
+        { id: task.id, sendTypes: [...states].sort().join(',') },
+        `${task.uid ?? task.id}.txt`,
+      );
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
     } finally {
@@ -90,7 +101,9 @@ function TaskDetail({ task, onResent }: { task: SendTask; onResent?: (taskId: st
       onOk: async () => {
         setResending(true);
         try {
-          const r = await postForm<{ taskId: string; submitTotal: number }>('/send/resendFailed', { id: task.uid ?? String(task.id) });
+          const r = await postForm<{ taskId: string; submitTotal: number }>('/send/resendFailed', {
+            id: task.uid ?? String(task.id),
+          });
           const uid = r.data?.taskId ?? '';
           setResent(uid);
           message.success(`${r.msg ?? MESSAGES.saved}：新任务 ${uid}（${r.data?.submitTotal ?? 0} 个号码）`);
@@ -111,18 +124,41 @@ function TaskDetail({ task, onResent }: { task: SendTask; onResent?: (taskId: st
         <Link to={taskRecordsLink(uid, task.createTimeStr)} data-testid="task-records-link">
           <Button icon={<UnorderedListOutlined />}>查看发送记录</Button>
         </Link>
-        <Button icon={<RedoOutlined />} disabled={!detail || failNum === 0 || !!resent} loading={resending} onClick={resend} data-testid="resend-failed">
+        <Button
+          icon={<RedoOutlined />}
+          disabled={!detail || failNum === 0 || !!resent}
+          loading={resending}
+          onClick={resend}
+          data-testid="resend-failed"
+        >
           重发失败号码{detail ? `（${failNum}）` : ''}
         </Button>
       </Space>
-      {resent && <Alert type="success" showIcon style={{ marginBottom: 12 }} message={`已创建重发任务 ${resent}`} data-testid="resent" />}
+      {resent && (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={`已创建重发任务 ${resent}`}
+          data-testid="resent"
+        />
+      )}
       <Spin spinning={loading}>
         {slow && <Alert type="info" showIcon message={SLOW_LOOKUP_TEXT} style={{ marginBottom: 12 }} />}
         {detail && (
           <SchemaDescriptions
             entity={sendTasks.entity}
             record={detail}
-            fields={['uid', 'submitTotal', 'sentNum', 'successNum', 'failNum', 'unknownNum', 'interceptNum', 'blacklistNum']}
+            fields={[
+              'uid',
+              'submitTotal',
+              'sentNum',
+              'successNum',
+              'failNum',
+              'unknownNum',
+              'interceptNum',
+              'blacklistNum',
+            ]}
             column={2}
             size="small"
             bordered
@@ -131,7 +167,11 @@ function TaskDetail({ task, onResent }: { task: SendTask; onResent?: (taskId: st
         <div style={{ marginTop: 16 }} data-testid="export-states">
           <Typography.Text strong>导出号码：</Typography.Text>
           <Space wrap style={{ marginTop: 8 }}>
-            <Checkbox.Group value={states} onChange={(v) => setStates(v)} options={enumOptions<number>('task-detail-outcome').map((o) => ({ value: o.value, label: o.label }))} />
+            <Checkbox.Group
+              value={states}
+              onChange={(v) => setStates(v)}
+              options={enumOptions<number>('task-detail-outcome').map((o) => ({ value: o.value, label: o.label }))}
+            />
             <Button type="primary" icon={<DownloadOutlined />} loading={exporting} onClick={doExport}>
               导出号码
             </Button>

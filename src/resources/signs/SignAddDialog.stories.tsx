@@ -77,7 +77,9 @@ export const ServerRefusesDuplicate: Story = {
     await b.findByText('新增签名', {}, T);
     await userEvent.type(b.getByPlaceholderText('请输入签名'), '好易购');
     await userEvent.click(b.getByRole('button', { name: /确\s*定/ }));
-    await expect(await b.findByTestId('sign-add-error', {}, T)).toHaveTextContent('该账户已存在相同的签名，请勿重复添加');
+    await expect(await b.findByTestId('sign-add-error', {}, T)).toHaveTextContent(
+      '该账户已存在相同的签名，请勿重复添加',
+    );
     await expect(args.onClose).not.toHaveBeenCalled();
   },
 };

@@ -7,7 +7,10 @@ import { importRefused, importResult, signApi } from './signs.mock';
 
 const T = { timeout: 5000 };
 const page = () => within(document.body);
-const xlsxFile = (name = '签名.xlsx') => new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+const xlsxFile = (name = '签名.xlsx') =>
+  new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, {
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
 const fileInput = () => document.body.querySelector<HTMLInputElement>('input[type=file]')!;
 
 const meta = {
@@ -45,7 +48,11 @@ export const ResultWithFailures: Story = {
 
 export const AllImported: Story = {
   name: '导入结果（全部成功）',
-  parameters: { msw: { handlers: [importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()] } },
+  parameters: {
+    msw: {
+      handlers: [importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()],
+    },
+  },
   play: async () => {
     const b = page();
     await b.findByText('批量导入签名', {}, T);
@@ -57,12 +64,22 @@ export const AllImported: Story = {
 
 export const FileRefused: Story = {
   name: '文件被拒绝（表头不正确）',
-  parameters: { msw: { handlers: [importRefused('表头不正确，请下载模板并按模板填写（子账户、签名、备注）'), ...consoleApi(), ...signApi()] } },
+  parameters: {
+    msw: {
+      handlers: [
+        importRefused('表头不正确，请下载模板并按模板填写（子账户、签名、备注）'),
+        ...consoleApi(),
+        ...signApi(),
+      ],
+    },
+  },
   play: async () => {
     const b = page();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), xlsxFile());
-    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent('表头不正确，请下载模板并按模板填写（子账户、签名、备注）');
+    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(
+      '表头不正确，请下载模板并按模板填写（子账户、签名、备注）',
+    );
   },
 };
 
@@ -72,6 +89,8 @@ export const WrongFileType: Story = {
     const b = page();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), new File(['a,b'], '签名.csv', { type: 'text/csv' }), { applyAccept: false });
-    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent('文件格式不正确，请上传.xlsx格式的Excel文件');
+    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(
+      '文件格式不正确，请上传.xlsx格式的Excel文件',
+    );
   },
 };

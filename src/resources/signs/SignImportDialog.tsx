@@ -46,7 +46,13 @@ export function SignImportDialog({ open, onClose }: SignImportDialogProps) {
   };
 
   return (
-    <Modal title="批量导入签名" open={open} onCancel={close} footer={<Button onClick={close}>关闭</Button>} destroyOnHidden>
+    <Modal
+      title="批量导入签名"
+      open={open}
+      onCancel={close}
+      footer={<Button onClick={close}>关闭</Button>}
+      destroyOnHidden
+    >
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Typography.Text>
           请先下载模板，按模板填写后上传（仅支持 .xlsx，不超过5MB，每次最多5000行）。{' '}

@@ -52,7 +52,14 @@ export const SearchBySign: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi({ user: subAccount }),
+        ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
@@ -94,7 +101,9 @@ export const LoadError: Story = {
 
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })] } },
+  parameters: {
+    msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();
@@ -104,7 +113,17 @@ export const RejectedRows: Story = {
 
 export const DeleteWithConfirmation: Story = {
   name: '删除（确认后）',
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ calls, rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }] })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...signApi({
+          calls,
+          rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
+        }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(document.body);

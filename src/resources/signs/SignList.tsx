@@ -86,7 +86,12 @@ export function SignList() {
                   title="确定删除该签名吗？"
                   okText="确定"
                   cancelText="取消"
-                  onConfirm={() => void remove({ resource: signs.name, id: r.id }, { onSuccess: () => void message.success(MESSAGES.deleted) })}
+                  onConfirm={() =>
+                    void remove(
+                      { resource: signs.name, id: r.id },
+                      { onSuccess: () => void message.success(MESSAGES.deleted) },
+                    )
+                  }
                 >
                   <Button type="link" danger size="small" icon={<DeleteOutlined />}>
                     删除
@@ -96,7 +101,12 @@ export function SignList() {
           },
         ]}
       />
-      <SignAddDialog open={adding} agent={agent} onClose={() => setAdding(false)} onAdded={(msg) => message.success(msg)} />
+      <SignAddDialog
+        open={adding}
+        agent={agent}
+        onClose={() => setAdding(false)}
+        onAdded={(msg) => message.success(msg)}
+      />
       <SignImportDialog open={importing} onClose={() => setImporting(false)} />
     </Card>
   );

@@ -120,5 +120,6 @@ export const listLoading = http.post('/api/sign/list', async () => {
 export const listError = http.post('/api/sign/list', () => fail(500, '服务器繁忙，请稍后再试'));
 export const exportNoData = http.post('/api/sign/export', () => fail(500, '当前条件没有数据，无法导出'));
 export const addDuplicate = http.post('/api/sign/add', () => fail(500, '该账户已存在相同的签名，请勿重复添加'));
-export const importResult = (r = { importSuccess: 3, importTotal: 9, importFall: 6 }) => http.post('/api/sign/addsignBatch', () => ok(r, '导入完成'));
+export const importResult = (r = { importSuccess: 3, importTotal: 9, importFall: 6 }) =>
+  http.post('/api/sign/addsignBatch', () => ok(r, '导入完成'));
 export const importRefused = (msg: string) => http.post('/api/sign/addsignBatch', () => fail(400, msg));

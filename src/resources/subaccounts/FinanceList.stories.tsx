@@ -17,7 +17,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (c: ReturnType<typeof within>, id: string) =>
+  (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
 
 export const Filled: Story = {
   name: '客户财务列表',
@@ -52,7 +53,8 @@ export const Empty: Story = {
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: subAccountHandlers({ list: 'loading' }) } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const InsufficientBalance: Story = {

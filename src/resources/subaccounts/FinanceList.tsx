@@ -34,13 +34,31 @@ export default function FinanceList() {
   const columns: (string | SchemaColumn<SubAccountRow>)[] = [
     'client_id',
     'client_name',
-    ...(isDirectChargeMode(user) ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>] : []),
+    ...(isDirectChargeMode(user)
+      ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>]
+      : []),
     { field: 'paytype', labelField: 'paytype_str' },
-    { field: 'balance', align: 'right', render: (v: string, r: SubAccountRow) => (billedByAgent(r) ? '使用主账户余额' : <Money value={v} />) },
+    {
+      field: 'balance',
+      align: 'right',
+      render: (v: string, r: SubAccountRow) => (billedByAgent(r) ? '使用主账户余额' : <Money value={v} />),
+    },
     { field: 'priceType' },
-    { field: 'mobilePrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
-    { field: 'unicomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
-    { field: 'telecomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
+    {
+      field: 'mobilePrice',
+      align: 'right',
+      render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v),
+    },
+    {
+      field: 'unicomPrice',
+      align: 'right',
+      render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v),
+    },
+    {
+      field: 'telecomPrice',
+      align: 'right',
+      render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v),
+    },
     { field: 'expireDate', render: (v: string) => v || '长期' },
     { field: 'status', labelField: 'status_str' },
     'remarks',
@@ -63,7 +81,10 @@ export default function FinanceList() {
         formProps={searchFormProps}
         agent
         extra={
-          <Button icon={<DownloadOutlined />} onClick={() => downloadExport('/recharge/rollback/export', params, '客户财务.xlsx')}>
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() => downloadExport('/recharge/rollback/export', params, '客户财务.xlsx')}
+          >
             导出
           </Button>
         }
@@ -104,8 +125,20 @@ export default function FinanceList() {
           },
         ]}
       />
-      <TransferDialog op="recharge" account={rowOf('recharge')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
-      <TransferDialog op="rollback" account={rowOf('rollback')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
+      <TransferDialog
+        op="recharge"
+        account={rowOf('recharge')}
+        agentBalance={stat?.agentBalance}
+        onClose={close}
+        onDone={done}
+      />
+      <TransferDialog
+        op="rollback"
+        account={rowOf('rollback')}
+        agentBalance={stat?.agentBalance}
+        onClose={close}
+        onDone={done}
+      />
       <ReminderDialog account={rowOf('remind')} onClose={close} onDone={done} />
       <PriceDialog account={rowOf('price')} onClose={close} onDone={done} />
       <ExpirationDialog account={rowOf('expire')} onClose={close} onDone={done} />

@@ -57,8 +57,13 @@ export interface InterfaceInfoData {
 
 export const interfaceApi = {
   info: (clientId?: string) => postForm<InterfaceInfoData>('/account/getAccountInfo', clientId ? { clientId } : {}),
-  resetPassword: (clientId?: string) => postForm<{ clientid: string; password: string }>('/client/account/resetInterfacePassword', clientId ? { clientId } : {}),
-  save: (v: SubAccountInterfaceForm) => postForm<InterfaceInfoData>('/client/account/interface', { ...v, ip: v.ip ?? '' }, { silent: true }),
+  resetPassword: (clientId?: string) =>
+    postForm<{ clientid: string; password: string }>(
+      '/client/account/resetInterfacePassword',
+      clientId ? { clientId } : {},
+    ),
+  save: (v: SubAccountInterfaceForm) =>
+    postForm<InterfaceInfoData>('/client/account/interface', { ...v, ip: v.ip ?? '' }, { silent: true }),
 };
 
 const OFF = '未开通';
@@ -77,7 +82,9 @@ export function interfaceCopyText(info: InterfaceInfoData): string {
   const lines = [
     ...info.doors.map((d) => `${doorLabel(d)}：${doorText(d)}`),
     `账号：${info.clientid}`,
-    ...info.doors.filter((d) => d.enabled && d.login && d.login !== info.clientid).map((d) => `${d.protocol}登录名：${d.login}`),
+    ...info.doors
+      .filter((d) => d.enabled && d.login && d.login !== info.clientid)
+      .map((d) => `${d.protocol}登录名：${d.login}`),
     `速率(条/秒)：${info.accessSpeed}`,
   ];
   if (info.ip) lines.push(`IP白名单：${info.ip}`);
@@ -88,7 +95,17 @@ export function interfaceCopyText(info: InterfaceInfoData): string {
  * The interface info as read; 重置接口密码 (confirmed) shows the new password once. `clientId`:
  * the agent's sub-account (none: the caller's own account).
  */
-export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: InterfaceInfoData; clientId?: string; onEdit?: () => void; extra?: ReactNode }) {
+export function InterfaceInfoView({
+  info,
+  clientId,
+  onEdit,
+  extra,
+}: {
+  info: InterfaceInfoData;
+  clientId?: string;
+  onEdit?: () => void;
+  extra?: ReactNode;
+}) {
   const [fresh, setFresh] = useState<string>();
   const [resetting, setResetting] = useState(false);
   const reset = async () => {
@@ -167,7 +184,9 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
         <Descriptions.Item label="扩展号">{info.needextend_str}</Descriptions.Item>
         <Descriptions.Item label="SGIP回调">
           <span data-testid="sgip-callback">
-            {info.sgipCallbackHost ? `${info.sgipCallbackHost}:${info.sgipCallbackPort}（登录名 ${info.sgipCallbackUser || '无'}）` : '不推送'}
+            {info.sgipCallbackHost
+              ? `${info.sgipCallbackHost}:${info.sgipCallbackPort}（登录名 ${info.sgipCallbackUser || '无'}）`
+              : '不推送'}
           </span>
         </Descriptions.Item>
       </Descriptions>

@@ -125,9 +125,18 @@ export const NotCertified: Story = {
 const sent: { upload?: string; body?: Record<string, string> } = {};
 /** a tiny real PNG */
 const pngFile = (name: string) =>
-  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (ch) => ch.charCodeAt(0))], name, {
-    type: 'image/png',
-  });
+  new File(
+    [
+      Uint8Array.from(
+        atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
+        (ch) => ch.charCodeAt(0),
+      ),
+    ],
+    name,
+    {
+      type: 'image/png',
+    },
+  );
 
 export const CustomerOpened: Story = {
   name: '客户账户：上传资质并开户（只提交所显示的字段）',

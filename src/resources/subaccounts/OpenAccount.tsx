@@ -52,7 +52,9 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
         <Button
           key="copy"
           onClick={async () =>
-            (await copyText(`账户：${opened.clientid}\n密码：${opened.password}`)) ? message.success('复制成功') : message.error('复制失败，您的浏览器不支持自动复制，请手动复制')
+            (await copyText(`账户：${opened.clientid}\n密码：${opened.password}`))
+              ? message.success('复制成功')
+              : message.error('复制失败，您的浏览器不支持自动复制，请手动复制')
           }
         >
           复制账户信息
@@ -92,7 +94,8 @@ export default function OpenAccount() {
   /** the name's blur check (the form's own rules run at submit) */
   const [nameError, setNameError] = useState<FieldError>();
   const shownErrors = useMemo(() => (nameError ? [nameError, ...(errors ?? [])] : errors), [nameError, errors]);
-  const checkName = (value: unknown) => setNameError(String(value ?? '').trim() ? undefined : { field: 'name', message: NAME_REQUIRED });
+  const checkName = (value: unknown) =>
+    setNameError(String(value ?? '').trim() ? undefined : { field: 'name', message: NAME_REQUIRED });
   const [saving, setSaving] = useState(false);
   const [opened, setOpened] = useState<Opened>();
   const [uiSchema] = useState(() => {
@@ -108,7 +111,9 @@ export default function OpenAccount() {
       await subAccountApi.validateMobile(mobile);
       return true;
     } catch (e) {
-      setErrors([{ field: 'mobile', message: e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常' }]);
+      setErrors([
+        { field: 'mobile', message: e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常' },
+      ]);
       return false;
     }
   };
@@ -157,7 +162,13 @@ export default function OpenAccount() {
           data-testid="not-certified"
         />
       )}
-      <Alert type="info" showIcon style={{ marginBottom: 16, maxWidth: 640 }} message={MESSAGES.loginNameGenerated} data-testid="login-name-generated" />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16, maxWidth: 640 }}
+        message={MESSAGES.loginNameGenerated}
+        data-testid="login-name-generated"
+      />
       <div style={{ maxWidth: 640 }}>
         <SchemaForm
           key={round}
@@ -165,7 +176,9 @@ export default function OpenAccount() {
           uiSchema={uiSchema}
           formData={values}
           onChange={setValues}
-          onBlur={(field, value) => (field === 'mobile' ? void checkMobile(value) : field === 'name' && checkName(value))}
+          onBlur={(field, value) =>
+            field === 'mobile' ? void checkMobile(value) : field === 'name' && checkName(value)
+          }
           serverErrors={shownErrors}
           // a submit's own checks speak for the name then (not twice)
           onError={() => setNameError(undefined)}

@@ -20,7 +20,15 @@ interface Own {
   balance: string;
   paytype?: number;
   paytype_str: string;
-  list: { id: number; amount: string; balance_after: string; kind: number; kind_str: string; remark: string; created_at: string }[];
+  list: {
+    id: number;
+    amount: string;
+    balance_after: string;
+    kind: number;
+    kind_str: string;
+    remark: string;
+    created_at: string;
+  }[];
 }
 
 export default function OwnBalance() {
@@ -35,12 +43,21 @@ export default function OwnBalance() {
   }, []);
   if (error) return <Alert type="error" showIcon message={error} />;
   // this page is a sub-account's own: its paytype is in the answer, the mode in the session
-  const note = own && billingNote({ operation_mode: user?.operation_mode ?? OperationMode.Package, userType: UserType.SubAccount, paytype: own.paytype ?? user?.paytype });
+  const note =
+    own &&
+    billingNote({
+      operation_mode: user?.operation_mode ?? OperationMode.Package,
+      userType: UserType.SubAccount,
+      paytype: own.paytype ?? user?.paytype,
+    });
   return (
     <Card title={ownBalanceScreen.label} loading={!own} data-testid="own-balance">
       {own && (
         <>
-          <Statistic title={`${own.name}（${own.clientid}）· ${own.paytype_str}`} valueRender={() => <Money value={own.balance} />} />
+          <Statistic
+            title={`${own.name}（${own.clientid}）· ${own.paytype_str}`}
+            valueRender={() => <Money value={own.balance} />}
+          />
           {note && <Alert style={{ marginTop: 16 }} type="info" showIcon data-testid="billing-note" message={note} />}
           <Table
             style={{ marginTop: 16 }}
@@ -51,7 +68,11 @@ export default function OwnBalance() {
             locale={{ emptyText: '暂无数据' }}
             columns={[
               { title: '时间', dataIndex: 'created_at' },
-              { title: '类型', dataIndex: 'kind', render: (v, r) => <EnumTag enumName="bill-payment-type" value={v} fallback={r.kind_str} plain /> },
+              {
+                title: '类型',
+                dataIndex: 'kind',
+                render: (v, r) => <EnumTag enumName="bill-payment-type" value={v} fallback={r.kind_str} plain />,
+              },
               { title: '金额(元)', dataIndex: 'amount', align: 'right', render: (v) => <Money value={v} signed /> },
               { title: '余额(元)', dataIndex: 'balance_after', align: 'right', render: (v) => <Money value={v} /> },
               { title: '备注', dataIndex: 'remark', render: (v) => v || '-' },

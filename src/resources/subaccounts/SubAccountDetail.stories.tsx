@@ -13,7 +13,10 @@ const meta = {
   title: 'SubAccounts/SubAccountDetail',
   component: SubAccountDetail,
   decorators: [withApp],
-  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/manager/c7k2mq/info', route: '/customer/manager/:id/:tab/*' } },
+  parameters: {
+    msw: { handlers: subAccountHandlers() },
+    app: { path: '/customer/manager/c7k2mq/info', route: '/customer/manager/:id/:tab/*' },
+  },
 } satisfies Meta<typeof SubAccountDetail>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -40,7 +43,9 @@ export const EditHidesUnusedCallback: Story = {
     // 状态报告 is the first select of the form (上行 the second)
     await userEvent.click((await c.findAllByRole('combobox', {}, T))[0]);
     const options = await within(document.body).findAllByTitle('不需要', {}, T);
-    await userEvent.click(options.find((o) => o.classList.contains('ant-select-item-option')) ?? options[options.length - 1]);
+    await userEvent.click(
+      options.find((o) => o.classList.contains('ant-select-item-option')) ?? options[options.length - 1],
+    );
     await waitFor(() => expect(c.getAllByRole('combobox')[0].closest('.ant-select')).toHaveTextContent('不需要'), T);
     await waitFor(() => expect(c.queryByLabelText('状态报告回调地址')).toBeNull(), T);
   },
@@ -118,13 +123,17 @@ export const ManagerAuthRoute: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const q = await c.findByTestId('qualification', {}, T);
-    await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe('/customer/manager/u3nd7e/auth/re?type=1');
+    await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe(
+      '/customer/manager/u3nd7e/auth/re?type=1',
+    );
   },
 };
 
 export const ManagerAuthRouteForm: Story = {
   name: '资质信息（customer_manager_auth：auth/re?type=2）：企业认证表单',
-  parameters: { app: { path: '/customer/manager/u3nd7e/auth/re?status=1&type=2', route: '/customer/manager/:id/auth/*' } },
+  parameters: {
+    app: { path: '/customer/manager/u3nd7e/auth/re?status=1&type=2', route: '/customer/manager/:id/auth/*' },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // type 2: enterprise certification preselected (its first id type 三证合一; the form's default is personal)
@@ -140,7 +149,8 @@ export const ReCertify: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const form = await c.findByTestId('certification-form', {}, T);
-    for (const label of ['证件类型', '证件号码']) await expect(within(form).getAllByText(label).length).toBeGreaterThan(0);
+    for (const label of ['证件类型', '证件号码'])
+      await expect(within(form).getAllByText(label).length).toBeGreaterThan(0);
     await expect(within(form).getByRole('button', { name: /重新提交认证/ })).toBeDisabled();
     await expect(c.queryByRole('link', { name: '上传资质' })).toBeNull();
   },
@@ -169,7 +179,9 @@ export const NotFound: Story = {
   name: '不存在或无权访问',
   parameters: { app: { path: '/customer/manager/missing/info', route: '/customer/manager/:id/:tab/*' } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('子账户不存在', { selector: '.ant-alert-message' }, T)).toBeInTheDocument();
+    await expect(
+      await within(canvasElement).findByText('子账户不存在', { selector: '.ant-alert-message' }, T),
+    ).toBeInTheDocument();
   },
 };
 
@@ -193,14 +205,25 @@ export const PostpaidOwnBalance: Story = {
     app: { path: '/customer/finance/balance', route: '*' },
     msw: {
       handlers: [
-        http.get('/api/client/ledger', () => ok({ clientid: 'client3', name: '宁波港航物流有限公司', balance: '0.00', paytype: 1, paytype_str: '后付费', list: [] })),
+        http.get('/api/client/ledger', () =>
+          ok({
+            clientid: 'client3',
+            name: '宁波港航物流有限公司',
+            balance: '0.00',
+            paytype: 1,
+            paytype_str: '后付费',
+            list: [],
+          }),
+        ),
         ...subAccountHandlers(),
       ],
     },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('billing-note', {}, T)).toHaveTextContent('后付费账户：发送的短信从代理商的短信包中扣除');
+    await expect(await c.findByTestId('billing-note', {}, T)).toHaveTextContent(
+      '后付费账户：发送的短信从代理商的短信包中扣除',
+    );
     await expect(c.getByText('暂无数据')).toBeInTheDocument();
   },
 };

@@ -25,7 +25,17 @@ const ENTITY = 'entities/sub-account-detail';
 
 export type SubAccountDetailData = SubAccountDetail;
 
-const EDIT_FIELDS = ['name', 'realname', 'mobile', 'email', 'address', 'needreport', 'deliveryurl', 'needmo', 'mourl'] as const;
+const EDIT_FIELDS = [
+  'name',
+  'realname',
+  'mobile',
+  'email',
+  'address',
+  'needreport',
+  'deliveryurl',
+  'needmo',
+  'mourl',
+] as const;
 type EditValues = SubAccountEditForm;
 
 function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d: SubAccountDetailData) => void }) {
@@ -38,7 +48,10 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
     setEditing(true);
   };
   const save = async (v: EditValues) => {
-    const out: Record<string, unknown> = { clientid: data.clientid, ...Object.fromEntries(EDIT_FIELDS.map((k) => [k, v[k] ?? ''])) };
+    const out: Record<string, unknown> = {
+      clientid: data.clientid,
+      ...Object.fromEntries(EDIT_FIELDS.map((k) => [k, v[k] ?? ''])),
+    };
     if (v.needreport !== NeedReport.SimplePush) out.deliveryurl = '';
     if (v.needmo !== NeedMo.Push) out.mourl = '';
     setSaving(true);
@@ -83,7 +96,17 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
   );
 }
 
-function Qualification({ data, re, certType, onSubmitted }: { data: SubAccountDetailData; re: boolean; certType?: CertType; onSubmitted: () => void }) {
+function Qualification({
+  data,
+  re,
+  certType,
+  onSubmitted,
+}: {
+  data: SubAccountDetailData;
+  re: boolean;
+  certType?: CertType;
+  onSubmitted: () => void;
+}) {
   const images = (data.imgUrl ?? '').split('|').filter(Boolean);
   const canUpload = data.agentOwned !== AgentOwned.AgentOwned && data.oauth_status !== OauthStatus.Certified;
   if (data.oauth_status === OauthStatus.Certified && !re)
@@ -94,7 +117,9 @@ function Qualification({ data, re, certType, onSubmitted }: { data: SubAccountDe
           title={enumLabel('auth-status', OauthStatus.Certified)}
           subTitle={data.oauth_date ? `${fieldLabel(ENTITY, 'oauth_date')}：${data.oauth_date}` : undefined}
         />
-        {data.agentOwned !== AgentOwned.AgentOwned && <SchemaDescriptions entity={ENTITY} record={data} fields={['idType', 'idNbr']} column={1} size="small" />}
+        {data.agentOwned !== AgentOwned.AgentOwned && (
+          <SchemaDescriptions entity={ENTITY} record={data} fields={['idType', 'idNbr']} column={1} size="small" />
+        )}
       </>
     );
   return (
@@ -131,7 +156,9 @@ function Qualification({ data, re, certType, onSubmitted }: { data: SubAccountDe
           }}
         />
       )}
-      {canUpload && !re && <Link to={`/customer/manager/${data.clientid}/auth/re${certType ? `?type=${certType}` : ''}`}>上传资质</Link>}
+      {canUpload && !re && (
+        <Link to={`/customer/manager/${data.clientid}/auth/re${certType ? `?type=${certType}` : ''}`}>上传资质</Link>
+      )}
       {re &&
         canUpload &&
         (data.oauth_status === OauthStatus.Pending ? (
@@ -174,7 +201,11 @@ export default function SubAccountDetail() {
   // customer_manager_auth (/auth?status=&type=): the type asked preselects the certification form's kind
   const authType = search.get('type') ? certType : undefined;
   return (
-    <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">
+    <Card
+      title={detailScreen.label}
+      extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>}
+      data-testid="subaccount-detail"
+    >
       {error && <Alert type="error" showIcon message={error} />}
       {!data && !error && <Spin />}
       {data && (
@@ -187,7 +218,11 @@ export default function SubAccountDetail() {
               label: '基本信息',
               children: agentAuth ? (
                 <Space direction="vertical" style={{ width: '100%' }} data-testid="agent-auth">
-                  <Alert type="warning" showIcon message={`子账户 ${data.clientid}（${data.name}）未通过资质认证，认证通过后才能发送短信。请为其提交资质认证：`} />
+                  <Alert
+                    type="warning"
+                    showIcon
+                    message={`子账户 ${data.clientid}（${data.name}）未通过资质认证，认证通过后才能发送短信。请为其提交资质认证：`}
+                  />
                   <CertificationForm
                     mode="edit"
                     clientId={data.clientid}

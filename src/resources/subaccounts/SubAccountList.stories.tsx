@@ -16,7 +16,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (c: ReturnType<typeof within>, id: string) =>
+  (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
 
 export const Filled: Story = {
   name: '列表（产品包模式）',
@@ -31,7 +32,10 @@ export const Filled: Story = {
     // postpaid (billed against the main account): no recharge
     await expect(within(await rowOf(c, 'w9hx3p')).queryByRole('button', { name: '充值' })).toBeNull();
     // 未认证 leads to the agent-auth screen (spec 01); 待认证 / 已认证 are tags only
-    await expect(within(await rowOf(c, 'u3nd7e')).getByTestId('agent-auth-link')).toHaveAttribute('href', '/customer/manager/u3nd7e/info?status=1&type=2');
+    await expect(within(await rowOf(c, 'u3nd7e')).getByTestId('agent-auth-link')).toHaveAttribute(
+      'href',
+      '/customer/manager/u3nd7e/info?status=1&type=2',
+    );
     await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('agent-auth-link')).toBeNull();
     await expect(c.getByText('1,200.00 元')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /导出/ })).toBeInTheDocument();
@@ -123,7 +127,9 @@ export const RechargeCancelled: Story = {
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     const question = await body().findByTestId('transfer-confirm', {}, T);
     await expect(question).toHaveTextContent('充值 5,000.00 元？');
-    await userEvent.click(within(question.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /取\s*消/ }));
+    await userEvent.click(
+      within(question.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /取\s*消/ }),
+    );
     // back to the form with the amount kept, nothing sent
     await expect(within(dialog).getByLabelText('充值金额(元)')).toHaveValue('5000');
     await expect(body().queryByText('充值成功')).toBeNull();
@@ -253,7 +259,9 @@ export const InterfaceInfoError: Story = {
   parameters: { msw: { handlers: subAccountHandlers({ interfaceInfo: 'error' }) } },
   play: async ({ canvasElement }) => {
     const dialog = await openInterfaceInfo(canvasElement);
-    await expect(await within(dialog).findByTestId('interface-info-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(await within(dialog).findByTestId('interface-info-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
     await expect(within(dialog).getByRole('button', { name: /复\s*制/ })).toBeDisabled();
   },
 };
@@ -315,7 +323,9 @@ export const InterfaceEditPrivateUrl: Story = {
     const edit = await editDialog();
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     // why, not 请填写: on the alert and on the field
-    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('状态报告回调地址不能使用内网地址');
+    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent(
+      '状态报告回调地址不能使用内网地址',
+    );
   },
 };
 
@@ -328,7 +338,9 @@ export const InterfaceEditRefused: Story = {
     const edit = await editDialog();
     await setField(edit, /IP白名单/, '10.0.0.0/4');
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
-    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('IP白名单格式不正确：10.0.0.0/4');
+    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent(
+      'IP白名单格式不正确：10.0.0.0/4',
+    );
   },
 };
 

@@ -38,7 +38,11 @@ export function useStat() {
 export const afterLoginAs = { reload: () => window.location.assign('/') };
 
 /** Opens a session of the sub-account (one-time token), then reloads the console as that account. */
-export async function loginAsSubAccount(clientId: string, notify: (msg: string) => void, reload: () => void = () => afterLoginAs.reload()) {
+export async function loginAsSubAccount(
+  clientId: string,
+  notify: (msg: string) => void,
+  reload: () => void = () => afterLoginAs.reload(),
+) {
   const { data } = await subAccountApi.loginAs(clientId);
   const body = await subAccountApi.enterAs(data!.token);
   notify(body.msg ?? MESSAGES.loggedIn);
@@ -95,7 +99,9 @@ export default function SubAccountList() {
           cell
         ),
     },
-    ...(isDirectChargeMode(user) ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>] : []),
+    ...(isDirectChargeMode(user)
+      ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>]
+      : []),
     { field: 'status', labelField: 'status_str' },
     {
       field: 'oauth_status',
@@ -122,7 +128,12 @@ export default function SubAccountList() {
           <Money value={v} />
           {r.lowBalance && (
             <Tooltip title={`余额低于提醒金额 ${r.lowBalanceThreshold ?? ''} 元，点击充值`}>
-              <Tag color="red" style={{ cursor: 'pointer', marginInlineEnd: 0 }} onClick={() => open('recharge', r)} data-testid="low-balance-tag">
+              <Tag
+                color="red"
+                style={{ cursor: 'pointer', marginInlineEnd: 0 }}
+                onClick={() => open('recharge', r)}
+                data-testid="low-balance-tag"
+              >
                 余额不足 · 充值
               </Tag>
             </Tooltip>
@@ -171,7 +182,9 @@ export default function SubAccountList() {
                 <Money value={stat.agentBalance} />
               </span>
             )}
-            {testAccounts.allowed && <CreateTestAccountButton terms={testAccounts.terms} mobile={user?.mobile} onCreated={done} />}
+            {testAccounts.allowed && (
+              <CreateTestAccountButton terms={testAccounts.terms} mobile={user?.mobile} onCreated={done} />
+            )}
             {isPackageMode(user) && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(openScreen.path)}>
                 {openScreen.label}
@@ -213,7 +226,10 @@ export default function SubAccountList() {
               fixed: 'right',
               render: (_: unknown, row: SubAccountRow) => (
                 <Space size={0} wrap>
-                  <Popconfirm title={row.status === AccountStatus.Frozen ? '确定解冻该账户？' : '确定冻结该账户？'} onConfirm={() => setStatus(row)}>
+                  <Popconfirm
+                    title={row.status === AccountStatus.Frozen ? '确定解冻该账户？' : '确定冻结该账户？'}
+                    onConfirm={() => setStatus(row)}
+                  >
                     <Button type="link" size="small" danger={row.status !== AccountStatus.Frozen}>
                       {row.status === AccountStatus.Frozen ? '解冻' : '冻结'}
                     </Button>
@@ -236,14 +252,20 @@ export default function SubAccountList() {
                     重置密码
                   </Button>
                   {row.test_expire_time && (
-                    <Popconfirm title="确定将该测试账户转为正式账户？剩余赠送条数将由平台收回" onConfirm={() => convert(row).catch(() => undefined)}>
+                    <Popconfirm
+                      title="确定将该测试账户转为正式账户？剩余赠送条数将由平台收回"
+                      onConfirm={() => convert(row).catch(() => undefined)}
+                    >
                       <Button type="link" size="small">
                         转为正式账户
                       </Button>
                     </Popconfirm>
                   )}
                   {row.status === AccountStatus.Active && (
-                    <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => void loginAsSubAccount(row.client_id, (m) => void message.success(m))}>
+                    <Popconfirm
+                      title="确定以该子账户身份登录？"
+                      onConfirm={() => void loginAsSubAccount(row.client_id, (m) => void message.success(m))}
+                    >
                       <Button type="link" size="small">
                         登录
                       </Button>
@@ -255,8 +277,20 @@ export default function SubAccountList() {
           ]}
         />
       </Card>
-      <TransferDialog op="recharge" account={rowOf('recharge')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
-      <TransferDialog op="rollback" account={rowOf('rollback')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
+      <TransferDialog
+        op="recharge"
+        account={rowOf('recharge')}
+        agentBalance={stat?.agentBalance}
+        onClose={close}
+        onDone={done}
+      />
+      <TransferDialog
+        op="rollback"
+        account={rowOf('rollback')}
+        agentBalance={stat?.agentBalance}
+        onClose={close}
+        onDone={done}
+      />
       <RemarkDialog account={rowOf('remark')} onClose={close} onDone={done} />
       <InterfaceInfoDialog account={rowOf('info')} onClose={close} />
       <ResetPasswordDialog account={rowOf('password')} onClose={close} />

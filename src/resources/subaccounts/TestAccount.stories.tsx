@@ -18,7 +18,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (c: ReturnType<typeof within>, id: string) =>
+  (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
 
 async function openDialog(canvasElement: HTMLElement) {
   const c = within(canvasElement);
@@ -82,7 +83,9 @@ export const Refused: Story = {
     const dialog = await openDialog(canvasElement);
     await userEvent.type(within(dialog).getByLabelText(/账户名称/), '试用客户');
     await userEvent.click(within(dialog).getByRole('button', { name: OK }));
-    await expect(await within(dialog).findByTestId('test-account-error', {}, T)).toHaveTextContent('每个代理商30天内最多创建3个测试账户');
+    await expect(await within(dialog).findByTestId('test-account-error', {}, T)).toHaveTextContent(
+      '每个代理商30天内最多创建3个测试账户',
+    );
     await expect(body().queryByTestId('test-account-created')).toBeNull();
   },
 };

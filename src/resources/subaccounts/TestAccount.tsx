@@ -25,19 +25,38 @@ export const fillMessage = (key: MessageKey, values: Record<string, string | num
 /** the lines of the confirmation, in order */
 export function testAccountTerms(terms: TestAccountTerms, mobile?: string): string[] {
   const values = { ...terms, mobile: mobile ? `（${mobile}）` : '' };
-  return (['testAccountTermGift', 'testAccountTermRecipients', 'testAccountTermExpiry', 'testAccountTermMoney', 'testAccountTermLimit'] as const).map((k) =>
-    fillMessage(k, values),
-  );
+  return (
+    [
+      'testAccountTermGift',
+      'testAccountTermRecipients',
+      'testAccountTermExpiry',
+      'testAccountTermMoney',
+      'testAccountTermLimit',
+    ] as const
+  ).map((k) => fillMessage(k, values));
 }
 
 /** `canCreateTestAccount` and the terms from GET /index/data (the same call as the home page's header) */
 export function useTestAccountGate(enabled: boolean) {
-  const { result } = useCustom<IndexData>({ url: '/index/data', method: 'get', meta: { silent: true }, queryOptions: { enabled } });
+  const { result } = useCustom<IndexData>({
+    url: '/index/data',
+    method: 'get',
+    meta: { silent: true },
+    queryOptions: { enabled },
+  });
   const d = result.data as IndexData | undefined;
   return { allowed: enabled && d?.canCreateTestAccount === true, terms: d?.testAccountTerms };
 }
 
-export function CreateTestAccountButton({ terms, mobile, onCreated }: { terms?: TestAccountTerms; mobile?: string; onCreated: () => void }) {
+export function CreateTestAccountButton({
+  terms,
+  mobile,
+  onCreated,
+}: {
+  terms?: TestAccountTerms;
+  mobile?: string;
+  onCreated: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<TestAccountCreated>();
   return (

@@ -21,31 +21,46 @@ export interface TransferResult {
 }
 
 /** one id per dialog submission: a retried request is applied once by the server */
-export const newRequestId = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+export const newRequestId = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export const subAccountApi = {
   stat: () => get<SubAccountStat>('/client/stat'),
   detail: (clientId: string) => get('/client/account/detail', { client_id: clientId }),
   freeze: (clientId: string) => postForm('/client/account/freeze', { clientId }),
   unfreeze: (clientId: string) => postForm('/client/account/unfreeze', { clientId }),
-  remark: (clientId: string, remarks: string) => postForm('/client/account/remark', { clientId, remarks }, { silent: true }),
+  remark: (clientId: string, remarks: string) =>
+    postForm('/client/account/remark', { clientId, remarks }, { silent: true }),
   accountInfo: (clientId: string) => postForm('/account/getAccountInfo', { clientId }),
-  resetPassword: (p: { clientId: string; way: 'email' | 'password'; email?: string; password?: string; confirmPassword?: string }) =>
-    postForm('/client/account/resetPsd', p, { silent: true }),
+  resetPassword: (p: {
+    clientId: string;
+    way: 'email' | 'password';
+    email?: string;
+    password?: string;
+    confirmPassword?: string;
+  }) => postForm('/client/account/resetPsd', p, { silent: true }),
   validateMobile: (mobile: string) => get('/client/account/validate/mobile', { mobile }, { silent: true }),
-  open: (p: Record<string, unknown>) => postForm<{ clientid: string; password: string; mobile: string; email: string }>('/client/account/addUser', p),
+  open: (p: Record<string, unknown>) =>
+    postForm<{ clientid: string; password: string; mobile: string; email: string }>('/client/account/addUser', p),
   update: (p: Record<string, unknown>) => postForm('/account/updateClient', p),
-  recharge: (p: { clientId: string; amount: string; remark?: string; requestId: string }) => postForm<TransferResult>('/client/recharge', p, { silent: true }),
-  rollback: (p: { clientId: string; amount: string; remark?: string; requestId: string }) => postForm<TransferResult>('/client/rollback', p, { silent: true }),
+  recharge: (p: { clientId: string; amount: string; remark?: string; requestId: string }) =>
+    postForm<TransferResult>('/client/recharge', p, { silent: true }),
+  rollback: (p: { clientId: string; amount: string; remark?: string; requestId: string }) =>
+    postForm<TransferResult>('/client/rollback', p, { silent: true }),
   price: (p: Record<string, unknown>) => postForm('/client/price', p, { silent: true }),
-  remind: (p: { clientId: string; balanceAlarm: string; alarmMobile?: string }) => postForm('/client/remind', p, { silent: true }),
+  remind: (p: { clientId: string; balanceAlarm: string; alarmMobile?: string }) =>
+    postForm('/client/remind', p, { silent: true }),
   expire: (p: { clientId: string; expireDate: string }) => postForm('/client/expire', p),
   loginAs: (clientId: string) => postForm<{ token: string }>('/client/loginAs', { clientId }),
   enterAs: (token: string) => postForm('/client/loginAs/enter', { token }),
   ownLedger: () => get('/client/ledger'),
   indexData: () => get('/index/data'),
-  createTestAccount: (p: { name: string; remarks?: string }) => postForm<TestAccountCreated>('/client/account/test/add', p, { silent: true }),
-  convertTestAccount: (clientId: string) => postForm<{ clientid: string }>('/client/account/test/convert', { clientId }),
+  createTestAccount: (p: { name: string; remarks?: string }) =>
+    postForm<TestAccountCreated>('/client/account/test/add', p, { silent: true }),
+  convertTestAccount: (clientId: string) =>
+    postForm<{ clientid: string }>('/client/account/test/convert', { clientId }),
 };
 
 /** POSTs a form and saves the .xlsx answer as a download. */

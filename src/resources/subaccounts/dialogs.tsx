@@ -28,7 +28,13 @@ import { ApiError } from '@/providers/http';
 import type { Dayjs } from 'dayjs';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { newRequestId, subAccountApi, type TransferResult } from './api';
-import { InterfaceEditDialog, InterfaceInfoView, interfaceApi, interfaceCopyText, type InterfaceInfoData } from './InterfaceInfo';
+import {
+  InterfaceEditDialog,
+  InterfaceInfoView,
+  interfaceApi,
+  interfaceCopyText,
+  type InterfaceInfoData,
+} from './InterfaceInfo';
 import { MESSAGES } from '../../../common/schema/messages';
 
 /** the generated type reads the confirmation rule ({ $data }) as the value's type */
@@ -48,7 +54,13 @@ export interface DialogProps {
 
 // ------------------------------------------------------------------ recharge / rollback
 
-export function TransferDialog({ op, account, agentBalance, onClose, onDone }: DialogProps & { op: 'recharge' | 'rollback'; agentBalance?: string }) {
+export function TransferDialog({
+  op,
+  account,
+  agentBalance,
+  onClose,
+  onDone,
+}: DialogProps & { op: 'recharge' | 'rollback'; agentBalance?: string }) {
   const requestId = useRef(newRequestId());
   const result = useRef<TransferResult>(undefined);
   useEffect(() => {
@@ -56,7 +68,11 @@ export function TransferDialog({ op, account, agentBalance, onClose, onDone }: D
   }, [account]);
   const save = async (v: RechargeForm) => {
     try {
-      const body = await (op === 'recharge' ? subAccountApi.recharge : subAccountApi.rollback)({ ...v, remark: v.remark ?? '', requestId: requestId.current });
+      const body = await (op === 'recharge' ? subAccountApi.recharge : subAccountApi.rollback)({
+        ...v,
+        remark: v.remark ?? '',
+        requestId: requestId.current,
+      });
       result.current = body.data;
       requestId.current = newRequestId();
       return body.msg ?? (op === 'recharge' ? MESSAGES.recharged : MESSAGES.rolledBack);
@@ -73,7 +89,11 @@ export function TransferDialog({ op, account, agentBalance, onClose, onDone }: D
       form={rechargeForm}
       fields={['amount', 'remark']}
       uiSchema={{
-        amount: { 'ui:title': op === 'recharge' ? '充值金额(元)' : '回退金额(元)', 'ui:placeholder': '最多两位小数', 'ui:autocomplete': 'off' },
+        amount: {
+          'ui:title': op === 'recharge' ? '充值金额(元)' : '回退金额(元)',
+          'ui:placeholder': '最多两位小数',
+          'ui:autocomplete': 'off',
+        },
         remark: { 'ui:widget': 'textarea', 'ui:options': { rows: 2 } },
       }}
       initial={{ clientId: account?.client_id }}
@@ -86,7 +106,9 @@ export function TransferDialog({ op, account, agentBalance, onClose, onDone }: D
       confirm={(v) =>
         account && (
           <span data-testid="transfer-confirm">
-            {op === 'recharge' ? `确认给 ${account.client_name}（${account.client_id}）充值 ` : `确认从 ${account.client_name}（${account.client_id}）回退 `}
+            {op === 'recharge'
+              ? `确认给 ${account.client_name}（${account.client_id}）充值 `
+              : `确认从 ${account.client_name}（${account.client_id}）回退 `}
             <b>{formatMoney(v.amount)}</b> 元？
           </span>
         )
@@ -180,7 +202,12 @@ export function InterfaceInfoDialog({ account, onClose }: DialogProps) {
       {error && <Alert type="error" showIcon message={error} data-testid="interface-info-error" />}
       {!info && !error && <Spin />}
       {info && <InterfaceInfoView info={info} clientId={clientId} onEdit={() => setEditing(true)} />}
-      <InterfaceEditDialog info={info} open={editing} onClose={() => setEditing(false)} onSaved={(next) => queryClient.setQueryData(queryKey, next)} />
+      <InterfaceEditDialog
+        info={info}
+        open={editing}
+        onClose={() => setEditing(false)}
+        onSaved={(next) => queryClient.setQueryData(queryKey, next)}
+      />
     </Modal>
   );
 }
@@ -218,7 +245,8 @@ export function ResetPasswordDialog({ account, onClose }: DialogProps) {
           return (await subAccountApi.resetPassword(v)).msg ?? MESSAGES.codeSent;
         } catch (e) {
           // the spec's wording for a mail that could not be sent: 发送失败 plus the server's message
-          if (v.way === 'email' && e instanceof ApiError) throw new ApiError({ ...e.body, msg: `发送失败 ${e.body.msg ?? ''}`.trim() }, e.timedOut);
+          if (v.way === 'email' && e instanceof ApiError)
+            throw new ApiError({ ...e.body, msg: `发送失败 ${e.body.msg ?? ''}`.trim() }, e.timedOut);
           throw e;
         }
       }}
@@ -240,8 +268,12 @@ export function PriceDialog({ account, onClose, onDone }: DialogProps) {
       fields={['priceType', ...PRICES, 'gjSmsDiscount']}
       uiSchema={(v) => {
         const unified = (v.priceType ?? PriceType.Unified) === PriceType.Unified;
-        const shown = (name: (typeof PRICES)[number]) => (unified === (name === 'unifiedPrice') ? {} : { 'ui:widget': 'hidden' });
-        return { priceType: { 'ui:widget': 'radio', 'ui:options': { inline: true } }, ...Object.fromEntries(PRICES.map((p) => [p, shown(p)])) };
+        const shown = (name: (typeof PRICES)[number]) =>
+          unified === (name === 'unifiedPrice') ? {} : { 'ui:widget': 'hidden' };
+        return {
+          priceType: { 'ui:widget': 'radio', 'ui:options': { inline: true } },
+          ...Object.fromEntries(PRICES.map((p) => [p, shown(p)])),
+        };
       }}
       initial={{
         clientId: account?.client_id,
@@ -266,7 +298,11 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
       title="余额提醒"
       form={reminderForm}
       fields={['balanceAlarm', 'alarmMobile']}
-      initial={{ clientId: account?.client_id, balanceAlarm: account?.balanceAlarm ?? '0.00', alarmMobile: account?.alarmMobile ?? account?.mobile ?? '' }}
+      initial={{
+        clientId: account?.client_id,
+        balanceAlarm: account?.balanceAlarm ?? '0.00',
+        alarmMobile: account?.alarmMobile ?? account?.mobile ?? '',
+      }}
       save={async (v) => (await subAccountApi.remind({ ...v, alarmMobile: v.alarmMobile ?? '' }), MESSAGES.reminderSet)}
       onClose={onClose}
       onDone={onDone}
@@ -275,7 +311,8 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
 }
 
 /** Days the expiry picker may not choose: before today (Shanghai's). */
-export const expiryDayDisabled = (d: Dayjs, now: BusinessTimeInput = businessNow()) => businessTime(d).isBefore(businessTime(now).startOf('day'));
+export const expiryDayDisabled = (d: Dayjs, now: BusinessTimeInput = businessNow()) =>
+  businessTime(d).isBefore(businessTime(now).startOf('day'));
 
 export function ExpirationDialog({ account, onClose, onDone }: DialogProps) {
   const { message } = App.useApp();

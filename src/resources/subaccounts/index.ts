@@ -97,7 +97,14 @@ export const ownBalanceScreen: Screen = {
   home: true,
 };
 
-export const screens: Screen[] = [managerScreen, openScreen, managerAuthScreen, detailScreen, financeScreen, ownBalanceScreen];
+export const screens: Screen[] = [
+  managerScreen,
+  openScreen,
+  managerAuthScreen,
+  detailScreen,
+  financeScreen,
+  ownBalanceScreen,
+];
 
 /** parent paths of the spec's routes open their first child */
 export const aliases: ScreenAlias[] = [

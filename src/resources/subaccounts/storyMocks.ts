@@ -139,9 +139,23 @@ export const alertRows: SubAccountRow[] = [
   { ...rows[2], lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '' },
 ];
 
-export const stat = { total: 3, thisMonth: 1, frozen: 1, certified: 2, pending: 1, subBalance: '1500.50', agentBalance: '48499.50' };
+export const stat = {
+  total: 3,
+  thisMonth: 1,
+  frozen: 1,
+  certified: 2,
+  pending: 1,
+  subBalance: '1500.50',
+  agentBalance: '48499.50',
+};
 
-const page = (list: SubAccountRow[]) => ({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
+const page = (list: SubAccountRow[]) => ({
+  list,
+  totalCount: list.length,
+  currentPage: 1,
+  pageRowCount: 15,
+  totalPage: 1,
+});
 
 export interface SubAccountMockOptions {
   mode?: '0' | '1';
@@ -192,7 +206,14 @@ export const interfaceInfo = {
     { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
     { protocol: 'SMGP', enabled: true, host: 'sms.yunxun.example', port: 8890, url: '', login: 'cli001' },
     { protocol: 'SGIP', enabled: true, host: 'sms.yunxun.example', port: 8801, url: '', login: 'cli001' },
-    { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1', login: 'client1' },
+    {
+      protocol: 'HTTP',
+      enabled: true,
+      host: 'sms.yunxun.example',
+      port: 443,
+      url: 'https://sms.yunxun.example/openapi/v1',
+      login: 'client1',
+    },
   ],
   ip: '203.0.113.10',
   needreport: 2,
@@ -219,22 +240,40 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       await delay('infinite');
     }
     if (list === 'error') return fail(500, '服务器繁忙，请稍后再试');
-    return ok(page((list as SubAccountRow[]).map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))));
+    return ok(
+      page((list as SubAccountRow[]).map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))),
+    );
   };
   return [
-    ...consoleApi({ user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode, baseInfo: { oauth_status: o.certified === false ? '未认证' : 3 } }),
+    ...consoleApi({
+      user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode,
+      baseInfo: { oauth_status: o.certified === false ? '未认证' : 3 },
+    }),
     http.post('/api/client/accounts', listAnswer),
     http.post('/api/recharge/rollback/getAccounts', listAnswer),
     http.get('/api/client/stat', () => ok(stat)),
-    http.get('/api/index/data', () => ok(indexData({ canCreateTestAccount: o.testAccount !== 'hidden', testAccountTerms }))),
+    http.get('/api/index/data', () =>
+      ok(indexData({ canCreateTestAccount: o.testAccount !== 'hidden', testAccountTerms })),
+    ),
     http.post('/api/client/account/test/add', () =>
       o.testAccount === 'refused'
         ? fail(500, '每个代理商30天内最多创建3个测试账户')
-        : ok({ clientid: 't8wz4k', password: 'Tq4mZ8vR2n', mobile: '', email: '', expireTime: '2026-12-04 10:00:00', giftPieces: 20 }, '测试账户已创建'),
+        : ok(
+            {
+              clientid: 't8wz4k',
+              password: 'Tq4mZ8vR2n',
+              mobile: '',
+              email: '',
+              expireTime: '2026-12-04 10:00:00',
+              giftPieces: 20,
+            },
+            '测试账户已创建',
+          ),
     ),
     http.post('/api/client/account/test/convert', async ({ request }) => {
       const id = new URLSearchParams(await request.text()).get('clientId') ?? '';
-      if (o.testAccount === 'convertRefused' || id !== testRow.client_id || converted.has(id)) return fail(500, '该账户不是测试账户');
+      if (o.testAccount === 'convertRefused' || id !== testRow.client_id || converted.has(id))
+        return fail(500, '该账户不是测试账户');
       converted.add(id);
       return ok({ clientid: id }, '已转为正式账户');
     }),
@@ -243,16 +282,29 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
         ? fail(500, '可用余额不足，当前可用余额 48499.50 元')
         : ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1300.00', agentBalance: '48399.50' }, '充值成功'),
     ),
-    http.post('/api/client/rollback', () => ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1100.00', agentBalance: '48599.50' }, '回退成功')),
+    http.post('/api/client/rollback', () =>
+      ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1100.00', agentBalance: '48599.50' }, '回退成功'),
+    ),
     http.post('/api/client/account/freeze', () => ok({ status: 5, status_str: '冻结' }, '冻结成功')),
     http.post('/api/client/account/unfreeze', () => ok({ status: 1, status_str: '注册完成' }, '解冻成功')),
     http.post('/api/client/account/remark', () => ok({ remarks: 'x' }, '备注已保存')),
     http.post('/api/account/getAccountInfo', () =>
       o.interfaceInfo === 'error'
         ? fail(500, '服务器繁忙，请稍后再试')
-        : ok(o.smppOff ? { ...interfaceInfo, doors: interfaceInfo.doors.map((d) => (d.protocol === 'HTTP' ? d : { ...d, enabled: false, port: 0 })) } : interfaceInfo),
+        : ok(
+            o.smppOff
+              ? {
+                  ...interfaceInfo,
+                  doors: interfaceInfo.doors.map((d) =>
+                    d.protocol === 'HTTP' ? d : { ...d, enabled: false, port: 0 },
+                  ),
+                }
+              : interfaceInfo,
+          ),
     ),
-    http.post('/api/client/account/resetInterfacePassword', () => ok({ clientid: 'c7k2mq', password: 'Kp7mW2xa' }, '接口密码已重置，新密码只显示这一次，请妥善保存')),
+    http.post('/api/client/account/resetInterfacePassword', () =>
+      ok({ clientid: 'c7k2mq', password: 'Kp7mW2xa' }, '接口密码已重置，新密码只显示这一次，请妥善保存'),
+    ),
     http.post('/api/client/account/interface', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
       if (o.interfaceSave === 'refused') return fail(400, 'IP白名单格式不正确：' + (f.get('ip') ?? ''));
@@ -272,22 +324,31 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
         '接口设置已保存',
       );
     }),
-    http.post('/api/client/account/resetPsd', () => (o.resetMail === 'fail' ? fail(409, '发送失败，请稍后再试') : ok({ sent: true }, '发送成功'))),
+    http.post('/api/client/account/resetPsd', () =>
+      o.resetMail === 'fail' ? fail(409, '发送失败，请稍后再试') : ok({ sent: true }, '发送成功'),
+    ),
     http.post('/api/client/loginAs', () => ok({ token: 'one-time-token', clientid: 'c7k2mq' })),
     http.post('/api/client/loginAs/enter', () => ok({ clientid: 'c7k2mq' }, '登录成功')),
     http.post('/api/client/price', () => ok(rows[0], '价格设置成功')),
     http.post('/api/client/remind', () => ok({ balanceAlarm: '100.00', alarmMobile: '' }, '提醒设置成功')),
     http.post('/api/client/expire', () => ok({ expireDate: '2027-12-31' }, '到期时间设置成功')),
     http.get('/api/client/account/validate/mobile', ({ request }) =>
-      new URL(request.url).searchParams.get('mobile') === '13900139001' ? fail(500, '手机号码已存在') : ok(true, '手机号码可用'),
+      new URL(request.url).searchParams.get('mobile') === '13900139001'
+        ? fail(500, '手机号码已存在')
+        : ok(true, '手机号码可用'),
     ),
-    http.post('/api/client/account/addUser', () => ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '13911112222', email: 'new@example.com' }, '开户成功')),
+    http.post('/api/client/account/addUser', () =>
+      ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '13911112222', email: 'new@example.com' }, '开户成功'),
+    ),
     http.get('/api/client/account/detail', async ({ request }) => {
       const id = new URL(request.url).searchParams.get('client_id');
       if (o.detail === 'loading') await delay('infinite');
       if (id === 'missing') return fail(404, '子账户不存在');
       // a customer account whose certification was refused (the agent re-submits it)
-      const r = id === 'r5qz2k' ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4, oauth_status_str: '认证不通过' } : (rows.find((x) => x.client_id === id) ?? rows[0]);
+      const r =
+        id === 'r5qz2k'
+          ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4, oauth_status_str: '认证不通过' }
+          : (rows.find((x) => x.client_id === id) ?? rows[0]);
       return ok({
         clientid: r.client_id,
         name: r.client_name,
@@ -344,7 +405,17 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
         balance: '1200.00',
         paytype: 0,
         paytype_str: '预付费',
-        list: [{ id: 3, amount: '1200.00', balance_after: '1200.00', kind: 12, kind_str: '子账户充值', remark: '首次充值', created_at: '2026-11-02 10:20:00' }],
+        list: [
+          {
+            id: 3,
+            amount: '1200.00',
+            balance_after: '1200.00',
+            kind: 12,
+            kind_str: '子账户充值',
+            remark: '首次充值',
+            created_at: '2026-11-02 10:20:00',
+          },
+        ],
       }),
     ),
   ];

@@ -22,7 +22,8 @@ export const Agent: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T)).toBeInTheDocument();
-    for (const label of ['模板属性', '模板类型', '模板内容']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    for (const label of ['模板属性', '模板类型', '模板内容'])
+      await expect(c.getAllByText(label).length).toBeGreaterThan(0);
     await expect(c.queryByText('子账户')).toBeNull();
     await expect(c.queryByRole('button', { name: '编辑' })).toBeNull();
     await expect(c.getAllByText('会员营销').length).toBeGreaterThan(0);
@@ -46,7 +47,9 @@ export const SubAccount: Story = {
   name: '子账户',
   parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T)).toBeInTheDocument();
+    await expect(
+      await within(canvasElement).findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T),
+    ).toBeInTheDocument();
   },
 };
 

@@ -23,7 +23,10 @@ export function GeneralTemplateList() {
           {
             field: 'content',
             render: (v: string) => (
-              <Typography.Paragraph copyable={{ text: v, tooltips: ['复制', '复制成功'] }} style={{ marginBottom: 0, maxWidth: 480 }}>
+              <Typography.Paragraph
+                copyable={{ text: v, tooltips: ['复制', '复制成功'] }}
+                style={{ marginBottom: 0, maxWidth: 480 }}
+              >
                 {v}
               </Typography.Paragraph>
             ),

@@ -16,12 +16,17 @@ const meta = {
   title: 'Templates/SmartTemplateList',
   component: SmartTemplateList,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: { path: '/template/intelligent' }, msw: { handlers: [...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })] } },
+  parameters: {
+    layout: 'padded',
+    app: { path: '/template/intelligent' },
+    msw: { handlers: [...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })] },
+  },
 } satisfies Meta<typeof SmartTemplateList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, text: string) => (await c.findByText(text, {}, T)).closest('tr') as HTMLElement;
+const rowOf = async (c: ReturnType<typeof within>, text: string) =>
+  (await c.findByText(text, {}, T)).closest('tr') as HTMLElement;
 
 export const Agent: Story = {
   name: '代理商',
@@ -34,7 +39,8 @@ export const Agent: Story = {
     await expect(within(own).getByRole('button', { name: '删除' })).toBeInTheDocument();
     // agent-only: the sub-account filter and column
     await expect(c.getAllByText('子账户').length).toBeGreaterThanOrEqual(2);
-    for (const label of ['模板属性', '审核状态', '模板类型', '创建开始日期', '创建结束日期']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    for (const label of ['模板属性', '审核状态', '模板类型', '创建开始日期', '创建结束日期'])
+      await expect(c.getAllByText(label).length).toBeGreaterThan(0);
     await expect(c.getByRole('button', { name: /查\s*询/ })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /新增模板/ })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /批量导入/ })).toBeInTheDocument();
@@ -97,13 +103,19 @@ export const RejectedWithReason: Story = {
     const c = within(canvasElement);
     const row = await rowOf(c, '{name}您好，会员日全场5折起，快来抢购吧！');
     await expect(within(row).getByText('审核不通过')).toBeInTheDocument();
-    await expect(within(row).getByTestId('reject-reason')).toHaveTextContent('原因：营销内容缺少退订方式，请补充“回T退订”');
+    await expect(within(row).getByTestId('reject-reason')).toHaveTextContent(
+      '原因：营销内容缺少退订方式，请补充“回T退订”',
+    );
   },
 };
 
 export const NotCreatorRows: Story = {
   name: '非创建者的模板没有操作',
-  parameters: { msw: { handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()] } },
+  parameters: {
+    msw: {
+      handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await rowOf(c, '您的订单{orderNo}已送达，感谢您的惠顾。');

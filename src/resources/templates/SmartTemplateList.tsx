@@ -78,7 +78,12 @@ export function SmartTemplateList() {
             title="确定删除该模板吗？"
             okText="确定"
             cancelText="取消"
-            onConfirm={() => void remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => void message.success(MESSAGES.deleted) })}
+            onConfirm={() =>
+              void remove(
+                { resource: templates.name, id: r.templateId },
+                { onSuccess: () => void message.success(MESSAGES.deleted) },
+              )
+            }
           >
             <Button type="link" size="small" danger>
               删除
@@ -111,7 +116,13 @@ export function SmartTemplateList() {
           </>
         }
       />
-      <SchemaTable<Row> {...tableProps} entity={templates.entity} rowKey="templateId" columns={columns} extraColumns={[actions]} />
+      <SchemaTable<Row>
+        {...tableProps}
+        entity={templates.entity}
+        rowKey="templateId"
+        columns={columns}
+        extraColumns={[actions]}
+      />
       <TemplateFormDialog
         open={editing !== undefined}
         template={editing ?? null}

@@ -11,8 +11,14 @@ const T = { timeout: 5000 };
 /** the approved signs of each account (/sign/list by clientid): b20001 two, b20002 none, the others two */
 const signList = http.post('/api/sign/list', async ({ request }) => {
   const clientid = new URLSearchParams(await request.text()).get('clientid') ?? '';
-  const signs = clientid === 'b20001' ? ['优品商城', '优品生活'] : clientid === 'b20002' ? [] : ['鲜果到家', '优品商城'];
-  return ok({ list: signs.map((sign, i) => ({ id: i + 1, clientid, sign, state: 1 })), totalCount: signs.length, currentPage: 1, pageRowCount: 100 });
+  const signs =
+    clientid === 'b20001' ? ['优品商城', '优品生活'] : clientid === 'b20002' ? [] : ['鲜果到家', '优品商城'];
+  return ok({
+    list: signs.map((sign, i) => ({ id: i + 1, clientid, sign, state: 1 })),
+    totalCount: signs.length,
+    currentPage: 1,
+    pageRowCount: 100,
+  });
 });
 const calls: Record<string, URLSearchParams[]> = {};
 
@@ -78,7 +84,16 @@ export const Edit: Story = {
     await submit(d);
     await waitFor(() => expect(calls.edit?.[0]?.get('templateId')).toBe('100012'), T);
     // only the form's fields are sent, not the row's list columns
-    await expect([...calls.edit[0].keys()].sort()).toEqual(['business', 'clientId', 'content', 'sign', 'smsType', 'smstype', 'templateId', 'templateType']);
+    await expect([...calls.edit[0].keys()].sort()).toEqual([
+      'business',
+      'clientId',
+      'content',
+      'sign',
+      'smsType',
+      'smstype',
+      'templateId',
+      'templateType',
+    ]);
     await expect(await screen.findByText('修改成功，请等待审核', {}, T)).toBeInTheDocument();
   },
 };
@@ -89,7 +104,10 @@ export const ValidationMessages: Story = {
     const d = await dialog();
     calls.add = [];
     await submit(d);
-    await waitFor(() => expect(fieldErrors()).toEqual(['请选择子账号', '签名长度为2-12之间', '模板内容长度为5-500个字符']), T);
+    await waitFor(
+      () => expect(fieldErrors()).toEqual(['请选择子账号', '签名长度为2-12之间', '模板内容长度为5-500个字符']),
+      T,
+    );
     await userEvent.click(d.getAllByRole('combobox')[0]);
     await userEvent.click(await screen.findByTitle('b20001-上海优品电商有限公司', {}, T));
     await pickSign(d, '优品商城');
@@ -138,7 +156,9 @@ export const SensitiveWordRefusal: Story = {
     await pickSign(d, '优品商城');
     await userEvent.type(d.getByPlaceholderText('请输入模板内容'), '欢迎参加赌博活动，回T退订');
     await submit(d);
-    await expect(await d.findByTestId('template-save-error', {}, T)).toHaveTextContent('模板内容包含敏感词：赌博，请修改后再提交');
+    await expect(await d.findByTestId('template-save-error', {}, T)).toHaveTextContent(
+      '模板内容包含敏感词：赌博，请修改后再提交',
+    );
     await waitFor(() => expect(fieldErrors()).toEqual(['模板内容包含敏感词：赌博，请修改后再提交']), T);
     await expect(args.onClose).not.toHaveBeenCalled();
   },
@@ -151,7 +171,9 @@ export const NoApprovedSign: Story = {
     await expect(within(d.getByTestId('template-sign')).getByRole('combobox')).toBeDisabled();
     await userEvent.click(d.getAllByRole('combobox')[0]);
     await userEvent.click(await screen.findByTitle('b20002-鲜果到家配送有限公司', {}, T));
-    await expect(await d.findByTestId('template-no-sign', {}, T)).toHaveTextContent('该账户暂无审核通过的签名，请先到 签名报备 申请签名');
+    await expect(await d.findByTestId('template-no-sign', {}, T)).toHaveTextContent(
+      '该账户暂无审核通过的签名，请先到 签名报备 申请签名',
+    );
     await expect(d.getByRole('link', { name: '签名报备' })).toBeInTheDocument();
     await expect(within(d.getByTestId('template-sign')).getByRole('combobox')).toBeDisabled();
   },

@@ -15,7 +15,13 @@ import { ApiError, type ApiBody } from '@/providers/http';
 import type { FieldError } from '../../../common/schema';
 import { saveTemplate } from './api';
 import { TemplateAccountSelect } from './TemplateAccountSelect';
-import { contentMaxLength, countVariables, TEMPLATE_FORM, validateTemplate, type TemplateFormValues } from './validation';
+import {
+  contentMaxLength,
+  countVariables,
+  TEMPLATE_FORM,
+  validateTemplate,
+  type TemplateFormValues,
+} from './validation';
 import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import { templates } from '.';
@@ -44,7 +50,15 @@ const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties ?? {}).fil
 const title = (f: string) => schemas.field(TEMPLATE_FORM, f)?.title ?? f;
 const smsTypeLabel = (v: number) => enumOptions('sms-type').find((o) => o.value === v)?.label ?? String(v);
 
-export function TemplateFormDialog({ open, template, agent, agentId, operationMode, onClose, onSaved }: TemplateFormDialogProps) {
+export function TemplateFormDialog({
+  open,
+  template,
+  agent,
+  agentId,
+  operationMode,
+  onClose,
+  onSaved,
+}: TemplateFormDialogProps) {
   const [form] = Form.useForm<TemplateFormValues>();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
@@ -86,22 +100,33 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
   // marketing templates are always 营销; industry ones choose 验证码 or 通知
   useEffect(() => {
     if (smsType === TemplateCategory.MemberMarketing) form.setFieldValue('smstype', SmsType.Marketing);
-    else if (smsType === TemplateCategory.Industry && form.getFieldValue('smstype') === SmsType.Marketing) form.setFieldValue('smstype', SmsType.VerificationCode);
+    else if (smsType === TemplateCategory.Industry && form.getFieldValue('smstype') === SmsType.Marketing)
+      form.setFieldValue('smstype', SmsType.VerificationCode);
   }, [smsType, form]);
 
-  const showErrors = (errors: FieldError[]) => form.setFields(errors.filter((e) => e.field).map((e) => ({ name: e.field as keyof TemplateFormValues, errors: [e.message] })));
+  const showErrors = (errors: FieldError[]) =>
+    form.setFields(
+      errors.filter((e) => e.field).map((e) => ({ name: e.field as keyof TemplateFormValues, errors: [e.message] })),
+    );
 
   const submit = async () => {
     setServerError(undefined);
     // only the form's own fields (the edited row carries list columns too)
     const all = form.getFieldsValue(true) as Record<string, unknown>;
-    const values = Object.fromEntries(FORM_FIELDS.map((f) => [f, all[f]]).filter(([, v]) => v !== undefined)) as TemplateFormValues;
+    const values = Object.fromEntries(
+      FORM_FIELDS.map((f) => [f, all[f]]).filter(([, v]) => v !== undefined),
+    ) as TemplateFormValues;
     if (template?.templateId) values.templateId = template.templateId;
     if (!agent) delete values.clientId;
     if (!packageMode) delete values.smstype;
     const errors = validateTemplate(values, { agent, operationMode });
     // clear old messages, then show the current ones
-    form.setFields((['clientId', 'smsType', 'smstype', 'templateType', 'business', 'sign', 'content'] as const).map((name) => ({ name, errors: [] })));
+    form.setFields(
+      (['clientId', 'smsType', 'smstype', 'templateType', 'business', 'sign', 'content'] as const).map((name) => ({
+        name,
+        errors: [],
+      })),
+    );
     if (errors.length) return showErrors(errors);
     setSaving(true);
     try {
@@ -134,8 +159,24 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
       destroyOnHidden
       width={640}
     >
-      {serverError && <Alert type="error" showIcon message={serverError} style={{ marginBottom: 16 }} data-testid="template-save-error" />}
-      <Form form={form} name="template" layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }} preserve={false} initialValues={{ ...DEFAULTS, ...template }}>
+      {serverError && (
+        <Alert
+          type="error"
+          showIcon
+          message={serverError}
+          style={{ marginBottom: 16 }}
+          data-testid="template-save-error"
+        />
+      )}
+      <Form
+        form={form}
+        name="template"
+        layout="horizontal"
+        labelCol={{ span: 5 }}
+        wrapperCol={{ span: 18 }}
+        preserve={false}
+        initialValues={{ ...DEFAULTS, ...template }}
+      >
         {agent && (
           <Form.Item name="clientId" label={title('clientId')} required>
             <TemplateAccountSelect agentId={agentId} allowClear={false} />
@@ -147,7 +188,10 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
         {packageMode && (
           <Form.Item name="smstype" label={title('smstype')} required>
             <Radio.Group
-              options={(smsType === TemplateCategory.MemberMarketing ? [SmsType.Marketing] : [SmsType.VerificationCode, SmsType.Notification]).map((v) => ({
+              options={(smsType === TemplateCategory.MemberMarketing
+                ? [SmsType.Marketing]
+                : [SmsType.VerificationCode, SmsType.Notification]
+              ).map((v) => ({
                 value: v,
                 label: smsTypeLabel(v),
                 disabled: smsType === TemplateCategory.MemberMarketing,
@@ -155,7 +199,12 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
             />
           </Form.Item>
         )}
-        <Form.Item name="templateType" label={title('templateType')} required extra="变量模板的变量以 {变量名} 标记，例如：您的验证码为{code}">
+        <Form.Item
+          name="templateType"
+          label={title('templateType')}
+          required
+          extra="变量模板的变量以 {变量名} 标记，例如：您的验证码为{code}"
+        >
           <Radio.Group options={enumOptions('template-type').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
         <Form.Item name="business" label={title('business')} required>
@@ -175,7 +224,10 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
         >
           {/* only a sign the account has had approved (the server refuses any other) */}
           <Select<string>
-            options={[...new Set([...signs, ...(signsLoaded || !editingSign ? [] : [editingSign])])].map((s) => ({ value: s, label: s }))}
+            options={[...new Set([...signs, ...(signsLoaded || !editingSign ? [] : [editingSign])])].map((s) => ({
+              value: s,
+              label: s,
+            }))}
             loading={signsLoading}
             disabled={!signOwner || (signsLoaded && !signs.length)}
             showSearch

@@ -17,7 +17,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const xlsx = () => new File([new Uint8Array([80, 75, 3, 4])], '短信模板.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+const xlsx = () =>
+  new File([new Uint8Array([80, 75, 3, 4])], '短信模板.xlsx', {
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
 const choose = async () => {
   const input = document.querySelector('.ant-modal input[type=file]') as HTMLInputElement;
   await userEvent.upload(input, xlsx());
@@ -28,7 +31,10 @@ export const ImportedWithFailures: Story = {
   name: '导入结果（部分失败）',
   play: async () => {
     const d = within(await screen.findByRole('dialog', {}, T));
-    await expect(d.getByRole('link', { name: /下载模板/ })).toHaveAttribute('href', '/api/autoTemplate/downloadExcelTemplate');
+    await expect(d.getByRole('link', { name: /下载模板/ })).toHaveAttribute(
+      'href',
+      '/api/autoTemplate/downloadExcelTemplate',
+    );
     await choose();
     await userEvent.click(d.getByRole('button', { name: /开始导入/ }));
     await expect(await d.findByTestId('import-result', {}, T)).toHaveTextContent('共5条，成功3条，失败2条');
@@ -54,7 +60,9 @@ export const BadFile: Story = {
     const d = within(await screen.findByRole('dialog', {}, T));
     await choose();
     await userEvent.click(d.getByRole('button', { name: /开始导入/ }));
-    await expect(await d.findByTestId('import-error', {}, T)).toHaveTextContent('文件格式不正确，请使用模板文件（xlsx）');
+    await expect(await d.findByTestId('import-error', {}, T)).toHaveTextContent(
+      '文件格式不正确，请使用模板文件（xlsx）',
+    );
     await userEvent.click(d.getByRole('button', { name: /关\s*闭/ }));
     await waitFor(() => expect(args.onClose).toHaveBeenCalled(), T);
   },

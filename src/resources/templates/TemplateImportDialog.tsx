@@ -70,17 +70,32 @@ export function TemplateImportDialog({ open, onClose }: TemplateImportDialogProp
       }
     >
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Alert type="info" showIcon message="请先下载模板，按模板格式填写后上传（仅支持xlsx格式，单次最多1000条）。导入的模板需审核通过后方可使用。" />
+        <Alert
+          type="info"
+          showIcon
+          message="请先下载模板，按模板格式填写后上传（仅支持xlsx格式，单次最多1000条）。导入的模板需审核通过后方可使用。"
+        />
         <Button icon={<DownloadOutlined />} href={TEMPLATE_EXCEL_URL} download>
           下载模板
         </Button>
-        <Upload accept=".xlsx" maxCount={1} fileList={files} beforeUpload={() => false} onChange={({ fileList }) => setFiles(fileList.slice(-1))}>
+        <Upload
+          accept=".xlsx"
+          maxCount={1}
+          fileList={files}
+          beforeUpload={() => false}
+          onChange={({ fileList }) => setFiles(fileList.slice(-1))}
+        >
           <Button icon={<UploadOutlined />}>选择文件</Button>
         </Upload>
         {error && <Alert type="error" showIcon message={error} data-testid="import-error" />}
         {result && (
           <>
-            <Alert type={result.data.importFall ? 'warning' : 'success'} showIcon message={result.msg} data-testid="import-result" />
+            <Alert
+              type={result.data.importFall ? 'warning' : 'success'}
+              showIcon
+              message={result.msg}
+              data-testid="import-result"
+            />
             {result.data.errors.length > 0 && (
               <Table
                 size="small"

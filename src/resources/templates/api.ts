@@ -8,7 +8,8 @@ export interface TemplateAccount {
   name: string;
 }
 
-export const templateAccounts = (agentId?: string) => get<TemplateAccount[]>('/autoTemplate/autoTemplateAccounts', agentId ? { agentId } : {});
+export const templateAccounts = (agentId?: string) =>
+  get<TemplateAccount[]>('/autoTemplate/autoTemplateAccounts', agentId ? { agentId } : {});
 
 /** POST /autoTemplate/add or /autoTemplate/edit; errors are not toasted (the dialog shows them). */
 export function saveTemplate(values: TemplateFormValues): Promise<ApiBody> {
@@ -26,7 +27,8 @@ export interface ImportResult {
 export async function importTemplates(file: File | Blob, name = 'templates.xlsx'): Promise<ApiBody<ImportResult>> {
   const form = new FormData();
   form.append('excel', file, name);
-  return (await http.post<ApiBody<ImportResult>>('/autoTemplate/addBatch', form, { silent: true } as RawRequestConfig)).data;
+  return (await http.post<ApiBody<ImportResult>>('/autoTemplate/addBatch', form, { silent: true } as RawRequestConfig))
+    .data;
 }
 
 export const TEMPLATE_EXCEL_URL = '/api/autoTemplate/downloadExcelTemplate';

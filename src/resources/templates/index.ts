@@ -29,7 +29,13 @@ export const generalTemplates = {
 
 const SmartTemplateList = lazy(() => import('./SmartTemplateList'));
 
-export const smartTemplatesTab: Screen = { name: 'template_Intelligent', path: 'intelligent', label: '智能模板', page: SmartTemplateList, data: [templates] };
+export const smartTemplatesTab: Screen = {
+  name: 'template_Intelligent',
+  path: 'intelligent',
+  label: '智能模板',
+  page: SmartTemplateList,
+  data: [templates],
+};
 export const generalTemplatesTab: Screen = {
   name: 'template_General',
   path: 'intelligent/general',
@@ -48,4 +54,13 @@ export const templateTabs: Screen = {
   children: [smartTemplatesTab, generalTemplatesTab],
 };
 
-export const screens: Screen[] = [templateTabs, { name: 'template_intelligent', path: '/template/intelligent', label: '智能模板', page: SmartTemplateList, data: [templates] }];
+export const screens: Screen[] = [
+  templateTabs,
+  {
+    name: 'template_intelligent',
+    path: '/template/intelligent',
+    label: '智能模板',
+    page: SmartTemplateList,
+    data: [templates],
+  },
+];

@@ -133,10 +133,13 @@ export const templateAccounts = [
   { clientid: 'b20002', name: '鲜果到家配送有限公司' },
 ];
 
-const page = (rows: SmsTemplate[]) => ok({ entityList: rows, totalCount: rows.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
+const page = (rows: SmsTemplate[]) =>
+  ok({ entityList: rows, totalCount: rows.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
 
 /** What the template screens call; `calls` records the form bodies posted. */
-export function templateApi(opts: { smart?: SmsTemplate[]; general?: SmsTemplate[]; calls?: Record<string, URLSearchParams[]> } = {}): HttpHandler[] {
+export function templateApi(
+  opts: { smart?: SmsTemplate[]; general?: SmsTemplate[]; calls?: Record<string, URLSearchParams[]> } = {},
+): HttpHandler[] {
   const record = async (name: string, req: Request) => {
     const body = new URLSearchParams(await req.text());
     if (opts.calls) (opts.calls[name] ??= []).push(body);
@@ -197,4 +200,6 @@ export const importResult = {
   ],
 };
 export const importAnswer = http.post('/api/autoTemplate/addBatch', () => ok(importResult, '共5条，成功3条，失败2条'));
-export const importRefusal = http.post('/api/autoTemplate/addBatch', () => fail(400, '文件格式不正确，请使用模板文件（xlsx）'));
+export const importRefusal = http.post('/api/autoTemplate/addBatch', () =>
+  fail(400, '文件格式不正确，请使用模板文件（xlsx）'),
+);

@@ -14,7 +14,8 @@ import { requiredMessageOf } from '../../../common/schema/registry';
 export const TEMPLATE_FORM = 'forms/template.json';
 
 export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'] as TemplateRuleConfig;
-export const requiredMessage = (field: string): string => requiredMessageOf(schemas.get(TEMPLATE_FORM), field) ?? MESSAGES.badParam;
+export const requiredMessage = (field: string): string =>
+  requiredMessageOf(schemas.get(TEMPLATE_FORM), field) ?? MESSAGES.badParam;
 export const contentMaxLength = (): number => schemas.get(TEMPLATE_FORM).properties?.content?.maxLength ?? 0;
 
 export interface TemplateFormValues {
@@ -29,14 +30,21 @@ export interface TemplateFormValues {
 }
 
 /** Field errors of a save, in schema order (empty when it may be sent). */
-export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
+export function validateTemplate(
+  values: TemplateFormValues,
+  opts: { agent: boolean; operationMode: string },
+): FieldError[] {
   const checked = checkForm<Record<string, unknown>>(templateForm, values as Record<string, unknown>);
   const data = checked.data;
   const errors: FieldError[] = [];
   if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });
   errors.push(...checked.errors.filter((e) => !errors.some((x) => x.field === e.field)));
   if (!errors.length) {
-    const broken = checkTemplateRules(data as unknown as Parameters<typeof checkTemplateRules>[0], opts.operationMode, templateRules());
+    const broken = checkTemplateRules(
+      data as unknown as Parameters<typeof checkTemplateRules>[0],
+      opts.operationMode,
+      templateRules(),
+    );
     if (broken) errors.push(broken);
   }
   return errors;

@@ -23,7 +23,10 @@ const meta = {
   title: 'Sending/TimedTaskList',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/customer/deliverlayout/timingdeliver' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/timingdeliver' },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -32,7 +35,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 const body = () => within(document.body);
-const rowOf = async (canvas: HTMLElement, taskId: string) => within((await within(canvas).findByText(taskId, {}, T)).closest('tr') as HTMLElement);
+const rowOf = async (canvas: HTMLElement, taskId: string) =>
+  within((await within(canvas).findByText(taskId, {}, T)).closest('tr') as HTMLElement);
 
 export const Filled: Story = {
   name: '定时任务列表',
@@ -43,7 +47,17 @@ export const Filled: Story = {
     await expect(c.getAllByText('等待发送').length).toBeGreaterThan(0);
     await expect(c.getByText('已取消')).toBeInTheDocument();
     // every filter of filters/timed-task.json
-    for (const label of ['时间类型', '开始日期', '结束日期', '状态', '短信类型', '模板类型', '签名', '短信内容', '账户'])
+    for (const label of [
+      '时间类型',
+      '开始日期',
+      '结束日期',
+      '状态',
+      '短信类型',
+      '模板类型',
+      '签名',
+      '短信内容',
+      '账户',
+    ])
       await expect(c.getAllByText(label).length).toBeGreaterThan(0);
     // a cancelled task has no actions
     const cancelled = await rowOf(canvasElement, 'T202611200001');
@@ -60,13 +74,15 @@ export const Filled: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ timed: [] })] } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  play: async ({ canvasElement }) =>
+    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [never('send/smsTimerSend/list'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+  play: async ({ canvasElement }) =>
+    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const ViewNumbers: Story = {
@@ -111,6 +127,8 @@ export const ReEdit: Story = {
     await userEvent.click(row.getByRole('button', { name: /重新编辑/ }));
     await expect(await body().findByText('重新编辑将删除原定时任务，确定继续吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
-    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/deliver?id=T202611230010');
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent(
+      '/customer/deliverlayout/deliver?id=T202611230010',
+    );
   },
 };

@@ -35,7 +35,9 @@ export function TimedTaskList() {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [phones, setPhones] = useState<TimedTask | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<TimedTask>(timedTasks, { queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<TimedTask>(timedTasks, {
+    queryOptions: { enabled: !!user },
+  });
 
   const cancel = (task: TimedTask) => {
     if (sendTimeReached(task)) {

@@ -29,7 +29,13 @@ function PhoneTable({ task }: { task: TimedTask }) {
       pagination={listPagination(tableProps.pagination)}
       locale={{ emptyText: '暂无号码' }}
       columns={[
-        { key: 'no', title: '序号', width: 70, render: (_v, _r, i) => i + 1 + ((Number((tableProps.pagination || {}).current) || 1) - 1) * listPageSize(timedTaskPhones) },
+        {
+          key: 'no',
+          title: '序号',
+          width: 70,
+          render: (_v, _r, i) =>
+            i + 1 + ((Number((tableProps.pagination || {}).current) || 1) - 1) * listPageSize(timedTaskPhones),
+        },
         { key: 'phone', dataIndex: 'phone', title: '手机号码' },
       ]}
     />

@@ -33,4 +33,6 @@ export const timedTaskScreen: Screen = {
 export const screens: Screen[] = [timedTaskScreen];
 
 /** spec 01: deliverlayout's child timesend/ opens the timed tasks */
-export const aliases: ScreenAlias[] = [{ path: '/customer/deliverlayout/timesend', to: '/customer/deliverlayout/timingdeliver' }];
+export const aliases: ScreenAlias[] = [
+  { path: '/customer/deliverlayout/timesend', to: '/customer/deliverlayout/timingdeliver' },
+];

@@ -8,7 +8,8 @@ import { PageRouter } from '@/components/PublicLayout/storyRouter';
 import { ok, publicHandlers } from '@/components/PublicLayout/mocks';
 import { validateForm } from '@/components/SchemaForm/validation';
 
-const errorsOf = (schema: Parameters<typeof validateForm>[0], data: Record<string, unknown>) => validateForm(schema, data).errors;
+const errorsOf = (schema: Parameters<typeof validateForm>[0], data: Record<string, unknown>) =>
+  validateForm(schema, data).errors;
 import ForgetPage from '@/custom-pages/forget/ForgetPage';
 
 const server = setupServer(...publicHandlers);
@@ -39,9 +40,15 @@ describe('forgot password rules (forms/password-reset, forms/password-code)', ()
   });
 
   it('checks the address or the number of the code request', () => {
-    expect(errorsOf('forms/password-code', { sendType: 1, email: 'nope', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的邮箱' }]);
-    expect(errorsOf('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的手机号' }]);
-    expect(errorsOf('forms/password-code', { sendType: 1, email: 'a@b.cn' })).toEqual([{ field: 'captcha', message: '验证码不可为空' }]);
+    expect(errorsOf('forms/password-code', { sendType: 1, email: 'nope', captcha: 'x' })).toEqual([
+      { field: 'email', message: '请输入有效的邮箱' },
+    ]);
+    expect(errorsOf('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([
+      { field: 'email', message: '请输入有效的手机号' },
+    ]);
+    expect(errorsOf('forms/password-code', { sendType: 1, email: 'a@b.cn' })).toEqual([
+      { field: 'captcha', message: '验证码不可为空' },
+    ]);
   });
 });
 
@@ -64,8 +71,14 @@ describe('ForgetPage', () => {
   it('resets by phone with the country code and goes back to /login', async () => {
     const sent: Record<string, string>[] = [];
     server.use(
-      http.post('*/api/password/email', async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok())),
-      http.post('*/api/password/change', async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok())),
+      http.post(
+        '*/api/password/email',
+        async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok()),
+      ),
+      http.post(
+        '*/api/password/change',
+        async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok()),
+      ),
     );
     render(
       <AppProviders>
@@ -85,6 +98,13 @@ describe('ForgetPage', () => {
     await userEvent.type(screen.getByLabelText('确认密码'), 'abcd1234');
     await userEvent.click(screen.getByRole('button', { name: /重置密码/ }));
     expect(await screen.findByTestId('navigated')).toHaveTextContent('/login');
-    expect(sent[1]).toEqual({ sendType: '2', email: '13800138000', countryCode: '86', validateCode: '123456', password: 'abcd1234', confirmPassword: 'abcd1234' });
+    expect(sent[1]).toEqual({
+      sendType: '2',
+      email: '13800138000',
+      countryCode: '86',
+      validateCode: '123456',
+      password: 'abcd1234',
+      confirmPassword: 'abcd1234',
+    });
   });
 });

@@ -63,9 +63,17 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/customer/finance?x=1#a', origin)).toBe('/customer/finance?x=1#a');
     expect(safeRedirect('/', origin)).toBe('/');
   });
-  it.each([null, '', 'customer', '//evil.com', '//evil.com/login', '/\\evil.com', 'https://evil.com', 'javascript:alert(1)', '/\tx'])('rejects %j', (v) =>
-    expect(safeRedirect(v, origin)).toBe('/'),
-  );
+  it.each([
+    null,
+    '',
+    'customer',
+    '//evil.com',
+    '//evil.com/login',
+    '/\\evil.com',
+    'https://evil.com',
+    'javascript:alert(1)',
+    '/\tx',
+  ])('rejects %j', (v) => expect(safeRedirect(v, origin)).toBe('/'));
 });
 
 describe('LoginPage', () => {
@@ -73,7 +81,9 @@ describe('LoginPage', () => {
     renderLogin('/login?redirect=%2Fcustomer%2Ffinance');
     await fillAndSlide();
     expect(await screen.findByTestId('navigated')).toHaveTextContent('/customer/finance');
-    expect(logins).toEqual([{ username: 'agent01', password: passwordDigest('Secret123'), server: 'challenge-1', token: 'token-1' }]);
+    expect(logins).toEqual([
+      { username: 'agent01', password: passwordDigest('Secret123'), server: 'challenge-1', token: 'token-1' },
+    ]);
     expect(localStorage.getItem('sms-console.login.username')).toBeNull();
   });
 

@@ -22,7 +22,8 @@ afterEach(() => {
 afterAll(() => server.close());
 
 /** the 注册 button (antd spaces two-character labels; a loading button's name starts with its icon's) */
-const submitButton = () => screen.getByRole('button', { name: (n) => n.replace(/^loading/, '').replace(/\s/g, '') === '注册', hidden: true });
+const submitButton = () =>
+  screen.getByRole('button', { name: (n) => n.replace(/^loading/, '').replace(/\s/g, '') === '注册', hidden: true });
 
 function renderRegister() {
   render(
@@ -51,7 +52,9 @@ describe('RegisterPage', () => {
       http.post('*/api/userCenter/agentRegister', async ({ request }) => {
         const body = Object.fromEntries(new URLSearchParams(await request.text()));
         posts.push(body);
-        return body.flag === '1' ? ok({ clientid: 'a1', autoLogin: true }) : fail(501, '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？');
+        return body.flag === '1'
+          ? ok({ clientid: 'a1', autoLogin: true })
+          : fail(501, '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？');
       }),
     );
     renderRegister();
@@ -65,7 +68,13 @@ describe('RegisterPage', () => {
     expect(await screen.findByText('注册成功')).toBeInTheDocument();
     expect(posts).toHaveLength(2);
     expect(posts[0].flag).toBeUndefined();
-    expect(posts[1]).toMatchObject({ flag: '1', realName: '示例公司', mobile: '13800138000', countryCode: '86', validateCode: '123456' });
+    expect(posts[1]).toMatchObject({
+      flag: '1',
+      realName: '示例公司',
+      mobile: '13800138000',
+      countryCode: '86',
+      validateCode: '123456',
+    });
   });
 
   it('unblocks when the 501 question is cancelled', async () => {

@@ -8,7 +8,8 @@ import { AppProviders } from '@/providers/AppProviders';
 import { checkCompiled, SchemaForm, type CompiledForm } from '@/components/SchemaForm';
 import { validateForm } from '@/components/SchemaForm/validation';
 
-const errorsOf = (schema: Parameters<typeof validateForm>[0], data: Record<string, unknown>) => validateForm(schema, data).errors;
+const errorsOf = (schema: Parameters<typeof validateForm>[0], data: Record<string, unknown>) =>
+  validateForm(schema, data).errors;
 import { schemas } from '@/schema';
 import { displaySchema } from '../../../common/schema/display';
 import loginForm from '@/generated/forms/login';
@@ -73,13 +74,18 @@ describe('SchemaForm', () => {
   });
 
   it('shows server field errors on their fields', async () => {
-    renderForm('forms/login', { fields: ['username', 'password'], serverErrors: [{ field: 'username', message: '用户不存在' }] });
+    renderForm('forms/login', {
+      fields: ['username', 'password'],
+      serverErrors: [{ field: 'username', message: '用户不存在' }],
+    });
     expect(await screen.findByText('用户不存在')).toBeInTheDocument();
   });
 
   it('validates outside a form with the same messages', () => {
     expect(errorsOf('forms/send-code', {})).toEqual([{ field: 'mobile', message: '请输入手机号' }]);
-    expect(errorsOf('forms/send-code', { mobile: '13a' })).toEqual([{ field: 'mobile', message: '请输入正确的手机号' }]);
+    expect(errorsOf('forms/send-code', { mobile: '13a' })).toEqual([
+      { field: 'mobile', message: '请输入正确的手机号' },
+    ]);
     expect(errorsOf('forms/send-code', { mobile: '13800138000', countryCode: '86' })).toEqual([]);
   });
 
@@ -101,7 +107,10 @@ describe('SchemaForm', () => {
 });
 
 describe('compiled forms', () => {
-  const modules = import.meta.glob<CompiledForm>('../../../src/generated/forms/*.js', { eager: true, import: 'default' });
+  const modules = import.meta.glob<CompiledForm>('../../../src/generated/forms/*.js', {
+    eager: true,
+    import: 'default',
+  });
   const forms = Object.values(modules);
 
   it('exist for every form schema', () => {
@@ -119,7 +128,15 @@ describe('compiled forms', () => {
       filled(() => 'x'),
       filled(() => 'x'.repeat(600)),
       filled(() => 12),
-      filled((p) => (/mail/i.test(p) ? 'a@b.cn' : /mobile|phone/i.test(p) ? '13800138000' : /password/i.test(p) ? 'abc12345' : 'ok-value')),
+      filled((p) =>
+        /mail/i.test(p)
+          ? 'a@b.cn'
+          : /mobile|phone/i.test(p)
+            ? '13800138000'
+            : /password/i.test(p)
+              ? 'abc12345'
+              : 'ok-value',
+      ),
       filled((p) => (/confirm/i.test(p) ? 'abc12346' : /password/i.test(p) ? 'abc12345' : '1')),
       { ...filled(() => '1'), sendType: 2, countryCode: '86', email: '138x' },
     ];
@@ -128,7 +145,9 @@ describe('compiled forms', () => {
   it('answer exactly as the run-time validator does, message for message', () => {
     for (const form of forms) {
       for (const data of payloads(form)) {
-        expect(checkCompiled(form, data), `${form.key} ${JSON.stringify(data).slice(0, 80)}`).toEqual(errorsOf(displayed(form.key), data));
+        expect(checkCompiled(form, data), `${form.key} ${JSON.stringify(data).slice(0, 80)}`).toEqual(
+          errorsOf(displayed(form.key), data),
+        );
       }
     }
   });

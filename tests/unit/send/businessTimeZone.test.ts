@@ -12,7 +12,12 @@ import { defaultSendTime, latestSendTime, SEND_MESSAGES, sendDateDisabled, sendT
 import { INTL_MESSAGES } from '@/custom-pages/send/api';
 import { sendTimeReached } from '@/resources/timed-tasks/TimedTaskList';
 import { lastDays, lastUplinkMonth, uplinkDayDisabled, uplinkRangeProblem } from '@/resources/send-records/recordDates';
-import { defaultReportRange, reportDayDisabled, reportRangeProblem, yesterday } from '@/custom-pages/reports/reportDates';
+import {
+  defaultReportRange,
+  reportDayDisabled,
+  reportRangeProblem,
+  yesterday,
+} from '@/custom-pages/reports/reportDates';
 import { expiryDayDisabled } from '@/resources/subaccounts/dialogs';
 import { payOrderDisabledDate } from '@/components/OnlinePay';
 import { invoiceDateDisabled } from '@/resources/invoices/api';
@@ -69,7 +74,9 @@ describe('just after midnight in Shanghai (still the day before in New York)', (
 
   it('variable and international pages: within 24 hours, today and tomorrow', () => {
     expect(sendTimeProblem(picked('2026-07-02 00:30:00'), undefined, 'international')).toBeNull();
-    expect(sendTimeProblem(picked('2026-07-02 00:30:01'), undefined, 'international')).toBe(INTL_MESSAGES.sendTimeTooLate);
+    expect(sendTimeProblem(picked('2026-07-02 00:30:01'), undefined, 'international')).toBe(
+      INTL_MESSAGES.sendTimeTooLate,
+    );
     expect(sendTimeProblem(picked('2026-07-01 00:34:00'), undefined, 'variable')).toBe(SEND_MESSAGES.sendTimeTooEarly);
     expect(sendDateDisabled(picked('2026-06-30'), undefined, 'international')).toBe(true);
     expect(sendDateDisabled(picked('2026-07-02'), undefined, 'international')).toBe(false);

@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import sendForm from '../../../schemas/forms/send.json';
 import intlForm from '../../../schemas/forms/send-international.json';
-import { defaultSendWall, parseSendTime, parseSendWall, sendDays, sendTimeError, sendTimeWallError, SEND_TIME_MESSAGES } from '../../../common/send';
+import {
+  defaultSendWall,
+  parseSendTime,
+  parseSendWall,
+  sendDays,
+  sendTimeError,
+  sendTimeWallError,
+  SEND_TIME_MESSAGES,
+} from '../../../common/send';
 
 const wall = (s: string) => parseSendWall(s);
 /** 2026-11-23 10:00:00 in Shanghai = 02:00 UTC */
@@ -20,7 +28,17 @@ describe('format', () => {
     expect(parseSendTime(' 2026-11-23 10:05:07 ')?.toISOString()).toBe('2026-11-23T02:05:07.000Z');
   });
   it('refuses malformed and impossible dates', () => {
-    for (const v of ['', null, undefined, '2026-11-23', '2026/11/23 10:00:00', '2026-02-30 10:00:00', '2026-11-23 24:00:00', '2026-11-23 10:60:00', 'x'])
+    for (const v of [
+      '',
+      null,
+      undefined,
+      '2026-11-23',
+      '2026/11/23 10:00:00',
+      '2026-02-30 10:00:00',
+      '2026-11-23 24:00:00',
+      '2026-11-23 10:60:00',
+      'x',
+    ])
       expect(parseSendTime(v)).toBeNull();
     expect(Number.isNaN(parseSendWall('2026-13-01 00:00:00'))).toBe(true);
   });
@@ -57,7 +75,9 @@ describe('variable and international: ≥ 5 minutes ahead, within 24 hours', () 
     it(kind, () => {
       expect(sendTimeError(kind, at('2026-11-23 10:04:00'), now)).toBe(SEND_TIME_MESSAGES.tooEarly);
       expect(sendTimeError(kind, at('2026-11-24 10:00:00'), now)).toBeNull();
-      expect(sendTimeError(kind, new Date(at('2026-11-24 10:00:00').getTime() + 1), now)).toBe('定时发送时间须在24小时之内');
+      expect(sendTimeError(kind, new Date(at('2026-11-24 10:00:00').getTime() + 1), now)).toBe(
+        '定时发送时间须在24小时之内',
+      );
     });
   }
 });

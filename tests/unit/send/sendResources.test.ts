@@ -20,6 +20,8 @@ describe('sending resources', () => {
     expect(pagingParams(resources.sendRecords.list!, { currentPage: 1 })).toEqual({ page: 1, rows: 10 });
   });
   it('15 a page for tasks and uplink, 10 for send records', () => {
-    expect([sendTasks, timedTasks, moRecords, sendRecords, timedTaskPhones].map(listPageSize)).toEqual([15, 15, 15, 10, 15]);
+    expect([sendTasks, timedTasks, moRecords, sendRecords, timedTaskPhones].map(listPageSize)).toEqual([
+      15, 15, 15, 10, 15,
+    ]);
   });
 });

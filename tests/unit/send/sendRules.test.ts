@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import sendSchema from '../../../schemas/forms/send.json';
 import { defaultSendTime, latestSendTime, SEND_MESSAGES, sendDateDisabled, sendTimeProblem } from '@/domain/send';
 import { appendNumbers, confirmBox, numberInput, poolProblem } from '@/custom-pages/send/numberPool';
-import { lastDays, lastUplinkMonth, rangeOrderProblem, uplinkDayDisabled, uplinkRangeProblem } from '@/resources/send-records/recordDates';
+import {
+  lastDays,
+  lastUplinkMonth,
+  rangeOrderProblem,
+  uplinkDayDisabled,
+  uplinkRangeProblem,
+} from '@/resources/send-records/recordDates';
 import { useAutoRefresh } from '@/components/SchemaTable/useAutoRefresh';
 import { schemaFilters } from '../../../common/schema/filters';
 import { schemas } from '@/schema';
@@ -73,7 +79,10 @@ describe('record dates', () => {
 
 describe('filters: a multi-select of a string parameter goes as a comma list', () => {
   it('stateList', () => {
-    expect(schemaFilters(schemas.get('filters/send-record'), { stateList: [6, 0], phone: ' 138 ' })).toEqual({ stateList: '6,0', phone: '138' });
+    expect(schemaFilters(schemas.get('filters/send-record'), { stateList: [6, 0], phone: ' 138 ' })).toEqual({
+      stateList: '6,0',
+      phone: '138',
+    });
     expect(schemaFilters(schemas.get('filters/send-record'), { stateList: [] })).toEqual({});
   });
 });

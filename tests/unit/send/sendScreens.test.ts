@@ -24,13 +24,28 @@ describe('sending screens', () => {
   });
   it('menu entries for the pages built; the send page only for domestic sending (phone_inout_type 0 or 2)', () => {
     for (const u of [agent, subAccount])
-      expect(keys(menuFor(consoleScreens, u))).toEqual(expect.arrayContaining(['send', 'sms_deliver', 'sms_smstask', 'sms_timingdeliver', 'records', 'statistics_sendlayout']));
+      expect(keys(menuFor(consoleScreens, u))).toEqual(
+        expect.arrayContaining([
+          'send',
+          'sms_deliver',
+          'sms_smstask',
+          'sms_timingdeliver',
+          'records',
+          'statistics_sendlayout',
+        ]),
+      );
     const international = keys(menuFor(consoleScreens, { ...subAccount, phone_inout_type: 1 }));
     expect(international).not.toContain('sms_deliver');
     expect(international).toContain('sms_smstask');
-    expect(keys(quickLinksFor(consoleScreens, subAccount))).toEqual(expect.arrayContaining(['sms_deliver', 'statistics_sendlayout']));
+    expect(keys(quickLinksFor(consoleScreens, subAccount))).toEqual(
+      expect.arrayContaining(['sms_deliver', 'statistics_sendlayout']),
+    );
     // spec 02 home: "both send pages" — 普通短信发送 and 国际短信发送, each to the accounts allowed it
-    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 2 }))).toEqual(expect.arrayContaining(['sms_deliver', 'sms_internaldeliver']));
-    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 0 }))).not.toContain('sms_internaldeliver');
+    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 2 }))).toEqual(
+      expect.arrayContaining(['sms_deliver', 'sms_internaldeliver']),
+    );
+    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 0 }))).not.toContain(
+      'sms_internaldeliver',
+    );
   });
 });

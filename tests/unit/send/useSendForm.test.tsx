@@ -36,7 +36,17 @@ type K = (typeof FIELDS)[number];
 const blank = (): V => ({ sign: '', sendType: SendTimeType.Immediate, sendtime: businessNow().add(30, 'minute') });
 
 const intl = (timeKind: 'international' | 'ordinary' = 'international') =>
-  renderHook(() => useSendForm<V, K>({ form: intlForm, initial: blank, fields: FIELDS, shownAs: { importFilePath: 'mobile' }, timeKind }), { wrapper });
+  renderHook(
+    () =>
+      useSendForm<V, K>({
+        form: intlForm,
+        initial: blank,
+        fields: FIELDS,
+        shownAs: { importFilePath: 'mobile' },
+        timeKind,
+      }),
+    { wrapper },
+  );
 
 describe('validate: the form schema’s rules and messages', () => {
   it('empty international form: the schema’s required messages, the first in the page’s order', () => {
@@ -44,7 +54,11 @@ describe('validate: the form schema’s rules and messages', () => {
     let first: string | null = null;
     act(() => void (first = result.current.validate({ sign: '' })));
     expect(first).toBe(intlSchema.errorMessage.required.clientId);
-    expect(result.current.errors).toEqual({ clientId: '请选择子账号', smstype: '短信类型不能为空', content: '短信内容不能为空' });
+    expect(result.current.errors).toEqual({
+      clientId: '请选择子账号',
+      smstype: '短信类型不能为空',
+      content: '短信内容不能为空',
+    });
     expect(result.current.item('smstype')).toEqual({ validateStatus: 'error', help: '短信类型不能为空' });
     expect(result.current.item('sign')).toEqual({});
   });
@@ -71,11 +85,19 @@ describe('validate: the form schema’s rules and messages', () => {
 
   it('a variable form: the template is required with its own message', () => {
     const { result } = renderHook(
-      () => useSendForm<V, 'templateId' | 'sign' | 'sendtime'>({ form: variableForm, initial: blank, fields: ['templateId', 'sign', 'sendtime'], timeKind: 'variable' }),
+      () =>
+        useSendForm<V, 'templateId' | 'sign' | 'sendtime'>({
+          form: variableForm,
+          initial: blank,
+          fields: ['templateId', 'sign', 'sendtime'],
+          timeKind: 'variable',
+        }),
       { wrapper },
     );
     let first: string | null = null;
-    act(() => void (first = result.current.validate({ clientId: 'b20001', smstype: 0, sign: '优品生活', fileType: 1 })));
+    act(
+      () => void (first = result.current.validate({ clientId: 'b20001', smstype: 0, sign: '优品生活', fileType: 1 })),
+    );
     expect(first).toBe(variableSchema.properties.templateId.errorMessage);
   });
 });
@@ -85,10 +107,26 @@ describe('checkForm: the compiled validators, as validateForm checks them', () =
     const samples: Record<string, unknown>[] = [
       {},
       { clientId: 'b20001', smstype: 0, sign: ' A ', content: '  ', mobile: '1a', fileType: 0 },
-      { clientId: 'b20001', smstype: 0, sign: '优品生活', content: 'x'.repeat(501), importFilePath: 'p', fileType: 1, templateId: 0 },
-      { clientId: null, smstype: undefined, sign: '优品生活', content: '您好', mobile: '13800138000', templateId: 3001 },
+      {
+        clientId: 'b20001',
+        smstype: 0,
+        sign: '优品生活',
+        content: 'x'.repeat(501),
+        importFilePath: 'p',
+        fileType: 1,
+        templateId: 0,
+      },
+      {
+        clientId: null,
+        smstype: undefined,
+        sign: '优品生活',
+        content: '您好',
+        mobile: '13800138000',
+        templateId: 3001,
+      },
     ];
-    for (const form of [sendForm, variableForm, intlForm]) for (const values of samples) expect(checkForm(form, values)).toEqual(validateForm(form, values).errors);
+    for (const form of [sendForm, variableForm, intlForm])
+      for (const values of samples) expect(checkForm(form, values)).toEqual(validateForm(form, values).errors);
   });
 });
 

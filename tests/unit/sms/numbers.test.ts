@@ -37,7 +37,10 @@ describe('normalizeNumberInput', () => {
 });
 
 describe('isChineseMobile', () => {
-  it.each(['13800138000', '13412345678', '19212345678', '17001234567', '16212345678', '16512345678', '19912345678'])('%s is valid', (p) => expect(isChineseMobile(p)).toBe(true));
+  it.each(['13800138000', '13412345678', '19212345678', '17001234567', '16212345678', '16512345678', '19912345678'])(
+    '%s is valid',
+    (p) => expect(isChineseMobile(p)).toBe(true),
+  );
   it.each([
     '1380013800', // 10 digits
     '138001380001', // 12 digits
@@ -68,7 +71,9 @@ describe('domesticMobileOf (issue 41 item 2)', () => {
 
 describe('checkNumbers', () => {
   it('counts total, valid, invalid and repeats', () => {
-    const r = checkNumbers('13800138000,13912345678，13800138000\n123,18612345678 abc 18912345678,13800138000,8613800138000,123');
+    const r = checkNumbers(
+      '13800138000,13912345678，13800138000\n123,18612345678 abc 18912345678,13800138000,8613800138000,123',
+    );
     expect(r.total).toBe(9);
     expect(r.invalid).toBe(3);
     expect(r.invalidNumbers).toEqual(['123', '8613800138000', '123']);
@@ -94,7 +99,10 @@ describe('checkNumbers', () => {
     let seed = 1;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const segs = ['1380', '1390', '1860', '1890', '1700', '1920'];
-    const tokens = Array.from({ length: 30_000 }, () => segs[Math.floor(rnd() * segs.length)] + String(Math.floor(rnd() * 20_000)).padStart(7, '0'));
+    const tokens = Array.from(
+      { length: 30_000 },
+      () => segs[Math.floor(rnd() * segs.length)] + String(Math.floor(rnd() * 20_000)).padStart(7, '0'),
+    );
     const r = checkNumbers(tokens.join('\n'));
     const naive = [...new Set(tokens)];
     expect(r.unique).toEqual(naive);
@@ -106,8 +114,19 @@ describe('checkNumbers', () => {
     // pieces of pasted text: numbers of known and unknown segments, repeats, other digit runs, and
     // separators of every kind (full-width digits and emoji are separators too)
     const piece = fc.oneof(
-      fc.constantFrom('13800138000', '13912345678', '17031234567', '19212345678', '15412345678', '14612345678', '1380013800', '138001380001'),
-      fc.tuple(fc.integer({ min: 1000, max: 1999 }), fc.integer({ min: 0, max: 9_999_999 })).map(([p, r]) => `${p}${String(r).padStart(7, '0')}`),
+      fc.constantFrom(
+        '13800138000',
+        '13912345678',
+        '17031234567',
+        '19212345678',
+        '15412345678',
+        '14612345678',
+        '1380013800',
+        '138001380001',
+      ),
+      fc
+        .tuple(fc.integer({ min: 1000, max: 1999 }), fc.integer({ min: 0, max: 9_999_999 }))
+        .map(([p, r]) => `${p}${String(r).padStart(7, '0')}`),
       fc.stringMatching(/^[0-9]{1,14}$/),
       fc.constantFrom(',', '，', '\n', '\r\n', ' ', '；', '\t', '+', '１', '😀', 'abc', ',,'),
     );
@@ -119,13 +138,23 @@ describe('checkNumbers', () => {
         const valid = tokens.filter(isChineseMobile);
         const unique = [...new Set(valid)];
         const r = checkNumbers(text);
-        expect(r).toMatchObject({ total: tokens.length, valid: unique.length, invalid: tokens.length - valid.length, repeat: valid.length - unique.length });
+        expect(r).toMatchObject({
+          total: tokens.length,
+          valid: unique.length,
+          invalid: tokens.length - valid.length,
+          repeat: valid.length - unique.length,
+        });
         expect(r.total).toBe(r.valid + r.invalid + r.repeat);
         expect(confirmNumbers(text)).toEqual(unique);
         expect(r.unique).toEqual(unique);
         expect(r.invalidNumbers).toEqual(tokens.filter((t) => !isChineseMobile(t)));
         expect([...r.uniqueCarriers]).toEqual(unique.map(carrierOf));
-        expect(r.carriers).toEqual({ 1: 0, 2: 0, 3: 0, ...Object.fromEntries([1, 2, 3].map((c) => [c, unique.filter((n) => carrierOf(n) === c).length])) });
+        expect(r.carriers).toEqual({
+          1: 0,
+          2: 0,
+          3: 0,
+          ...Object.fromEntries([1, 2, 3].map((c) => [c, unique.filter((n) => carrierOf(n) === c).length])),
+        });
       }),
       { numRuns: 500 },
     );
@@ -145,7 +174,10 @@ describe('checkNumbers', () => {
 
 describe('confirmNumbers', () => {
   it('keeps the distinct valid numbers in order: invalid numbers and repeats go', () => {
-    expect(confirmNumbers('123,13800138000，abc,13912345678,13800138000,15412345678')).toEqual(['13800138000', '13912345678']);
+    expect(confirmNumbers('123,13800138000，abc,13912345678,13800138000,15412345678')).toEqual([
+      '13800138000',
+      '13912345678',
+    ]);
     expect(confirmNumbers('123,456')).toEqual([]);
   });
 });

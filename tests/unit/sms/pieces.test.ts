@@ -30,7 +30,10 @@ describe('countPieces', () => {
     expect(countPieces({ content: en(100), sign: '签名' })).toMatchObject({ chars: 104, isEnglish: false, pieces: 2 });
     expect(countPieces({ content: `${en(99)}，`, sign: 'ab' })).toMatchObject({ isEnglish: false, pieces: 2 });
     expect(countPieces({ content: `${en(99)}é`, sign: 'ab' })).toMatchObject({ isEnglish: false });
-    expect(countPieces({ content: 'Your code is 1234, valid 5 min.\n', sign: 'Acme' })).toMatchObject({ isEnglish: true, pieces: 1 });
+    expect(countPieces({ content: 'Your code is 1234, valid 5 min.\n', sign: 'Acme' })).toMatchObject({
+      isEnglish: true,
+      pieces: 1,
+    });
   });
 
   it('length counts UTF-16 code units: an emoji outside the BMP counts 2', () => {

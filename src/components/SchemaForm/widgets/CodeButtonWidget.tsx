@@ -7,7 +7,17 @@ import type { WidgetProps } from '@rjsf/utils';
 import type { ReactNode } from 'react';
 import { CountdownButton, type CountdownButtonProps } from '../../CountdownButton';
 
-export function CodeButtonWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, placeholder, options }: WidgetProps) {
+export function CodeButtonWidget({
+  id,
+  value,
+  onChange,
+  onBlur,
+  onFocus,
+  disabled,
+  readonly,
+  placeholder,
+  options,
+}: WidgetProps) {
   const { onSend, seconds, sendText, resendText, onSendError } = options as {
     onSend: CountdownButtonProps['onSend'];
     seconds?: number;
@@ -28,7 +38,13 @@ export function CodeButtonWidget({ id, value, onChange, onBlur, onFocus, disable
         onBlur={(e) => onBlur(id, e.target.value)}
         onFocus={(e) => onFocus(id, e.target.value)}
       />
-      <CountdownButton onSend={onSend} seconds={seconds} resendText={resendText} onError={onSendError} disabled={disabled}>
+      <CountdownButton
+        onSend={onSend}
+        seconds={seconds}
+        resendText={resendText}
+        onError={onSendError}
+        disabled={disabled}
+      >
         {sendText}
       </CountdownButton>
     </Space.Compact>

@@ -9,7 +9,9 @@ let cache: Promise<CountryCode[]> | null = null;
 
 /** The list is the same for everyone: fetched once per page load (a failed fetch is retried next time). */
 export function loadCountryCodes(): Promise<CountryCode[]> {
-  cache ??= postForm<CountryCode[]>('/userCenter/getCountryCodeList', undefined, { silent: true }).then((b) => b.data ?? []);
+  cache ??= postForm<CountryCode[]>('/userCenter/getCountryCodeList', undefined, { silent: true }).then(
+    (b) => b.data ?? [],
+  );
   cache.catch(() => (cache = null));
   return cache;
 }
@@ -32,7 +34,16 @@ export function useCountryCodes() {
 
 export const countryCodeLabel = (c: CountryCode) => `+${c.countryCode} ${c.countryName}`;
 
-export function CountryCodeWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, placeholder }: WidgetProps) {
+export function CountryCodeWidget({
+  id,
+  value,
+  onChange,
+  onBlur,
+  onFocus,
+  disabled,
+  readonly,
+  placeholder,
+}: WidgetProps) {
   const { list, loading } = useCountryCodes();
   const options = list.map((c) => ({ value: c.countryCode, label: countryCodeLabel(c) }));
   // until the list arrives, show the current value the way the list would

@@ -22,7 +22,13 @@ import { MESSAGES } from '../../../../common/schema/messages';
 type UploadRequestOption = Parameters<NonNullable<UploadProps['customRequest']>>[0];
 
 const IMAGE_TYPES = ['gif', 'jpg', 'jpeg', 'png'];
-const MIME: Record<string, string> = { gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp' };
+const MIME: Record<string, string> = {
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+};
 const extOf = (name: string) => name.split('.').pop()?.toLowerCase() ?? '';
 const COUNT_TEXT = ['零', '一', '两', '三', '四', '五', '六', '七', '八', '九', '十'];
 
@@ -40,7 +46,10 @@ interface ImageUploadOptions {
 export async function uploadImage(file: Blob, filename: string, scene?: string) {
   const fd = new FormData();
   fd.append('photoFile', file, filename);
-  const res = await http.post<ApiBody<{ path: string; url: string }>>('/file/upload', fd, { params: scene ? { scene } : undefined, silent: true } as object);
+  const res = await http.post<ApiBody<{ path: string; url: string }>>('/file/upload', fd, {
+    params: scene ? { scene } : undefined,
+    silent: true,
+  } as object);
   return res.data;
 }
 
@@ -65,7 +74,13 @@ export function ImageUploadWidget({ id, value, onChange, disabled, readonly, opt
   } = options as ImageUploadOptions;
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>(() =>
-    pathsOf(value).map((p, i) => ({ uid: `prev-${i}`, name: p.split('/').pop() ?? p, status: 'done' as const, url: fileUrl(p), response: { path: p } })),
+    pathsOf(value).map((p, i) => ({
+      uid: `prev-${i}`,
+      name: p.split('/').pop() ?? p,
+      status: 'done' as const,
+      url: fileUrl(p),
+      response: { path: p },
+    })),
   );
   const [preview, setPreview] = useState<string | null>(null);
   const busy = useRef(false);
@@ -131,7 +146,9 @@ export function ImageUploadWidget({ id, value, onChange, disabled, readonly, opt
         )}
       </Upload>
       <Modal open={!!preview} footer={null} title="图片预览" onCancel={() => setPreview(null)}>
-        {preview && <img alt="预览" style={{ width: '100%' }} src={preview} onError={() => message.error('图片预览失败')} />}
+        {preview && (
+          <img alt="预览" style={{ width: '100%' }} src={preview} onError={() => message.error('图片预览失败')} />
+        )}
       </Modal>
     </>
   );

@@ -8,10 +8,29 @@
  * `ui:when`) limits the options offered to those values.
  */
 import type { WidgetProps } from '@rjsf/utils';
-import { ariaDescribedByIds, enumOptionSelectedValue, enumOptionValueDecoder, enumOptionValueEncoder, getOptionValueFormat } from '@rjsf/utils';
+import {
+  ariaDescribedByIds,
+  enumOptionSelectedValue,
+  enumOptionValueDecoder,
+  enumOptionValueEncoder,
+  getOptionValueFormat,
+} from '@rjsf/utils';
 import { Select } from 'antd';
 
-export function SelectWidget({ id, htmlName, autofocus, disabled, readonly, multiple, value, options, placeholder, onChange, onBlur, onFocus }: WidgetProps) {
+export function SelectWidget({
+  id,
+  htmlName,
+  autofocus,
+  disabled,
+  readonly,
+  multiple,
+  value,
+  options,
+  placeholder,
+  onChange,
+  onBlur,
+  onFocus,
+}: WidgetProps) {
   const { enumOptions = [], enumDisabled, emptyValue, enumValues } = options;
   const only = Array.isArray(enumValues) ? enumValues.map(String) : undefined;
   const offered = only ? enumOptions.filter((o) => only.includes(String(o.value))) : enumOptions;

@@ -8,5 +8,12 @@ import { SliderCaptcha, type SliderResult } from '../../SliderCaptcha';
 
 export function SliderWidget({ id, onChange, disabled, options }: WidgetProps) {
   const { onVerified, resetKey } = options as { onVerified?: (r: SliderResult) => void; resetKey?: unknown };
-  return <SliderCaptcha id={id} disabled={disabled} resetKey={resetKey} onVerified={(r) => (onVerified ? onVerified(r) : onChange(r.token))} />;
+  return (
+    <SliderCaptcha
+      id={id}
+      disabled={disabled}
+      resetKey={resetKey}
+      onVerified={(r) => (onVerified ? onVerified(r) : onChange(r.token))}
+    />
+  );
 }

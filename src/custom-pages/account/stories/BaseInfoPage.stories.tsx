@@ -48,7 +48,8 @@ export const AgentView: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
-    for (const label of ['代理商ID', '代理商名称', '地址', '手机号', '智能模板审核回调地址', '账户状态', '认证状态']) await expect(c.getByText(label)).toBeInTheDocument();
+    for (const label of ['代理商ID', '代理商名称', '地址', '手机号', '智能模板审核回调地址', '账户状态', '认证状态'])
+      await expect(c.getByText(label)).toBeInTheDocument();
     await expect(c.getByText('https://yunxun.example/template/callback')).toBeInTheDocument();
     await expect(c.getByText('已认证')).toBeInTheDocument();
     await expect(c.getByRole('tab', { name: '资质认证' })).toBeInTheDocument();
@@ -62,7 +63,10 @@ export const AgentNotCertified: Story = {
     const c = within(canvasElement);
     const state = await c.findByTestId('certification-state', {}, T);
     await expect(within(state).getByText('未认证')).toBeInTheDocument();
-    await expect(within(state).getByRole('link', { name: '在线认证' })).toHaveAttribute('href', '/account/info/base/auth');
+    await expect(within(state).getByRole('link', { name: '在线认证' })).toHaveAttribute(
+      'href',
+      '/account/info/base/auth',
+    );
   },
 };
 
@@ -73,7 +77,10 @@ export const AgentRejected: Story = {
     const c = within(canvasElement);
     const state = await c.findByTestId('certification-state', {}, T);
     await expect(within(state).getByText('驳回原因：营业执照照片模糊，请重新上传清晰照片')).toBeInTheDocument();
-    await expect(within(state).getByRole('link', { name: '重新认证' })).toHaveAttribute('href', '/account/info/base/auth/re');
+    await expect(within(state).getByRole('link', { name: '重新认证' })).toHaveAttribute(
+      'href',
+      '/account/info/base/auth/re',
+    );
   },
 };
 
@@ -107,7 +114,11 @@ export const AgentEditSaved: Story = {
     await userEvent.type(addr, '深圳市福田区深南大道1000号');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));
     await expect(await body().findByText('保存成功', {}, T)).toBeInTheDocument();
-    await expect(posted['baseinfo/edit']?.at(-1)).toMatchObject({ agent_name: '深圳市云讯通信有限公司', address: '深圳市福田区深南大道1000号', mobile: '13800138000' });
+    await expect(posted['baseinfo/edit']?.at(-1)).toMatchObject({
+      agent_name: '深圳市云讯通信有限公司',
+      address: '深圳市福田区深南大道1000号',
+      mobile: '13800138000',
+    });
     await expect(await c.findByTestId('base-info-view', {}, T)).toBeInTheDocument();
   },
 };
@@ -132,7 +143,8 @@ export const EnterpriseView: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('上海优品电商有限公司', {}, T)).toBeInTheDocument();
-    for (const label of ['账户名称', '联系人', '所属代理商', '状态报告', '状态报告回调地址', '上行']) await expect(c.getByText(label)).toBeInTheDocument();
+    for (const label of ['账户名称', '联系人', '所属代理商', '状态报告', '状态报告回调地址', '上行'])
+      await expect(c.getByText(label)).toBeInTheDocument();
     await expect(c.getByText('https://youpin.example/sms/report')).toBeInTheDocument();
     await expect(c.queryByText('上行回调地址')).not.toBeInTheDocument();
   },

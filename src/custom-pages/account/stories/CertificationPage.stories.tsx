@@ -31,9 +31,18 @@ const body = () => within(document.body);
 
 /** a tiny real PNG */
 const pngFile = (name = 'licence.png') =>
-  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0))], name, {
-    type: 'image/png',
-  });
+  new File(
+    [
+      Uint8Array.from(
+        atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
+        (c) => c.charCodeAt(0),
+      ),
+    ],
+    name,
+    {
+      type: 'image/png',
+    },
+  );
 
 async function acceptAgreements(c: ReturnType<typeof within>) {
   for (const box of c.getAllByRole('checkbox')) {
@@ -70,7 +79,8 @@ export const EnterpriseForm: Story = {
     await userEvent.click(await c.findByRole('combobox', {}, T));
     const list = await body().findByRole('listbox', {}, T);
     await expect(list).toBeInTheDocument();
-    for (const t of ['三证合一', '四证合一', '组织机构证']) await expect(body().getAllByText(t).length).toBeGreaterThan(0);
+    for (const t of ['三证合一', '四证合一', '组织机构证'])
+      await expect(body().getAllByText(t).length).toBeGreaterThan(0);
     await expect(body().queryByTitle('个人身份证')).not.toBeInTheDocument();
   },
 };
@@ -114,7 +124,10 @@ export const TooLongValues: Story = {
 
 export const SubmitShowsPending: Story = {
   name: '上传图片并提交 → 待认证',
-  parameters: { app: { path: '/account/info/base/auth?type=2' }, msw: { handlers: accountApi({ cert: certNone, posted, stateful: true }) } },
+  parameters: {
+    app: { path: '/account/info/base/auth?type=2' },
+    msw: { handlers: accountApi({ cert: certNone, posted, stateful: true }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByTestId('certification-form', {}, T);
@@ -125,7 +138,9 @@ export const SubmitShowsPending: Story = {
     await waitFor(
       () =>
         expect(
-          canvasElement.querySelectorAll('.ant-upload-list-item-done, .ant-upload-list-item-container .ant-upload-list-item:not(.ant-upload-list-item-uploading)').length,
+          canvasElement.querySelectorAll(
+            '.ant-upload-list-item-done, .ant-upload-list-item-container .ant-upload-list-item:not(.ant-upload-list-item-uploading)',
+          ).length,
         ).toBe(2),
       T,
     );
@@ -144,12 +159,16 @@ export const SubmitShowsPending: Story = {
 
 export const UploadRefusedByServer: Story = {
   name: '图片上传失败（服务器按内容拒绝）',
-  parameters: { msw: { handlers: accountApi({ cert: certNone, upload: '图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片' }) } },
+  parameters: {
+    msw: { handlers: accountApi({ cert: certNone, upload: '图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片' }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByTestId('certification-form', {}, T);
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('fake.png'));
-    await expect(await body().findByText('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片', {}, T)).toBeInTheDocument();
+    await expect(
+      await body().findByText('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片', {}, T),
+    ).toBeInTheDocument();
     await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item').length).toBe(0), T);
   },
 };
@@ -235,7 +254,9 @@ export const FetchFailed: Story = {
 
 export const SubAccountNotCertified: Story = {
   name: '子账户：未认证表单',
-  parameters: { msw: { handlers: accountApi({ user: subUser, cert: { ...certNone, clientid: 'b20001', agent_id: 'a10001' } }) } },
+  parameters: {
+    msw: { handlers: accountApi({ user: subUser, cert: { ...certNone, clientid: 'b20001', agent_id: 'a10001' } }) },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
@@ -246,7 +267,10 @@ export const PreviewFailed: Story = {
   name: '图片预览失败',
   parameters: {
     msw: {
-      handlers: accountApi({ cert: { ...certPending, img_url: 'a10001/gone0001.png|a10001/gone0002.png' }, extra: [http.get('/api/files/*', () => fail(404, '文件不存在'))] }),
+      handlers: accountApi({
+        cert: { ...certPending, img_url: 'a10001/gone0001.png|a10001/gone0002.png' },
+        extra: [http.get('/api/files/*', () => fail(404, '文件不存在'))],
+      }),
     },
   },
   play: async ({ canvasElement }) => {
@@ -279,7 +303,8 @@ export const SwitchType: Story = {
 };
 
 /** the messages a console spy was called with */
-const loggedMessages = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((args) => args.map(String).join(' '));
+const loggedMessages = (spy: { mock: { calls: unknown[][] } }) =>
+  spy.mock.calls.map((args) => args.map(String).join(' '));
 
 /**
  * Issue 41 item 6: a schema select offers the enum's values only (its 请选择 is the empty select's
@@ -300,8 +325,13 @@ export const SelectWithoutPlaceholderChoice: Story = {
     const options = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
     await expect(options).toEqual(['三证合一', '四证合一', '组织机构证']);
     await userEvent.click(body().getByTitle('四证合一'));
-    await waitFor(() => expect(canvasElement.querySelector('.ant-select-selection-item')).toHaveTextContent('四证合一'), T);
-    const warned = loggedMessages(console.error as unknown as { mock: { calls: unknown[][] } }).filter((m) => /is not one of the values in the enum/.test(m));
+    await waitFor(
+      () => expect(canvasElement.querySelector('.ant-select-selection-item')).toHaveTextContent('四证合一'),
+      T,
+    );
+    const warned = loggedMessages(console.error as unknown as { mock: { calls: unknown[][] } }).filter((m) =>
+      /is not one of the values in the enum/.test(m),
+    );
     await expect(warned).toEqual([]);
   },
 };

@@ -101,7 +101,11 @@ export const AgentSendsDigests: Story = {
     await fill(c, 'Demo1234', 'Abc12345', 'Abc12345');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));
     await expect(await body().findByText('密码修改成功', {}, T)).toBeInTheDocument();
-    await expect(posted['password/save']?.at(-1)).toEqual({ oldPassword: sha256('Demo1234'), newPassword: sha256('Abc12345'), confirmPassword: sha256('Abc12345') });
+    await expect(posted['password/save']?.at(-1)).toEqual({
+      oldPassword: sha256('Demo1234'),
+      newPassword: sha256('Abc12345'),
+      confirmPassword: sha256('Abc12345'),
+    });
     await expect(await c.findByText('********', {}, T)).toBeInTheDocument();
   },
 };
@@ -115,7 +119,11 @@ export const SubAccountSendsPlain: Story = {
     await fill(c, 'Wrong1234', 'Abc12345', 'Abc12345');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));
     await expect(await body().findByText('原密码错误', {}, T)).toBeInTheDocument();
-    await expect(posted['password/save']?.at(-1)).toEqual({ oldPassword: 'Wrong1234', newPassword: 'Abc12345', confirmPassword: 'Abc12345' });
+    await expect(posted['password/save']?.at(-1)).toEqual({
+      oldPassword: 'Wrong1234',
+      newPassword: 'Abc12345',
+      confirmPassword: 'Abc12345',
+    });
     await expect(c.getByTestId('password-form')).toBeInTheDocument();
   },
 };

@@ -113,6 +113,11 @@ export const Saved: Story = {
     await userEvent.type(c.getByLabelText('验证码'), '123456');
     await userEvent.click(c.getByRole('button', { name: /确\s*认/ }));
     await expect(await body().findByText('保存成功', {}, T)).toBeInTheDocument();
-    await expect(posted['info/save']?.at(-1)).toEqual({ email: 'wanglei@yunxun.example', countryCode: '86', mobile: '13912345678', valcode: '123456' });
+    await expect(posted['info/save']?.at(-1)).toEqual({
+      email: 'wanglei@yunxun.example',
+      countryCode: '86',
+      mobile: '13912345678',
+      valcode: '123456',
+    });
   },
 };

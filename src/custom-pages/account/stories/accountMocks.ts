@@ -4,7 +4,10 @@ import type { AgentBaseInfo, CertificationInfo, CurrentUser, EnterpriseBaseInfo 
 import { agentPackageMode, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
 
 /** a 1x1 PNG, served for every stored file */
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
+  (c) => c.charCodeAt(0),
+);
 
 export const agentUser: CurrentUser = { ...agentPackageMode, email: 'wanglei@yunxun.example', mobile: '13800138000' };
 export const subUser: CurrentUser = { ...subAccount, email: 'lina@youpin.example', mobile: '13900139001' };
@@ -78,8 +81,18 @@ export const certPending: CertificationInfo = {
   oauth_status: 2,
   submitted_at: '2026-03-02 09:12:00',
 };
-export const certCertified: CertificationInfo = { ...certPending, oauth_status: 3, oauth_date: '2026-03-02 15:00:00', reviewed_at: '2026-03-02 15:00:00' };
-export const certRejected: CertificationInfo = { ...certPending, oauth_status: 4, remark: '营业执照照片模糊，请重新上传清晰照片', reviewed_at: '2026-03-02 15:00:00' };
+export const certCertified: CertificationInfo = {
+  ...certPending,
+  oauth_status: 3,
+  oauth_date: '2026-03-02 15:00:00',
+  reviewed_at: '2026-03-02 15:00:00',
+};
+export const certRejected: CertificationInfo = {
+  ...certPending,
+  oauth_status: 4,
+  remark: '营业执照照片模糊，请重新上传清晰照片',
+  reviewed_at: '2026-03-02 15:00:00',
+};
 
 const OAUTH_WORD: Record<number, string | number> = { 1: '未认证', 2: '待认证', 3: 3, 4: 4 };
 
@@ -119,15 +132,31 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
     http.get('/api/admin/info', async () => (await hang(), ok(user))),
     http.get(
       '/api/admin/baseinfo',
-      async () => (await hang(), ok({ ...agentBase, oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark, ...o.baseInfo })),
+      async () => (
+        await hang(),
+        ok({
+          ...agentBase,
+          oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3,
+          oauth_remark: cert.remark,
+          ...o.baseInfo,
+        })
+      ),
     ),
-    http.get('/api/client/oauth', () => ok({ oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark })),
+    http.get('/api/client/oauth', () =>
+      ok({ oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark }),
+    ),
     http.get('/api/account/clientinfo', async () => (await hang(), ok({ ...enterpriseBase, ...o.enterprise }))),
     http.get('/api/admin/cer/info', async () => (await hang(), ok(cert))),
     http.get('/api/client/cer/info', ({ request }) => {
       const id = new URL(request.url).searchParams.get('clientId');
       if (id === 'x99999') return fail(403, '无权访问');
-      return ok({ ...certCertified, clientid: id ?? 'b20001', agent_id: 'a10001', company: '上海优品电商有限公司', img_url: 'b20001/licence0001.png' });
+      return ok({
+        ...certCertified,
+        clientid: id ?? 'b20001',
+        agent_id: 'a10001',
+        company: '上海优品电商有限公司',
+        img_url: 'b20001/licence0001.png',
+      });
     }),
     http.get('/api/files/*', () => new HttpResponse(PNG, { headers: { 'content-type': 'image/png' } })),
     http.post('/api/userCenter/getCountryCodeList', () =>
@@ -155,7 +184,9 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/password/save', async ({ request }) => {
       const b = await record('password/save', request);
-      const wrong = b.oldPassword === 'Wrong1234' || b.oldPassword === 'a6f1bb0d6d5a7f1e8e7a2cfb0a62f4a1b3ec6f7cbd38a4e6b6fa7f7ff2c1d4b9';
+      const wrong =
+        b.oldPassword === 'Wrong1234' ||
+        b.oldPassword === 'a6f1bb0d6d5a7f1e8e7a2cfb0a62f4a1b3ec6f7cbd38a4e6b6fa7f7ff2c1d4b9';
       return wrong ? fail(500, '原密码错误') : ok(null, '密码修改成功');
     }),
     http.post('/api/file/upload', async () => {
