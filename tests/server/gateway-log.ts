@@ -33,6 +33,3 @@ export function answeredUplinks(log: GatewayLine[], protocol: 'cmpp' | 'smgp' | 
     .filter((r) => 'deliverResp' in r && !submitIds.has(String(r.deliverResp)) && ok(r))
     .map((r) => `${protocol}:${String(r.deliverResp)}`);
 }
-
-/** the national number a gateway was sent to, without SGIP's 86 */
-export const national = (n: string) => (n.length === 13 && n.startsWith('86') ? n.slice(2) : n);

@@ -20,7 +20,8 @@ import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { startPipeline } from '../../server/modules/dispatch/pipeline';
 import { runCommand } from '../../server/cli/operator-channel';
 import { backends, useServer, type TestServer } from './harness';
-import { answeredUplinks, national, readGatewayLog } from './gateway-log';
+import { answeredUplinks, readGatewayLog } from './gateway-log';
+import { normalizePhone } from '../../server/modules/dispatch/mo';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
 const hasPeer = fs.existsSync(PEER);
@@ -221,7 +222,7 @@ describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backe
       expect(answered.length).toBeGreaterThan(0);
       expect(mo.map((m) => m.smsc_ref)).toEqual(expect.arrayContaining(answered));
       expect(new Set(mo.map((m) => m.smsc_ref)).size).toBe(mo.length);
-      const sentTo = new Set(subs.flatMap((s) => (s.dest as string[]).map(national)));
+      const sentTo = new Set(subs.flatMap((s) => (s.dest as string[]).map(normalizePhone)));
       for (const m of mo) {
         expect(m.smsc_ref).toMatch(/^sgip:\d+-\d+-\d+$/);
         expect(sentTo.has(m.phone)).toBe(true);
