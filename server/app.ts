@@ -196,6 +196,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       root: path.resolve(staticDir),
       index: false,
       allowedPath: (p) => p !== '/index.html',
+      // Vite names every built file under assets/ by its content's hash: a browser keeps it and
+      // never asks again (a new build is new names, reached through the no-cache page above)
+      setHeaders: (reply, file) => {
+        if (path.relative(staticDir, file).startsWith(`assets${path.sep}`))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
     });
   const consolePage = async (host: string | undefined) => {
     const name = await services.site.branding(host).then(

@@ -173,6 +173,7 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>短信平台</title><div id="root"></div>');
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets/app.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'robots.txt'), 'User-agent: *');
     afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
     it('serves files, answers index.html for client routes, keeps /api JSON', async () => {
@@ -182,6 +183,11 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         const js = await c.get('/assets/app.js');
         expect(js.status).toBe(200);
         expect(js.body).toBe('console.log(1)');
+        // built files are named by their hash: kept by the browser for good; the page and the
+        // other files are asked again each time
+        expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect((await c.get('/robots.txt')).headers['cache-control']).not.toContain('immutable');
+        expect((await c.get('/login')).headers['cache-control']).toBe('no-cache');
         for (const url of ['/', '/login', '/customer/manager/abc/info?status=1', '/no-such-page']) {
           const r = await c.get(url);
           expect(r.status).toBe(200);
