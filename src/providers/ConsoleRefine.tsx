@@ -12,12 +12,12 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { Refine, type AuthProvider, type DataProvider } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
 import { keepPreviousData, QueryClient, type QueryClientConfig } from '@tanstack/react-query';
 import { loadAccessUser } from '@/layout/hooks';
 import { iconOf } from '@/layout/menuIcons';
 import { refineResources, rulesOf, useScreens } from '@/layout/screens';
 import { createAccessControlProvider } from './access';
+import { routerProvider } from './routerProvider';
 import { authProvider as defaultAuthProvider } from './authProvider';
 import { resourceRegistry } from '@/layout/declarations';
 import { createDataProvider } from './dataProvider';
