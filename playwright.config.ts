@@ -26,6 +26,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // the console turns antd's animations off for it (src/providers/BaseProviders.tsx): no waiting
+    // for a dialog or a menu to finish moving before it can be clicked
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {

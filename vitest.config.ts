@@ -85,7 +85,9 @@ export default defineConfig({
             // days and times must be Shanghai's whatever the browser's zone (src/lib/businessTime.ts)
             provider: playwright({
               launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
-              contextOptions: { timezoneId: 'America/New_York' },
+              // reduced motion: antd without animations (src/providers/BaseProviders.tsx), so a play
+              // function does not wait for a dialog or a menu to finish moving
+              contextOptions: { timezoneId: 'America/New_York', reducedMotion: 'reduce' },
             }),
             instances: [{ browser: 'chromium' }],
           },
