@@ -21,7 +21,7 @@
  * Pass `tableProps` to SchemaTable and `searchFormProps` to SchemaFilterBar.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import equal from 'fast-deep-equal';
 import { App } from 'antd';
 import { useTable, type useTableProps } from '@refinedev/antd';
@@ -95,6 +95,9 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   const urlSync = syncUrl ?? !!filterSchema;
   const { message } = App.useApp();
   const [search, setSearch] = useSearchParams();
+  // the page the list was opened on: its address is the only one it writes (below)
+  const { pathname } = useLocation();
+  const [listPath] = useState(pathname);
   // the address bar's state (a reload, a shared link), read once
   const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
   // the schema's defaults (a property's `default`, the date range of x-default-days: defaultRange.ts)
@@ -135,9 +138,12 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     },
   });
   const { searchFormProps: base, currentPage, pageSize: size } = table;
-  // the list's state into the address bar (replacing the entry: back leaves the page, not a filter)
+  // the list's state into the address bar (replacing the entry: back leaves the page, not a filter).
+  // Not once the address is another page's: a list still rendered while a link leaves it (its dialog's
+  // 查看发送记录) would otherwise write its filters there, and setSearch, relative to the list's
+  // route, would take the user back to the list.
   useEffect(() => {
-    if (!urlSync) return;
+    if (!urlSync || pathname !== listPath) return;
     setSearch(
       (prev) => {
         const next = writeListUrl(prev, filterSchema, {
@@ -150,7 +156,7 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
       },
       { replace: true },
     );
-  }, [urlSync, setSearch, filterSchema, params, currentPage, size, defaultPageSize]);
+  }, [urlSync, pathname, listPath, setSearch, filterSchema, params, currentPage, size, defaultPageSize]);
   const searchFormProps = useMemo(
     () => ({
       ...base,
