@@ -20,6 +20,17 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/**
+ * The dialog's 手机号码 text area once its code has arrived: until then a disabled input with the
+ * same placeholder holds its place (SchemaForm/lazyWidget.tsx), and a value set there is lost.
+ */
+const phonesBox = (dialog: HTMLElement) =>
+  waitFor(() => {
+    const box = within(dialog).getByPlaceholderText(/每行一个号码/);
+    if (box.tagName !== 'TEXTAREA') throw new Error('手机号码: the text area is still loading');
+    return box;
+  }, T);
+
 export const Agent: Story = {
   name: '代理商：本账户及子账户的黑名单',
   play: async ({ canvasElement }) => {
@@ -81,9 +92,7 @@ export const AddNumbers: Story = {
       () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
       T,
     );
-    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), {
-      target: { value: '13700000001\n13700000002' },
-    });
+    await fireEvent.change(await phonesBox(dialog), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
     await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
@@ -104,7 +113,7 @@ export const AddRefused: Story = {
       () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
       T,
     );
-    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
+    await fireEvent.change(await phonesBox(dialog), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
   },
