@@ -161,7 +161,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installErrorHandler(app);
   installInputGuards(app);
   installSchemaValidation(app, ctx.schemas);
-  installSerializer(app);
+  installSerializer(app, { exact: config.checkResponses });
   if (config.checkResponses) installResponseCheck(app, ctx.schemas);
   installSecurityHeaders(app);
   await app.register(cookie);

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { ValidateFunction } from 'ajv';
+import fastJson from 'fast-json-stringify';
 import { createAjv, toFieldErrors, trimBySchema, type JsonSchema } from '../../common/schema';
 import { ApiError } from './errors';
 import { BAD_PARAM } from './params';
@@ -194,13 +195,81 @@ export function formSchema(schemas: ServerSchemas, key: string): JsonSchema {
 }
 
 /**
- * Answers are written with JSON.stringify, not a schema-driven serializer: the response schemas
- * document the answers (OpenAPI) and the tests check every answer against them
- * (`installResponseCheck`), but a serializer would silently drop a field a schema forgot or round a
- * money string to a number — exactness comes first.
+ * Answers are serialised through their route's 200 response schema (fast-json-stringify, the
+ * serializer Fastify itself would use): a successful answer (`code` 0) of a route that declares one
+ * is written by code compiled from that schema, which is faster than JSON.stringify on the lists
+ * (bench/list-load.ts). Every other answer (an error's `{code, msg, data}`, a route without a
+ * schema, a file) is written with JSON.stringify.
+ *
+ * A compiled serializer writes what the schema says, not what the handler gave: it drops a field
+ * the schema forgot and writes a money string a schema calls a number as a number. So with
+ * `exact` (config.checkResponses, on in every test) each fast answer is compared with
+ * JSON.stringify's: a difference is an error naming the route and the first path that differs, so
+ * a test catches any answer the schema would change. Without it (production) a serializer that
+ * throws (a required field missing) falls back to JSON.stringify: the caller gets the handler's
+ * answer either way.
  */
-export function installSerializer(app: FastifyInstance) {
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+export function installSerializer(app: FastifyInstance, opts: { exact?: boolean } = {}) {
+  app.setSerializerCompiler(({ schema, httpStatus, url, method }) => {
+    const declared = schema as JsonSchema | undefined;
+    // a file answer (fileReply) declares its types under `content`: written as JSON when it is one
+    if (String(httpStatus) !== String(HTTP_OK) || !declared || declared.content || declared.type !== 'object')
+      return (data: unknown) => JSON.stringify(data);
+    const fast = fastJson(freeFormObjects(declared) as Parameters<typeof fastJson>[0]);
+    const route = `${String(method)} ${url}`;
+    return (data: unknown) => {
+      if (!data || typeof data !== 'object' || (data as Data).code !== 0) return JSON.stringify(data);
+      if (!opts.exact) {
+        try {
+          return fast(data);
+        } catch {
+          return JSON.stringify(data);
+        }
+      }
+      const out = fast(data);
+      const want = JSON.stringify(data);
+      if (out !== want) {
+        const where = differences(JSON.parse(want), JSON.parse(out), '');
+        if (where.length) {
+          throw new Error(`answer of ${route}: its response schema changes it when serialised at ${where.join(', ')}`);
+        }
+      }
+      return out;
+    };
+  });
+}
+
+/**
+ * The schema with every object that names none of its properties (`{type: 'object'}`: any
+ * object, in JSON Schema) marked `additionalProperties: true`: fast-json-stringify would write it
+ * as `{}`. Objects that name their properties keep fast-json-stringify's rule (only those).
+ */
+function freeFormObjects(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(freeFormObjects);
+  if (!s || typeof s !== 'object') return s;
+  const out: Data = {};
+  for (const [k, v] of Object.entries(s)) out[k] = k === 'enum' || k === 'const' ? v : freeFormObjects(v);
+  const isObject = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'));
+  if (isObject && !out.properties && out.additionalProperties === undefined && !out.patternProperties)
+    out.additionalProperties = true;
+  return out;
+}
+
+/** The JSON paths where two parsed values differ (at most `max`; an array's items one by one). */
+function differences(a: unknown, b: unknown, at: string, out: string[] = [], max = 5): string[] {
+  if (out.length >= max || a === b) return out;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    out.push(at || '/');
+  else
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      differences((a as Data)[k], (b as Data)[k], `${at}/${k}`, out, max);
+  return out;
 }
 
 /**

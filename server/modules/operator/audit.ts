@@ -3,7 +3,8 @@
  * in the action's own transaction (`audit(trx, …)` is the last statement before its commit, so the
  * change and its row commit together or not at all), and read by the 审计日志 screen.
  */
-import { sql, type Transaction } from 'kysely';
+import { pageOf } from '../../db/page';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import type { AuditAction, AuditEntry, AuditLogFilter } from '../../../common/generated/schemas';
@@ -61,28 +62,26 @@ export async function auditList(ctx: AppContext, f: AuditLogFilter & CurrentPagi
     'filters/audit-log',
     f,
   );
-  const rows = await base
-    .select([
-      'l.id',
-      'l.at',
-      'l.operator_name',
-      'l.action',
-      'l.target',
-      'l.target_id',
-      'l.before',
-      'l.after',
-      'l.remark',
-      'a.clientid',
-    ])
-    .select(sql<string>`count(*) over ()`.as('total'))
-    .orderBy('l.at', 'desc')
-    .orderBy('l.id', 'desc')
-    .limit(paging.size)
-    .offset(paging.offset)
-    .execute();
-  const total = rows.length
-    ? Number(rows[0].total)
-    : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  const { rows, total } = await pageOf(
+    base,
+    (q) =>
+      q
+        .select([
+          'l.id',
+          'l.at',
+          'l.operator_name',
+          'l.action',
+          'l.target',
+          'l.target_id',
+          'l.before',
+          'l.after',
+          'l.remark',
+          'a.clientid',
+        ])
+        .orderBy('l.at', 'desc')
+        .orderBy('l.id', 'desc'),
+    paging,
+  );
   const list: AuditEntry[] = rows.map((r) => ({
     id: r.id,
     at: formatDateTime(r.at),

@@ -8,6 +8,7 @@
  * log-in-as: POST /client/loginAs/enter redeems it) with the operator's reason. Each writes its
  * audit row in its own transaction.
  */
+import { pageOf } from '../../db/page';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { ApiError, errors } from '../../http/errors';
@@ -66,34 +67,34 @@ export class CustomerService {
       'filters/operator-customer',
       f,
     );
-    const rows = await base
-      .select([
-        'a.id',
-        'a.clientid',
-        'a.user_type',
-        'p.clientid as agent',
-        'a.name',
-        'a.mobile',
-        'a.email',
-        'a.operation_mode',
-        'a.balance',
-        'a.status',
-        'a.locked_until',
-        'a.oauth_status',
-        'a.create_time',
-      ])
-      .select(
-        sql<boolean>`exists (select 1 from login_failures f where f.locked_until > ${now}
-          and f.name_hash in (${nameKey('a.clientid')}, ${nameKey('a.mobile')}, ${nameKey('a.email')}))`.as('locked'),
-      )
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('a.id', 'desc')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const { rows, total } = await pageOf(
+      base,
+      (q) =>
+        q
+          .select([
+            'a.id',
+            'a.clientid',
+            'a.user_type',
+            'p.clientid as agent',
+            'a.name',
+            'a.mobile',
+            'a.email',
+            'a.operation_mode',
+            'a.balance',
+            'a.status',
+            'a.locked_until',
+            'a.oauth_status',
+            'a.create_time',
+          ])
+          .select(
+            sql<boolean>`exists (select 1 from login_failures f where f.locked_until > ${now}
+              and f.name_hash in (${nameKey('a.clientid')}, ${nameKey('a.mobile')}, ${nameKey('a.email')}))`.as(
+              'locked',
+            ),
+          )
+          .orderBy('a.id', 'desc'),
+      paging,
+    );
     const list: OperatorCustomer[] = rows.map((r) => ({
       clientid: r.clientid,
       userType: r.user_type as UserType,

@@ -4,7 +4,7 @@
  * text against the whole list. The words live in `sensitive_words`, beside SENSITIVE_WORDS_FILE's,
  * and every process reloads them within seconds (content/words-sync.ts); this process at once.
  */
-import { sql } from 'kysely';
+import { pageOf } from '../../db/page';
 import type { AppContext } from '../../context';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
@@ -35,16 +35,11 @@ export class WordService {
   async list(f: SensitiveWordFilter & CurrentPaging) {
     const paging = pagingOf(f);
     const base = whereFrom(this.ctx.db.selectFrom('sensitive_words as w'), this.ctx, 'filters/sensitive-word', f);
-    const rows = await base
-      .select(['w.id', 'w.word', 'w.created_by', 'w.created_at'])
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('w.id', 'desc')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const { rows, total } = await pageOf(
+      base,
+      (q) => q.select(['w.id', 'w.word', 'w.created_by', 'w.created_at']).orderBy('w.id', 'desc'),
+      paging,
+    );
     const list: SensitiveWord[] = rows.map((r) => ({
       id: r.id,
       word: r.word,

@@ -99,17 +99,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         summary: '任务的号码（分页）',
         access: 'session',
         body: request(ctx, 'params/task-numbers'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['list', 'totalCount'],
-          properties: {
-            list: {
-              type: 'array',
-              items: { type: 'object', properties: { phone: { type: 'string', title: '手机号码' } } },
-            },
-            totalCount: { type: 'integer' },
-          },
-        }),
+        response: listOf(ctx, 'responses/task-number'),
       }),
       async (req) => ok(await records.taskNumbers(sessionOf(req).account, req.body)),
     );
