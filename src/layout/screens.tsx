@@ -177,6 +177,43 @@ export function useScreens(): ScreenTable {
 }
 export const ScreensProvider = ScreensContext.Provider;
 
+const CurrentScreenContext = createContext<ScreenEntry | undefined>(undefined);
+
+/**
+ * Which screen the page below is rendered as: routeElements wraps each page in it (a tab
+ * layout's page and the tab in its <Outlet/> each get their own); the stories' withApp gives the
+ * screen at the story's path.
+ */
+export const CurrentScreenProvider = CurrentScreenContext.Provider;
+
+/** A screen of the table in use, by its declared name (a typo or a screen of another table throws). */
+function useEntry(name: string): ScreenEntry {
+  const table = useScreens();
+  const entry = screenByName(table, name);
+  if (!entry) throw new Error(`no screen named ${name} in the screen table`);
+  return entry;
+}
+
+/**
+ * A page's screen declaration (label, data resources, children): without a name, the screen the
+ * page is rendered as; with one, that screen of the table in use. Pages read their screens here
+ * rather than importing their folder's index.ts, which lazily imports them back.
+ */
+export function useScreen(name?: string): Screen {
+  const current = useContext(CurrentScreenContext);
+  const table = useContext(ScreensContext);
+  if (name !== undefined) {
+    const entry = table && screenByName(table, name);
+    if (!entry) throw new Error(`no screen named ${name} in the screen table`);
+    return entry.screen;
+  }
+  if (!current) throw new Error('no current screen: render the page through routeElements (or withApp in a story)');
+  return current.screen;
+}
+
+/** The absolute path of a screen, by its declared name: where a page links or navigates to another screen. */
+export const useScreenPath = (name: string): string => useEntry(name).fullPath;
+
 /**
  * The <Route>s of every screen (children nested, a tab layout's index redirect), each page in its
  * own Suspense. Rendered inside the console's layout route by App.tsx.
@@ -189,9 +226,11 @@ export function routeElements(table: ScreenTable): ReactElement[] {
         key={screen.name}
         path={screen.path}
         element={
-          <Suspense fallback={<PageLoading />}>
-            <Page />
-          </Suspense>
+          <CurrentScreenProvider value={screenByName(table, screen.name)}>
+            <Suspense fallback={<PageLoading />}>
+              <Page />
+            </Suspense>
+          </CurrentScreenProvider>
         }
       >
         {screen.index && <Route index element={<Navigate to={screen.index} replace />} />}
