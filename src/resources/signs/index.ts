@@ -4,18 +4,10 @@
  * the files directly. The page reads its label and schema keys from these declarations.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
-import { SignState } from '@/generated/schemas';
+import type { Screen } from '@/layout/declarations';
+import { signs } from './data';
 
-/** The signs: POST /sign/list, add POST /sign/add, delete is POST /sign/update with state 4. */
-export const signs = {
-  name: 'signs',
-  list: { url: '/sign/list', method: 'form' },
-  create: { url: '/sign/add' },
-  deleteOne: { url: '/sign/update', idParam: 'id', params: { state: SignState.Deleted } },
-  entity: 'entities/sign',
-  filter: 'filters/sign',
-} satisfies DataResource;
+export * from './data';
 
 export const signReport: Screen = {
   name: 'template_SignReport',
