@@ -33,9 +33,6 @@ export const reportPostScreen: Screen = {
   data: reportData,
 };
 
-/** the 消费报表 screen of each tab */
-export const reportTabScreens = { pre: reportPreScreen, post: reportPostScreen } as const;
-
 export const dailyReportScreen: Screen = {
   name: 'report_daily',
   path: '/customer/report/daily_post',

@@ -12,3 +12,7 @@ export const notices = {
   entity: 'entities/notice',
   filter: 'filters/notice',
 } satisfies DataResource;
+
+/** A notice's page: the notice view screen's path (useScreenPath) with the notice's id. */
+export const noticeViewPath = (viewPath: string, id: number | string) =>
+  `${viewPath}?noticeId=${encodeURIComponent(String(id))}`;

@@ -29,8 +29,4 @@ export const noticeViewScreen: Screen = {
   data: [notices],
 };
 
-/** A notice's page. */
-export const noticeViewPath = (id: number | string) =>
-  `${noticeViewScreen.path}?noticeId=${encodeURIComponent(String(id))}`;
-
 export const screens: Screen[] = [noticeListScreen, noticeViewScreen];

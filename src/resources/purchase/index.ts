@@ -45,9 +45,6 @@ export const productBuyScreen: Screen = {
   access: 'packageStock',
 };
 
-/** A product's buy page. */
-export const productBuyPath = (productId: string | number) => productBuyScreen.path.replace(':id', String(productId));
-
 /**
  * 剩余条数 in the 购买 menu: the one pools page is /remain (src/custom-pages/reports, the home
  * page's figures open it too); /sms/pools, its older path, opens it.

@@ -24,7 +24,7 @@ import {
 } from './validation';
 import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
-import { templates } from '.';
+import { templates } from './data';
 
 export interface TemplateFormDialogProps {
   open: boolean;

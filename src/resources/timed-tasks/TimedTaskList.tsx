@@ -20,7 +20,8 @@ import { SEND_MESSAGES, undoSend } from '@/domain/send';
 import { useScreenPath } from '@/layout/screens';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { TimedTaskPhonesDialog } from './TimedTaskPhonesDialog';
-import { timedTasks, timedTaskScreen } from '.';
+import { timedTasks } from './data';
+import { useScreen } from '@/layout/screens';
 
 /**
  * Has the task's send time come (it can no longer be cancelled)? The send time is Shanghai's
@@ -30,6 +31,7 @@ export const sendTimeReached = (task: Pick<TimedTask, 'setSendTimeStr'>, now: Bu
   !!task.setSendTimeStr && !businessTime(now).isBefore(businessTime(task.setSendTimeStr));
 
 export function TimedTaskList() {
+  const timedTaskScreen = useScreen();
   const deliverPath = useScreenPath('sms_deliver');
   const { message, modal } = App.useApp();
   const navigate = useNavigate();

@@ -25,7 +25,7 @@ describe('sending screens', () => {
     // the links to where signs and templates are applied for
     expect(['template_SignReport', 'template_Intelligent'].map(pathOf)).toEqual([
       '/template/SignReport',
-      '/template/intelligent/intelligent',
+      '/template/TestReportLayout/intelligent',
     ]);
   });
   it('menu entries for the pages built; the send page only for domestic sending (phone_inout_type 0 or 2)', () => {
