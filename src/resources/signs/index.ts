@@ -1,7 +1,8 @@
 /**
- * 签名报备 (/template/SignReport): the screen and its data, declared here for src/screens.tsx and
- * the data provider. The page is lazy, so it stays its own chunk; stories and other code import
- * the files directly. The page reads its label and schema keys from these declarations.
+ * 签名报备 (/template/SignReport): the screen, declared here for src/screens.tsx, with its data
+ * (./data.ts, re-exported) for the data provider. The page is lazy, so it stays its own chunk;
+ * stories and other code import the files directly. The page reads its schema keys from ./data.ts
+ * and its label through useScreen() (never this file, which lazily imports it).
  */
 import { lazy } from 'react';
 import type { Screen } from '@/layout/declarations';
