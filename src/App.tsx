@@ -2,7 +2,7 @@
  * Routes of the console. Public: /login, /register, /forget. /ops/* is the operator console
  * (ops/OpsRoutes, its own chunk: the platform's staff, docs/api-operator.md), with its own screen
  * table (src/ops/screens.tsx), auth provider and shell. Every other path goes to the accounts'
- * console's routes (layout/ConsoleRoutes, its own chunk): each screen is declared once in
+ * console's routes (./ConsoleRoutes, its own chunk): each screen is declared once in
  * src/screens.tsx and routed there from that table, inside the console layout route
  * (layout/ConsoleRoot: session check, shell, route guard). An unknown path shows Not Found: in the
  * shell for a logged-in user, alone otherwise. Each console sends the other kind of session to its
@@ -25,7 +25,7 @@ import { isOpsPath } from './providers/sessionKind';
 const LoginPage = lazy(() => import('./custom-pages/login/LoginPage'));
 const RegisterPage = lazy(() => import('./custom-pages/register/RegisterPage'));
 const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
-const ConsoleRoutes = lazy(() => import('./layout/ConsoleRoutes'));
+const ConsoleRoutes = lazy(() => import('./ConsoleRoutes'));
 const OpsRoutes = lazy(() => import('./ops/OpsRoutes'));
 const AntAppLayer = lazy(() => import('./providers/AntAppLayer'));
 const ToastsOnly = lazy(() => import('./providers/AntAppLayer').then((m) => ({ default: m.ToastsOnly })));

@@ -10,8 +10,10 @@
  * them outside Refine so /login stays small.
  *
  * This file only concatenates: the folders in menu order (a group sits in the menu where its
- * first screen is), the menu groups, and the home page. Pages never import this file (they read
- * their own folder's declarations: tests/unit/importBoundaries.test.ts).
+ * first screen is), the menu groups, and the home page. Pages never import this file, nor their
+ * folder's index.ts (which lazily imports them): they read their screens through useScreen() /
+ * useScreenPath(name) of layout/screens.tsx and their data from the folder's data.ts
+ * (tests/unit/importBoundaries.test.ts, tests/unit/import-cycles.test.ts).
  *
  * To add a screen, declare it in its folder's index.ts (README, "Adding a list screen"):
  *   export const invoiceListScreen: Screen = { name: 'finance_invoice_list', path: '/finance/invoice/add/list',

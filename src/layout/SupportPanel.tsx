@@ -7,7 +7,7 @@ import { useList } from '@refinedev/core';
 import { Drawer, Empty, FloatButton, List, Space, Spin, Typography } from 'antd';
 import { CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
 import type { SupportContact } from '@/generated/schemas';
-import { supportContacts } from '@/custom-pages/help';
+import { supportContacts } from '@/custom-pages/help/data';
 
 export function SupportPanel({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);

@@ -6,7 +6,8 @@
  * declarations (resourceRegistry), the pages read their labels and schema keys from them.
  *
  * No run-time import of the table here: pages import this module and their own folder's
- * index.ts, never src/screens.tsx (tests/unit/importBoundaries.test.ts).
+ * data.ts, never src/screens.tsx nor their folder's index.ts (tests/unit/importBoundaries.test.ts,
+ * tests/unit/import-cycles.test.ts); they read screens through useScreen() (layout/screens.tsx).
  */
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { RuleName } from '@/providers/access';

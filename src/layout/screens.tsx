@@ -3,8 +3,9 @@
  * src/ops/screens.tsx: the folders' declarations put together): the routes, the side menu, the
  * home quick links, Refine's resources and the rules the route guard applies are all read from it
  * here. The types the declarations are written in are in ./declarations.ts (which pages may
- * import). The table in use comes from <ScreensProvider> (ConsoleRoutes, OpsRoutes): this file
- * imports no table, so each console's chunk carries only its own.
+ * import); pages read their screens through useScreen() / useScreenPath(name) below. The table
+ * in use comes from <ScreensProvider> (ConsoleRoutes, OpsRoutes): this file imports no table, so
+ * each console's chunk carries only its own.
  *
  * Loaded with the app's entry (the routes need it), so it imports no Refine and no icons at run
  * time: what needs them (ConsoleRefine, the layout) passes them in.
@@ -177,6 +178,44 @@ export function useScreens(): ScreenTable {
 }
 export const ScreensProvider = ScreensContext.Provider;
 
+const CurrentScreenContext = createContext<ScreenEntry | undefined>(undefined);
+
+/**
+ * Which screen the page below is rendered as: routeElements wraps each page in it (a tab
+ * layout's page and the tab in its <Outlet/> each get their own); the stories' withApp gives the
+ * screen at the story's path.
+ */
+export const CurrentScreenProvider = CurrentScreenContext.Provider;
+
+/**
+ * A page's screen declaration (label, data resources, children): without a name, the screen the
+ * page is rendered as; with one, that screen of the table in use (a typo, or a screen of the other
+ * console's table, throws). Pages read their screens here rather than importing their folder's
+ * index.ts, which lazily imports them back (tests/unit/import-cycles.test.ts).
+ */
+export function useScreen(name?: string): Screen {
+  const current = useContext(CurrentScreenContext);
+  const table = useContext(ScreensContext);
+  const entry = name === undefined ? current : table && screenByName(table, name);
+  if (!entry)
+    throw new Error(
+      name === undefined
+        ? 'no current screen: render the page through routeElements (or withApp in a story)'
+        : `no screen named ${name} in the screen table`,
+    );
+  return entry.screen;
+}
+
+/**
+ * The absolute path of a screen, by its declared name: where a page links or navigates to another
+ * screen (a screen with parameters gives its pattern, '/sms/purchase/:id').
+ */
+export function useScreenPath(name: string): string {
+  const entry = screenByName(useScreens(), name);
+  if (!entry) throw new Error(`no screen named ${name} in the screen table`);
+  return entry.fullPath;
+}
+
 /**
  * The <Route>s of every screen (children nested, a tab layout's index redirect), each page in its
  * own Suspense. Rendered inside the console's layout route by App.tsx.
@@ -189,9 +228,11 @@ export function routeElements(table: ScreenTable): ReactElement[] {
         key={screen.name}
         path={screen.path}
         element={
-          <Suspense fallback={<PageLoading />}>
-            <Page />
-          </Suspense>
+          <CurrentScreenProvider value={screenByName(table, screen.name)}>
+            <Suspense fallback={<PageLoading />}>
+              <Page />
+            </Suspense>
+          </CurrentScreenProvider>
         }
       >
         {screen.index && <Route index element={<Navigate to={screen.index} replace />} />}

@@ -2,7 +2,7 @@
  * The operator console's routes (/ops/*), loaded as their own chunk (App.tsx): the operators'
  * screen table (./screens.tsx) routed inside its layout route (OpsRoot: Refine with the operators'
  * auth provider, the session check, the shell, the route guard), and Not Found. The accounts'
- * console (layout/ConsoleRoutes) and its table are another chunk: neither loads the other.
+ * console (src/ConsoleRoutes) and its table are another chunk: neither loads the other.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';

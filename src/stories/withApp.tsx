@@ -2,17 +2,18 @@
  * Storybook decorator for routed screens: a MemoryRouter at `parameters.app.path` (default "/"),
  * Refine with the console's real auth and data providers (their calls answered by the story's
  * MSW handlers), the global error toasts, and a stand-in /login route that shows where a
- * redirect went ("登录页 /login?redirect=...").
+ * redirect went ("登录页 /login?redirect=..."). The story's page is the screen at its path
+ * (useScreen(), as the console's routes provide it).
  *
  *   export default { decorators: [withApp], parameters: { app: { path: '/remain?type=0' } } }
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Decorator } from '@storybook/react-vite';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { AuthProvider } from '@refinedev/core';
 import { ConsoleRefine } from '@/providers/ConsoleRefine';
 import { HttpErrorToasts } from '@/providers/HttpErrorToasts';
-import { ScreensProvider, type ScreenTable } from '@/layout/screens';
+import { CurrentScreenProvider, screenAt, ScreensProvider, type ScreenTable } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
 import { sessionKind } from '@/providers/sessionKind';
 import { resetOpsSession } from '@/ops/authProvider';
@@ -36,6 +37,12 @@ function LoginStandIn() {
       {location.search}
     </div>
   );
+}
+
+/** The story's page is rendered as the screen at the story's path, as routeElements renders it there (useScreen). */
+function AtScreen({ screens, children }: { screens: ScreenTable; children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <CurrentScreenProvider value={screenAt(screens, pathname)}>{children}</CurrentScreenProvider>;
 }
 
 /** Each story starts as a fresh page: the browser's note of the session kind (providers/sessionKind.ts) from another story forgotten. */
@@ -66,7 +73,14 @@ export const withApp: Decorator = (Story, context) => {
         >
           <Routes>
             <Route path="/login" element={<LoginStandIn />} />
-            <Route path={route} element={<Story />} />
+            <Route
+              path={route}
+              element={
+                <AtScreen screens={screens}>
+                  <Story />
+                </AtScreen>
+              }
+            />
           </Routes>
         </ConsoleRefine>
       </ScreensProvider>

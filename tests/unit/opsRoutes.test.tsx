@@ -29,7 +29,7 @@ beforeAll(async () => {
     import('@/ops/audit/AuditLog'),
     import('@/ops/customers/CustomerList'),
     import('@/ops/operators/OperatorList'),
-    import('@/layout/ConsoleRoutes'),
+    import('@/ConsoleRoutes'),
     import('@/layout/ConsoleRoot'),
     import('@/pages/Home'),
   ]);

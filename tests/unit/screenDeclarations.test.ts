@@ -8,14 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { childPath, resourceRegistry, tabsOf, type Screen, type ScreenTable } from '@/layout/declarations';
-import { screenEntries } from '@/layout/screens';
+import { screenByName, screenEntries } from '@/layout/screens';
 import { createDataProvider } from '@/providers/dataProvider';
 import { consoleScreens } from '@/screens';
 import { opsScreens } from '@/ops/screens';
 import * as signFolder from '@/resources/signs';
 import * as invoiceFolder from '@/resources/invoices';
 import { sendRecordTabs } from '@/resources/send-records';
-import { SEND_RECORD_TABS } from '@/resources/send-records/SendRecordTabs';
 import { reportsPre, reportPreScreen, reportPostScreen } from '@/custom-pages/reports';
 import { SignState } from '@/generated/schemas';
 import { server, useMswServer } from './msw';
@@ -155,8 +154,9 @@ describe('tab strips read the declarations', () => {
   });
 
   it('the send record tabs are the declared children', () => {
-    expect(SEND_RECORD_TABS).toEqual(tabsOf(sendRecordTabs));
-    expect(SEND_RECORD_TABS.map((t) => t.label)).toEqual(['发送记录', '回复记录']);
+    // SendRecordTabs lays out tabsOf(useScreen('statistics_sendlayout')): the folder's declaration
+    expect(screenByName(consoleScreens, 'statistics_sendlayout')?.screen).toBe(sendRecordTabs);
+    expect(tabsOf(sendRecordTabs).map((t) => t.label)).toEqual(['发送记录', '回复记录']);
   });
 });
 

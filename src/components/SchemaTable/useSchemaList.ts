@@ -3,7 +3,7 @@
  * defaults, and the filter bar's values turned into request parameters by the list's filter schema
  * (schemaFilters: dates by `format`, `x-trim`, `x-param` renames, empty values left out).
  *
- * - the resource: the page's data declaration from its folder's index.ts (layout/declarations
+ * - the resource: the page's data declaration from its folder's data.ts (layout/declarations
  *   DataResource): its name, its filter schema (`filter`) and page size (`list.pageSize`, else 15);
  * - the filters, the page and the page size are kept in the address bar (listUrl.ts), so a reload
  *   or a shared link shows the same list (lists with a filter schema; `syncUrl: false` opts out);

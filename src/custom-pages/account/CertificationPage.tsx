@@ -17,7 +17,7 @@ import { oauthStatusOf } from '@/domain/certification';
 import { fieldLabel } from '@/schema';
 import { useRefreshCertification } from '@/layout/hooks';
 import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
-import { AUTH_ROUTE } from './BaseInfoLayout';
+import { useScreenPath } from '@/layout/screens';
 import { CertificationForm } from './CertificationForm';
 import { CertificationView } from './CertificationView';
 import { CertType, OauthStatus } from '@/generated/schemas';
@@ -31,6 +31,7 @@ function ClientCertification({ clientId }: { clientId: string }) {
 }
 
 export function OwnCertification({ re = false }: { re?: boolean }) {
+  const authPath = useScreenPath('account_info_auth');
   const { data, isLoading, isError } = useOwnCertification();
   // the page shows the status: the shell asks for it again too, and a change (an approval while
   // 待认证) refetches every query, this page's included (useCertificationWatch)
@@ -53,7 +54,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
         : undefined;
   const submitted = async () => {
     await refreshAll();
-    if (re) void navigate(AUTH_ROUTE);
+    if (re) void navigate(authPath);
   };
   if (status === OauthStatus.Uncertified) {
     return (

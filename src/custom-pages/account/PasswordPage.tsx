@@ -16,12 +16,14 @@ import { schemaUi } from '@/schema';
 import { accountApi } from './api';
 import { passwordDigest as sha256 } from '@/lib/password';
 import { MESSAGES } from '../../../common/schema/messages';
-import { passwordScreen, securityScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
 export default function PasswordPage() {
+  const securityScreen = useScreen('account_security');
+  const passwordScreen = useScreen();
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const { message } = App.useApp();

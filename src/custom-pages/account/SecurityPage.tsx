@@ -2,9 +2,11 @@
 import { Button, Card, Descriptions, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
 import { useUserInfo } from './api';
-import { passwordScreen, securityScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 export default function SecurityPage() {
+  const securityScreen = useScreen();
+  const passwordScreen = useScreen('account_security_password');
   const { data: user, isLoading } = useUserInfo();
   const navigate = useNavigate();
   return (

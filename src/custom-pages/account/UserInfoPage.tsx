@@ -18,7 +18,7 @@ import type { FieldError } from '../../../common/schema';
 import { schemaUi } from '@/schema';
 import { accountApi, useRefreshAll, useUserInfo } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
-import { userInfoScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 const FIELDS = ['email', 'countryCode', 'mobile', 'valcode'];
 // in the console bundle already: no lazy loading (the code button shows with the form)
@@ -108,6 +108,7 @@ function EditUserInfo({
 }
 
 export default function UserInfoPage() {
+  const userInfoScreen = useScreen();
   const { data: user, isLoading } = useUserInfo();
   const [editing, setEditing] = useState(false);
   const refreshAll = useRefreshAll();

@@ -12,7 +12,7 @@ import {
   type ContentTestResult,
 } from '@/components/ContentHighlight/highlight';
 import { MESSAGES } from '../../../common/schema/messages';
-import { contentTestScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 interface Values {
   content?: string;
@@ -21,6 +21,7 @@ interface Values {
 const codePoints = (s: string) => [...s].length;
 
 export default function ContentTestPage() {
+  const contentTestScreen = useScreen();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<(ContentTestResult & { text: string }) | null>(null);

@@ -1,9 +1,10 @@
 /** 常见问题 (/help/faq): carriers, sender numbers, signatures, delivery time, stability, integration. */
 import { Anchor, Card, Col, Collapse, Row, Typography } from 'antd';
 import { FAQ } from './faq';
-import { faqScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 export default function FaqPage() {
+  const faqScreen = useScreen();
   return (
     <Card title={faqScreen.label}>
       <Row gutter={24}>

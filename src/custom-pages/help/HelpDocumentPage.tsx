@@ -10,10 +10,11 @@ import { type Branding, YesNo } from '@/generated/schemas';
 import { isAgent } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
 import { HELP_DOCUMENTS } from './documents';
-import { documentScreen } from '.';
+import { useScreen } from '@/layout/screens';
 import OpenApiGuide from './OpenApiGuide';
 
 export default function HelpDocumentPage() {
+  const documentScreen = useScreen();
   const { user } = useCurrentUser();
   // fresh flags: a document the operator has just placed shows without a reload of the console
   const { result, query } = useCustom<Branding>({ url: '/loginInfo', method: 'get', queryOptions: { staleTime: 0 } });

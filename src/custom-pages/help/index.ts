@@ -4,13 +4,9 @@
  * own chunk.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
 
-/** 在线客服联系人 (GET /supportInfo, not paged): the layout's support panel */
-export const supportContacts = {
-  name: 'supportContacts',
-  list: { url: '/supportInfo', method: 'get', paging: 'none' },
-} satisfies DataResource;
+export * from './data';
 
 export const documentScreen: Screen = {
   name: 'help_document',
@@ -19,6 +15,7 @@ export const documentScreen: Screen = {
   page: lazy(() => import('./HelpDocumentPage')),
   menu: 'help',
 };
+
 export const faqScreen: Screen = {
   name: 'help_faq',
   path: '/help/faq',
@@ -28,5 +25,3 @@ export const faqScreen: Screen = {
 };
 
 export const screens: Screen[] = [documentScreen, faqScreen];
-/** data resources of this folder that no screen owns */
-export const data: DataResource[] = [supportContacts];

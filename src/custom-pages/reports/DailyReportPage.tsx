@@ -16,9 +16,12 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS } from './tabs';
 import { reportSummary, totalsOf } from './ReportTotals';
-import { dailyReportScreen, reportsPreDay, reportsSufDay, reportTabScreens } from '.';
+import { reportsPreDay, reportsSufDay } from './data';
+import { useScreen, useScreenPath } from '@/layout/screens';
 
 export function DailyReportPage() {
+  const dailyReportScreen = useScreen();
+  const reportPaths = { pre: useScreenPath('statistics_report_pre'), post: useScreenPath('statistics_report_post') };
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = search.get('id') ?? '';
@@ -53,7 +56,7 @@ export function DailyReportPage() {
     <Card
       title={`${dailyReportScreen.label} ${id}`}
       extra={
-        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(reportTabScreens[tab].path)}>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(reportPaths[tab])}>
           返回
         </Button>
       }

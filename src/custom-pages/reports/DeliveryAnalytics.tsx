@@ -17,7 +17,7 @@ import type { DeliveryStats } from '@/generated/schemas';
 import { enumLabel, schemas } from '@/schema';
 import { receiptMeaning } from '@/components/ReceiptCode/ReceiptCode';
 import { Chart, type ChartOption } from '@/components/Chart/Chart';
-import { reportPreScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 export const DELIVERY_URL = '/client/report/delivery';
 export type DeliveryDays = 7 | 30;
@@ -225,6 +225,7 @@ export interface DeliveryAnalyticsProps {
 }
 
 export function DeliveryAnalytics({ compact, style }: DeliveryAnalyticsProps) {
+  const reportPreScreen = useScreen('statistics_report_pre');
   const [days, setDays] = useState<DeliveryDays>(7);
   const { result, query } = useCustom<DeliveryStats>({
     url: DELIVERY_URL,

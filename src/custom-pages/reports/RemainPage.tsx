@@ -18,7 +18,8 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
-import { remain, remainScreen } from '.';
+import { remain } from './data';
+import { useScreen } from '@/layout/screens';
 
 /** a pool's figure as shown: 19,996 条, or 200.00 元 for an international pool */
 const figure = (r: Pick<RemainRow, 'product_type' | 'account_balance'>) =>
@@ -41,6 +42,7 @@ function sumText(rows: RemainRow[]): string {
 }
 
 export function RemainPage() {
+  const remainScreen = useScreen();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
   const agent = isAgent(user);

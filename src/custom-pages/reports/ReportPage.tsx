@@ -23,9 +23,11 @@ import { REPORT_COUNT_COLUMNS, reportTabs, tabQuery } from './tabs';
 import { reportSummary, totalsOf } from './ReportTotals';
 
 const DeliveryAnalytics = lazy(() => import('./DeliveryAnalytics'));
-import { dailyReportScreen, reportPreScreen, reportsPre, reportsSuf, reportTabScreens } from '.';
+import { reportsPre, reportsSuf } from './data';
+import { useScreen, useScreenPath } from '@/layout/screens';
 
 function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boolean; packageMode: boolean }) {
+  const dailyReportScreen = useScreen('report_daily');
   const q = tabQuery(tab, packageMode);
   const [initialValues] = useState(() => {
     const { from, to } = defaultReportRange();
@@ -91,6 +93,8 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
 }
 
 export function ReportPage() {
+  const reportPreScreen = useScreen();
+  const reportPaths = { pre: useScreenPath('statistics_report_pre'), post: useScreenPath('statistics_report_post') };
   const { user } = useCurrentUser();
   const location = useLocation();
   const navigate = useNavigate();
@@ -106,7 +110,7 @@ export function ReportPage() {
       >
         <Tabs
           activeKey={tab}
-          onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}
+          onChange={(k) => navigate(reportPaths[k as ReportTab])}
           items={reportTabs(packageMode).map((t) => ({ key: t.key, label: t.label }))}
           destroyOnHidden
         />

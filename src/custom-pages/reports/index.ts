@@ -4,42 +4,14 @@
  * the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
+import { reportsPre, reportsSuf, reportsPreDay, reportsSufDay, remain } from './data';
 
-// 消费报表: pre = 子账户(预付费) / 普通短信, suf = 子账户(后付费) / 国际短信
-const report = { idField: 'rownum', entity: 'entities/report-row', filter: 'filters/report' } as const;
-export const reportsPre = {
-  name: 'reportsPre',
-  list: { url: '/client/report/consume/pretotal', method: 'form' },
-  ...report,
-} satisfies DataResource;
-export const reportsSuf = {
-  name: 'reportsSuf',
-  list: { url: '/client/report/consume/suftotal', method: 'form' },
-  ...report,
-} satisfies DataResource;
-/** 日报表 */
-export const reportsPreDay = {
-  name: 'reportsPreDay',
-  list: { url: '/client/report/consume/preday', method: 'get' },
-  ...report,
-} satisfies DataResource;
-export const reportsSufDay = {
-  name: 'reportsSufDay',
-  list: { url: '/client/report/consume/sufday', method: 'get' },
-  ...report,
-} satisfies DataResource;
-/** 剩余条数 (GET /index/clientsmsdetail, not paged) */
-export const remain = {
-  name: 'remain',
-  list: { url: '/index/clientsmsdetail', method: 'get', paging: 'none' },
-  idField: 'rownum',
-  entity: 'entities/remain-row',
-  filter: 'filters/remain',
-} satisfies DataResource;
+export * from './data';
+
+const reportData = [reportsPre, reportsSuf];
 
 const ReportPage = lazy(() => import('./ReportPage'));
-const reportData = [reportsPre, reportsSuf];
 
 /** 消费报表, one screen per tab (pre / post) */
 export const reportPreScreen: Screen = {
@@ -52,6 +24,7 @@ export const reportPreScreen: Screen = {
   home: true,
   data: reportData,
 };
+
 export const reportPostScreen: Screen = {
   name: 'statistics_report_post',
   path: '/customer/deliverlayout/customer/report/post',
@@ -59,8 +32,7 @@ export const reportPostScreen: Screen = {
   page: ReportPage,
   data: reportData,
 };
-/** the 消费报表 screen of each tab */
-export const reportTabScreens = { pre: reportPreScreen, post: reportPostScreen } as const;
+
 export const dailyReportScreen: Screen = {
   name: 'report_daily',
   path: '/customer/report/daily_post',
@@ -68,6 +40,7 @@ export const dailyReportScreen: Screen = {
   page: lazy(() => import('./DailyReportPage')),
   data: [reportsPreDay, reportsSufDay],
 };
+
 export const remainScreen: Screen = {
   name: 'remain',
   path: '/remain',

@@ -8,7 +8,6 @@
  * send again without the credit check). Every rule and message is schemas/forms/send.json's
  * (useSendForm → its compiled validators, `x-messages`) or common/send's (the time).
  */
-import { deliverScreen } from './screens';
 import { useEffect, useState } from 'react';
 import type { Dayjs } from 'dayjs';
 import { Alert, App, Button, Card, Form, Input, Space, Typography } from 'antd';
@@ -38,7 +37,7 @@ import {
   sendTimeProblem,
   type SendPayload,
 } from '@/domain/send';
-import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { useScreen, useScreenPath } from '@/layout/screens';
 import { MESSAGES } from '../../../common/schema/messages';
 import { TemplatePicker } from './TemplatePicker';
 import { ChargeDialog } from './ChargeDialog';
@@ -76,6 +75,9 @@ const blank = (): Fields => ({ sign: '', content: '', sendType: SendTimeType.Imm
 const FIELDS = ['clientId', 'smstype', 'templateId', 'sign', 'content', 'mobile', 'sendtime'] as const;
 
 export function DeliverPage() {
+  const screen = useScreen();
+  const smsTaskPath = useScreenPath('sms_smstask');
+  const timingDeliverPath = useScreenPath('sms_timingdeliver');
   const { message } = App.useApp();
   const [search] = useSearchParams();
   const editId = search.get('id');
@@ -223,7 +225,7 @@ export function DeliverPage() {
     }).catch((e) => e.body);
     const code = Number(body?.code);
     if (code === 0) {
-      form.done(body.msg, timingDeliverPath(), { now: true });
+      form.done(body.msg, timingDeliverPath, { now: true });
       reset();
       return;
     }
@@ -243,7 +245,7 @@ export function DeliverPage() {
         return;
       }
       const body = await sendNow(payload());
-      form.done(body.msg, smsTaskPath());
+      form.done(body.msg, smsTaskPath);
       reset();
     } catch {
       form.setCharge(null);
@@ -253,7 +255,7 @@ export function DeliverPage() {
   };
 
   return (
-    <Card title={f.taskId ? `${deliverScreen.label}（重新编辑定时任务）` : deliverScreen.label}>
+    <Card title={f.taskId ? `${screen.label}（重新编辑定时任务）` : screen.label}>
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
         <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>

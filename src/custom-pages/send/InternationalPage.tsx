@@ -9,7 +9,6 @@
  * timed list; a scheduled international send cannot be cancelled). The fields' rules and messages
  * are schemas/forms/send-international.json's (useSendForm).
  */
-import { internationalScreen } from './screens';
 import type { Dayjs } from 'dayjs';
 import { App, Button, Card, Form, Input, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
@@ -20,7 +19,7 @@ import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
 import { defaultSendTime } from '@/domain/send';
-import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { useScreen, useScreenPath } from '@/layout/screens';
 import { MESSAGES } from '../../../common/schema/messages';
 import intlSchema from '../../../schemas/forms/send-international.json';
 import { chargeInternational, sendInternational, sendTimedPage, type IntlPayload } from './api';
@@ -47,6 +46,9 @@ const FIELDS = ['clientId', 'smstype', 'sign', 'content', 'mobile', 'sendtime'] 
 const TOO_LONG = intlSchema.properties.content.errorMessage.maxLength;
 
 export function InternationalPage() {
+  const screen = useScreen();
+  const smsTaskPath = useScreenPath('sms_smstask');
+  const timingDeliverPath = useScreenPath('sms_timingdeliver');
   const { modal } = App.useApp();
   const { user } = useCurrentUser();
   const blocked = useSendBlocked();
@@ -94,11 +96,11 @@ export function InternationalPage() {
     try {
       if (form.scheduled) {
         const body = await sendTimedPage(SendKind.International, { ...payload(), sendtime: form.sendtimeText! });
-        done(body.msg, timingDeliverPath());
+        done(body.msg, timingDeliverPath);
         return;
       }
       const body = await sendInternational(payload());
-      done(body.msg, smsTaskPath());
+      done(body.msg, smsTaskPath);
     } catch (e) {
       form.setCharge(null);
       if (e instanceof ApiError && form.scheduled) modal.error({ title: '提示', content: e.message });
@@ -108,7 +110,7 @@ export function InternationalPage() {
   };
 
   return (
-    <Card title={internationalScreen.label}>
+    <Card title={screen.label}>
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
         <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>

@@ -29,7 +29,7 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { domesticMobileOf, splitNumbers } from '../../../common/sms/numbers';
 import { useCurrentUser } from '@/layout/hooks';
 import { rules } from '@/providers/access';
-import { deliverScreen } from './screens';
+import { useScreen, useScreenPath } from '@/layout/screens';
 
 export interface NumberErrors {
   /** show a problem on the numbers */
@@ -146,6 +146,8 @@ const DOMESTIC_SHOWN = 10;
  */
 export function DomesticHint({ domestic }: { domestic: DomesticNumbers }) {
   const { user } = useCurrentUser();
+  const deliverScreen = useScreen('sms_deliver');
+  const deliverPath = useScreenPath('sms_deliver');
   if (!domestic.count) return null;
   const mayDomestic = !!user && rules.domesticSending(user);
   const shown = domestic.numbers.slice(0, DOMESTIC_SHOWN).map((n) => domesticMobileOf(n) ?? n);
@@ -168,7 +170,7 @@ export function DomesticHint({ domestic }: { domestic: DomesticNumbers }) {
       }
       action={
         mayDomestic ? (
-          <Link to={deliverScreen.path} data-testid="intl-go-domestic">
+          <Link to={deliverPath} data-testid="intl-go-domestic">
             去{deliverScreen.label}
           </Link>
         ) : undefined

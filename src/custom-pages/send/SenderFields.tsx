@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import { useCustom } from '@refinedev/core';
 import { useApprovedSigns } from '@/resources/signs/useApprovedSigns';
 import type { SmsType } from '@/generated/schemas';
-import { signReportPath, templatesPath } from '@/domain/sendRoutes';
+import { useScreenPath } from '@/layout/screens';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { enumOptions } from '@/schema';
 import type { SmsTypeOption } from '@/domain/send';
@@ -106,6 +106,8 @@ export { useApprovedSigns };
  * picked again. The international page's sign may stay empty (allowClear).
  */
 export function SignField({ clientId, value, onChange, optional, status }: SignFieldProps) {
+  const signReportPath = useScreenPath('template_SignReport');
+  const templatesPath = useScreenPath('template_Intelligent');
   const { signs, loaded, loading } = useApprovedSigns(clientId);
   const typed = value.trim();
   const none = loaded && !signs.length;
@@ -156,8 +158,7 @@ export function SignField({ clientId, value, onChange, optional, status }: SignF
           message={
             <span>
               该账户暂无审核通过的签名{optional ? '（国际短信可不带签名发送）' : ''}，请先到{' '}
-              <Link to={signReportPath()}>签名报备</Link> 申请签名，并在 <Link to={templatesPath()}>模板管理</Link>{' '}
-              申请模板
+              <Link to={signReportPath}>签名报备</Link> 申请签名，并在 <Link to={templatesPath}>模板管理</Link> 申请模板
             </span>
           }
         />

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Button, Modal, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router';
-import { templatesPath } from '@/domain/sendRoutes';
+import { useScreenPath } from '@/layout/screens';
 import { SEND_MESSAGES } from '@/domain/send';
 import { useTable } from '@refinedev/antd';
 import { TemplateAuditState, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
@@ -102,6 +102,7 @@ function TemplateTable({
   /** the 通用模板 tab (the empty state of the account's own templates offers it) */
   onShowGeneral?: () => void;
 }) {
+  const templatesPath = useScreenPath('template_Intelligent');
   const own = resource === 'templates';
   const variable = templateType === TemplateType.Variable;
   // why nothing is offered, and where to go (issue 41 item 7): a page takes only its own kind of template
@@ -116,7 +117,7 @@ function TemplateTable({
       </Typography.Text>
       {own && (
         <div style={{ marginTop: 8 }}>
-          <Link to={templatesPath()}>新增模板</Link>
+          <Link to={templatesPath}>新增模板</Link>
           {onShowGeneral && (
             <Button type="link" size="small" onClick={onShowGeneral}>
               查看通用模板

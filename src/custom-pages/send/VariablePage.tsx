@@ -10,7 +10,6 @@
  * code 403: the message, and on confirm again without the credit check). The fields' rules and
  * messages are schemas/forms/send-variable.json's (useSendForm).
  */
-import { variableScreen } from './screens';
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
 import { App, Button, Card, Descriptions, Form, Input, Space } from 'antd';
@@ -22,7 +21,7 @@ import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
 import { defaultSendTime } from '@/domain/send';
-import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { useScreen, useScreenPath } from '@/layout/screens';
 import { MESSAGES } from '../../../common/schema/messages';
 import { countVariables } from '../../../common/template/rules';
 import variableSchema from '../../../schemas/forms/send-variable.json';
@@ -59,6 +58,9 @@ const FIELDS = ['clientId', 'templateId', 'smstype', 'sign', 'content', 'file', 
 const TOO_LONG = variableSchema.properties.content.errorMessage.maxLength;
 
 export function VariablePage() {
+  const screen = useScreen();
+  const smsTaskPath = useScreenPath('sms_smstask');
+  const timingDeliverPath = useScreenPath('sms_timingdeliver');
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const blocked = useSendBlocked();
@@ -136,7 +138,7 @@ export function VariablePage() {
         sendtime: form.sendtimeText!,
         isCheckAvailableCredit: check,
       });
-      done(body.msg, timingDeliverPath());
+      done(body.msg, timingDeliverPath);
     } catch (e) {
       form.setCharge(null);
       if (e instanceof ApiError && e.code === 403 && check === 1) form.askCredit(e.message, () => timed(0));
@@ -149,7 +151,7 @@ export function VariablePage() {
     try {
       if (form.scheduled) return await timed(1);
       const body = await sendVariable(payload());
-      done(body.msg, smsTaskPath());
+      done(body.msg, smsTaskPath);
     } catch {
       form.setCharge(null);
     } finally {
@@ -158,7 +160,7 @@ export function VariablePage() {
   };
 
   return (
-    <Card title={variableScreen.label}>
+    <Card title={screen.label}>
       <CertifiedNotice blocked={blocked} />
       <WithPreview
         preview={

@@ -10,7 +10,8 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { AuditDiff, hasValues, targetTitle } from './AuditDiff';
-import { auditLog, auditLogScreen } from '.';
+import { auditLog } from './data';
+import { useScreen } from '@/layout/screens';
 
 const columns: (string | SchemaColumn<AuditEntry>)[] = [
   'at',
@@ -29,6 +30,7 @@ const columns: (string | SchemaColumn<AuditEntry>)[] = [
 ];
 
 export default function AuditLog() {
+  const auditLogScreen = useScreen();
   const { tableProps, searchFormProps } = useSchemaList<AuditEntry>(auditLog);
   return (
     <Card title={auditLogScreen.label}>

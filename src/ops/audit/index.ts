@@ -4,14 +4,10 @@
  * the values before and after. 运营 and 管理员 (access `operatorAudit`).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { auditLog } from './data';
 
-export const auditLog = {
-  name: 'auditLog',
-  list: { url: '/operator/audit/list', method: 'json' },
-  entity: 'entities/audit-entry',
-  filter: 'filters/audit-log',
-} satisfies DataResource;
+export * from './data';
 
 export const auditLogScreen: Screen = {
   name: 'ops_audit',

@@ -19,7 +19,8 @@ import { ChannelDialog } from './ChannelDialog';
 import { RoutePreview } from './RoutePreview';
 import { channelName } from './channelName';
 import { channelsApi } from './api';
-import { CHANNELS_REFRESH_MS, channelsScreen, operatorChannels } from '.';
+import { CHANNELS_REFRESH_MS, operatorChannels } from './data';
+import { useScreen } from '@/layout/screens';
 
 const messages = schemas.get(operatorChannels.entity)['x-messages'] as { fromFile: string; defaultLink: string };
 /** why a row offers no action */
@@ -201,6 +202,7 @@ function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; o
 }
 
 export default function ChannelList() {
+  const channelsScreen = useScreen();
   const { tableProps, tableQuery } = useSchemaList<OperatorChannel>(operatorChannels, {
     pagination: { mode: 'off' },
     // live state: asked again while the page is open, in a background tab too (a wall display)

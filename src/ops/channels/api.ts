@@ -1,7 +1,7 @@
 /** The channel actions (docs/api-operator.md "Channels"): each answers the server's message (通道已保存…, 通道已暂停, 通道已恢复, 通道已删除). */
 import { postJson } from '@/providers/http';
 import type { OperatorChannelForm, RoutePreview, RoutePreviewParams } from '@/generated/schemas';
-import { CHANNEL_URLS } from '.';
+import { CHANNEL_URLS } from './data';
 
 export const channelsApi = {
   /** 新增 / 编辑: refusals (通道设置有误：…) are the dialog's to show */

@@ -6,25 +6,10 @@
  * and a routing preview (POST /operator/channels/route). 管理员 only (access `operatorAdmin`).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { operatorChannels } from './data';
 
-export const operatorChannels = {
-  name: 'operatorChannels',
-  list: { url: '/operator/channels/list', method: 'get', paging: 'none' },
-  entity: 'entities/operator-channel',
-} satisfies DataResource;
-
-/** the actions (POST, JSON): forms/operator-channel.json, params/operator-channel-ref.json, forms/route-preview.json */
-export const CHANNEL_URLS = {
-  save: '/operator/channels/save',
-  pause: '/operator/channels/pause',
-  resume: '/operator/channels/resume',
-  remove: '/operator/channels/remove',
-  route: '/operator/channels/route',
-} as const;
-
-/** how often the list is asked again: the workers write their counters every 10 s */
-export const CHANNELS_REFRESH_MS = 10_000;
+export * from './data';
 
 export const channelsScreen: Screen = {
   name: 'ops_channels',

@@ -13,7 +13,8 @@ import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaT
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { schemaUi } from '@/schema';
 import { contentApi } from './api';
-import { noticesScreen, operatorNotices } from '.';
+import { operatorNotices } from './data';
+import { useScreen } from '@/layout/screens';
 
 const publishUi = schemaUi('forms/notice-publish');
 
@@ -40,6 +41,7 @@ const columns: (string | SchemaColumn<OperatorNotice>)[] = [
 ];
 
 export default function NoticeAdmin() {
+  const noticesScreen = useScreen();
   const { message } = App.useApp();
   const { tableProps, tableQuery } = useSchemaList<OperatorNotice>(operatorNotices);
   const [publishing, setPublishing] = useState(false);

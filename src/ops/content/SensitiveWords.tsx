@@ -20,7 +20,8 @@ import { keywordMessageOf } from '../../../common/schema/registry';
 import { ContentCheck } from './ContentCheck';
 import { readWordFile } from './wordFile';
 import { contentApi } from './api';
-import { sensitiveWords, wordsScreen } from '.';
+import { sensitiveWords } from './data';
+import { useScreen } from '@/layout/screens';
 
 const addUi = schemaUi('forms/sensitive-words-add');
 const WORDS = schemas.inline('forms/sensitive-words-add').properties?.words;
@@ -29,6 +30,7 @@ const WORDS_MAX = Number(WORDS?.maxLength ?? 200_000);
 const TOO_LONG = keywordMessageOf(WORDS, 'maxLength') ?? '内容过长';
 
 export default function SensitiveWords() {
+  const wordsScreen = useScreen();
   const { message } = App.useApp();
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<SensitiveWord>(sensitiveWords);
   const fileCount = typeof tableQuery.data?.fileCount === 'number' ? tableQuery.data.fileCount : undefined;

@@ -1,7 +1,7 @@
 /** The 内容 calls beside the lists (docs/api-operator.md "Content"): each answers the server's message. */
 import { postJson } from '@/providers/http';
 import type { ContentTestForm, NoticePublishForm, SensitiveWordsAddForm } from '@/generated/schemas';
-import { CONTENT_URLS } from '.';
+import { CONTENT_URLS } from './data';
 
 export const contentApi = {
   /** 已添加 N 个，M 个已存在; refusals are the dialog's to show */

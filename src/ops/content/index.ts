@@ -5,31 +5,10 @@
  * `operatorAudit`), in the menu group 内容.
  */
 import { lazy } from 'react';
-import type { DataResource, MenuGroup, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { sensitiveWords, operatorNotices } from './data';
 
-export const sensitiveWords = {
-  name: 'sensitiveWords',
-  list: { url: '/operator/words/list', method: 'json' },
-  entity: 'entities/sensitive-word',
-  filter: 'filters/sensitive-word',
-} satisfies DataResource;
-
-export const operatorNotices = {
-  name: 'operatorNotices',
-  list: { url: '/operator/notices/list', method: 'json' },
-  entity: 'entities/operator-notice',
-} satisfies DataResource;
-
-/** the calls the pages make beside the lists */
-export const CONTENT_URLS = {
-  addWords: '/operator/words/add',
-  removeWord: '/operator/words/remove',
-  testText: '/operator/words/test',
-  publishNotice: '/operator/notices/publish',
-  deleteNotice: '/operator/notices/delete',
-} as const;
-
-export const contentGroup: MenuGroup = { key: 'content', label: '内容', icon: 'content' };
+export * from './data';
 
 export const wordsScreen: Screen = {
   name: 'ops_content_words',
@@ -54,5 +33,4 @@ export const noticesScreen: Screen = {
   data: [operatorNotices],
 };
 
-export const groups: MenuGroup[] = [contentGroup];
 export const screens: Screen[] = [wordsScreen, noticesScreen];

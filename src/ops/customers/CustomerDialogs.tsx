@@ -20,7 +20,7 @@ import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { schemaUi } from '@/schema';
 import { accountConsole, customerApi, loginAsAccount } from './api';
-import { operatorCustomers } from '.';
+import { operatorCustomers } from './data';
 
 interface DialogProps {
   /** the account acted on; null: closed */

@@ -21,7 +21,8 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { enumOptions, schemas } from '@/schema';
 import { CreditDialog, FreezeDialog, LoginAsDialog } from './CustomerDialogs';
 import { customerApi } from './api';
-import { customersScreen, operatorCustomers } from '.';
+import { operatorCustomers } from './data';
+import { useScreen } from '@/layout/screens';
 
 type DialogKind = 'freeze' | 'unfreeze' | 'credit' | 'loginAs';
 
@@ -60,6 +61,7 @@ const columns: (string | SchemaColumn<OperatorCustomer>)[] = [
 ];
 
 export default function CustomerList() {
+  const customersScreen = useScreen();
   const { message, modal } = App.useApp();
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<OperatorCustomer>(operatorCustomers);
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: OperatorCustomer } | null>(null);

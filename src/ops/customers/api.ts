@@ -7,7 +7,7 @@
 import { postForm, postJson } from '@/providers/http';
 import { sessionKind } from '@/providers/sessionKind';
 import type { OperatorCreditForm } from '@/generated/schemas';
-import { CUSTOMER_ACTIONS } from '.';
+import { CUSTOMER_ACTIONS } from './data';
 
 export const customerApi = {
   /** 冻结 / 解冻 with the remark written to the audit log */

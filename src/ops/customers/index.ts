@@ -8,26 +8,10 @@
  * 运营 and 管理员 (access `operatorAudit`).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { operatorCustomers } from './data';
 
-export const operatorCustomers = {
-  name: 'operatorCustomers',
-  list: { url: '/operator/customers/list', method: 'json' },
-  entity: 'entities/operator-customer',
-  filter: 'filters/operator-customer',
-} satisfies DataResource;
-
-/** where the row actions go (POST, JSON) */
-export const CUSTOMER_ACTIONS = {
-  freeze: '/operator/customers/freeze',
-  unfreeze: '/operator/customers/unfreeze',
-  unlock: '/operator/customers/unlock',
-  resetPassword: '/operator/customers/reset-password',
-  credit: '/operator/customers/credit',
-  /** the token of 以该账户登录 (forms/operator-login-as.json), redeemed by the accounts' own POST /client/loginAs/enter */
-  loginAs: '/operator/customers/login-as',
-  enter: '/client/loginAs/enter',
-} as const;
+export * from './data';
 
 export const customersScreen: Screen = {
   name: 'ops_customers',

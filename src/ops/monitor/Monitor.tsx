@@ -45,7 +45,8 @@ import {
   sessionsOption,
 } from './charts';
 import { BudgetsPanel } from './Budgets';
-import { MONITOR_REFRESH_MS, MONITOR_URL, monitorScreen } from '.';
+import { MONITOR_REFRESH_MS, MONITOR_URL } from './data';
+import { useScreen } from '@/layout/screens';
 
 type Range = MonitorSeries['range'];
 type Refusal = MonitorSeries['refusals'][number];
@@ -309,6 +310,7 @@ function Charts({ s }: { s: MonitorSeries }) {
 }
 
 export default function Monitor() {
+  const monitorScreen = useScreen();
   const [search, setSearch] = useSearchParams();
   const range: Range = search.get('range') === 'day' ? 'day' : 'hour';
   const { result, query } = useCustom<MonitorSeries>({

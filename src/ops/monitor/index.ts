@@ -7,9 +7,7 @@
 import { lazy } from 'react';
 import type { Screen } from '@/layout/declarations';
 
-export const MONITOR_URL = '/operator/monitor';
-/** the series are per minute: asked again every minute */
-export const MONITOR_REFRESH_MS = 60_000;
+export * from './data';
 
 export const monitorScreen: Screen = {
   name: 'ops_monitor',

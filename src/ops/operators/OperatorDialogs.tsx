@@ -24,7 +24,7 @@ import { passwordDigest } from '@/lib/password';
 import { schemas, schemaUi } from '@/schema';
 import type { FieldError } from '../../../common/schema';
 import { operatorApi } from './api';
-import { operators } from '.';
+import { operators } from './data';
 
 const addUi = schemaUi('forms/operator-add');
 const passwordUi = schemaUi('forms/operator-password');

@@ -13,9 +13,11 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { OperatorAddDialog, OperatorAddedDialog } from './OperatorDialogs';
 import { operatorApi } from './api';
-import { operators, operatorsScreen } from '.';
+import { operators } from './data';
+import { useScreen } from '@/layout/screens';
 
 export default function OperatorList() {
+  const operatorsScreen = useScreen();
   const { message } = App.useApp();
   const { tableProps, tableQuery } = useSchemaList<Operator>(operators, { pagination: { mode: 'off' } });
   const [adding, setAdding] = useState(false);

@@ -5,21 +5,10 @@
  * /operator/operators/status). 管理员 only (access `operatorAdmin`).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { operators } from './data';
 
-export const operators = {
-  name: 'operators',
-  list: { url: '/operator/operators/list', method: 'get', paging: 'none' },
-  entity: 'entities/operator',
-} satisfies DataResource;
-
-/** where 新增 and 停用 / 启用 go (POST, JSON) */
-export const OPERATOR_ACTIONS = {
-  /** forms/operator-add.json, the password as its SHA-256 digest; answers entities/operator-added.json */
-  add: '/operator/operators/add',
-  /** params/operator-status.json */
-  status: '/operator/operators/status',
-} as const;
+export * from './data';
 
 export const operatorsScreen: Screen = {
   name: 'ops_operators',

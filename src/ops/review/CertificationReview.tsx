@@ -11,7 +11,8 @@ import type { SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { ReviewList, stacked, withReason } from './ReviewList';
 import { DecisionActions } from './DecisionActions';
-import { certificationReview, reviewCertifications } from '.';
+import { reviewCertifications } from './data';
+import { useScreen } from '@/layout/screens';
 
 /** The document images: thumbnails, one preview group (arrows between them). */
 export function CertificationImages({ images, size = 40 }: { images: string[]; size?: number }) {
@@ -54,6 +55,7 @@ const columns: (string | SchemaColumn<ReviewCertification>)[] = [
 ];
 
 export default function CertificationReview() {
+  const certificationReview = useScreen();
   return (
     <ReviewList<ReviewCertification>
       screen={certificationReview}

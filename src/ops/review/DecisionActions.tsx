@@ -13,7 +13,7 @@ import type { ReviewRejectForm } from '@/generated/schemas';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { schemaUi } from '@/schema';
 import { reviewApi } from './api';
-import type { ReviewResource } from '.';
+import type { ReviewResource } from './data';
 
 export interface DecisionActionsProps {
   resource: ReviewResource;

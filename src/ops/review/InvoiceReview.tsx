@@ -22,7 +22,8 @@ import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { schemaUi } from '@/schema';
 import { ReviewList, withReason } from './ReviewList';
 import { reviewApi } from './api';
-import { invoiceReview, reviewInvoices } from '.';
+import { reviewInvoices } from './data';
+import { useScreen } from '@/layout/screens';
 
 /** the statuses whose reason the account sees */
 const WITH_REASON: readonly number[] = [InvoiceStatus.Rejected, InvoiceStatus.Returned];
@@ -114,6 +115,7 @@ export function InvoiceStatusDialog({
 }
 
 export default function InvoiceReview() {
+  const invoiceReview = useScreen();
   const [changing, setChanging] = useState<{ invoice: ReviewInvoice; done: () => void } | null>(null);
   return (
     <>

@@ -14,7 +14,7 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useRefreshReviewCounts, useReviewCounts } from './counts';
-import type { ReviewResource } from '.';
+import type { ReviewResource } from './data';
 
 export interface ReviewListProps<T extends BaseRecord> {
   screen: Screen;

@@ -7,7 +7,8 @@ import { SignState, type ReviewSign } from '@/generated/schemas';
 import type { SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { ReviewList, withReason } from './ReviewList';
 import { DecisionActions } from './DecisionActions';
-import { reviewSigns, signReview } from '.';
+import { reviewSigns } from './data';
+import { useScreen } from '@/layout/screens';
 
 const columns: (string | SchemaColumn<ReviewSign>)[] = [
   'clientid',
@@ -19,6 +20,7 @@ const columns: (string | SchemaColumn<ReviewSign>)[] = [
 ];
 
 export default function SignReview() {
+  const signReview = useScreen();
   return (
     <ReviewList<ReviewSign>
       screen={signReview}

@@ -8,7 +8,8 @@ import { TemplateAuditState, type ReviewTemplate } from '@/generated/schemas';
 import type { SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { ReviewList, withReason } from './ReviewList';
 import { DecisionActions } from './DecisionActions';
-import { reviewTemplates, templateReview } from '.';
+import { reviewTemplates } from './data';
+import { useScreen } from '@/layout/screens';
 
 const columns: (string | SchemaColumn<ReviewTemplate>)[] = [
   'clientid',
@@ -21,6 +22,7 @@ const columns: (string | SchemaColumn<ReviewTemplate>)[] = [
 ];
 
 export default function TemplateReview() {
+  const templateReview = useScreen();
   return (
     <ReviewList<ReviewTemplate>
       screen={templateReview}

@@ -1,7 +1,7 @@
 /** The review decisions (docs/api-operator.md "Review"): each answers the server's message (已通过, 已驳回, 状态已变更, 已审核（who）). */
 import { postJson } from '@/providers/http';
 import type { InvoiceStatusForm } from '@/generated/schemas';
-import type { ReviewResource } from '.';
+import type { ReviewResource } from './data';
 
 export const reviewApi = {
   /** 通过: refusals are toasted (a 409 when another operator took it first) */

@@ -8,7 +8,7 @@ import { useCallback } from 'react';
 import { useCustom } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReviewCounts } from '@/generated/schemas';
-import { REVIEW_COUNTS_URL } from '.';
+import { REVIEW_COUNTS_URL } from './data';
 
 export const REVIEW_COUNTS_QUERY = ['ops', 'review-counts'] as const;
 export const REVIEW_COUNTS_EVERY_MS = 60_000;

@@ -18,7 +18,8 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { billsApi, type BillData, type CreditAlarm } from './api';
 import { OnlineRechargeSlot } from './onlineRechargeSlot';
-import { creditHistories, ownBill, ownBillScreen } from '.';
+import { creditHistories, ownBill } from './data';
+import { useScreen } from '@/layout/screens';
 
 const SUBMIT_LOCK_MS = 3000;
 
@@ -114,6 +115,7 @@ function CreditTab() {
 }
 
 export default function OwnBill() {
+  const ownBillScreen = useScreen();
   const [data, setData] = useState<BillData>();
   const [alarm, setAlarm] = useState<CreditAlarm>();
   const [alarmOpen, setAlarmOpen] = useState(false);

@@ -3,21 +3,10 @@
  * data provider. Lazy: the page stays its own chunk.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { ownBill, creditHistories } from './data';
 
-/** 自有账单 (POST /finance/bill/self), docs/api-bills.md */
-export const ownBill = {
-  name: 'ownBill',
-  list: { url: '/finance/bill/self', method: 'form' },
-  entity: 'entities/own-bill',
-  filter: 'filters/own-bill',
-} satisfies DataResource;
-/** 额度记录 (GET /finance/creditHistories/list) */
-export const creditHistories = {
-  name: 'creditHistories',
-  list: { url: '/finance/creditHistories/list', method: 'get' },
-  entity: 'entities/credit-history',
-} satisfies DataResource;
+export * from './data';
 
 export const ownBillScreen: Screen = {
   name: 'finance_own',

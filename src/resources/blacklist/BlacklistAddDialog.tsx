@@ -9,7 +9,7 @@ import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import blacklistAddForm from '@/generated/forms/blacklist-add';
 import type { BlacklistAddForm } from '@/generated/schemas';
 import { postForm } from '@/providers/http';
-import { blacklist } from '.';
+import { blacklist } from './data';
 
 export interface BlacklistAddDialogProps {
   open: boolean;

@@ -18,12 +18,14 @@ import { isAgent } from '@/providers/access';
 import { MESSAGES } from '../../../common/schema/messages';
 import sourceEnum from '../../../schemas/enums/blacklist-source.json';
 import { BlacklistAddDialog } from './BlacklistAddDialog';
-import { blacklist, blacklistScreen } from '.';
+import { blacklist } from './data';
+import { useScreen } from '@/layout/screens';
 
 /** 回复 TD、T 或 退订 (schemas/enums/blacklist-source.json) */
 export const UNSUBSCRIBE_HINT = `用户回复 ${sourceEnum['x-unsubscribe-words'].join('、')}（不区分大小写）后自动加入；营销短信不会发送到黑名单号码，这些号码不计费，在任务中计入“黑名单”。通知、验证码短信不受影响。`;
 
 export function BlacklistList() {
+  const blacklistScreen = useScreen();
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);

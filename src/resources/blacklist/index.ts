@@ -4,17 +4,10 @@
  * reply (TD / T / 退订) adds its number by itself.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { blacklist } from './data';
 
-/** The blacklist: POST /blacklist/list, add POST /blacklist/add, delete POST /blacklist/delete. */
-export const blacklist = {
-  name: 'blacklist',
-  list: { url: '/blacklist/list', method: 'form' },
-  create: { url: '/blacklist/add' },
-  deleteOne: { url: '/blacklist/delete', idParam: 'id' },
-  entity: 'entities/blacklist',
-  filter: 'filters/blacklist',
-} satisfies DataResource;
+export * from './data';
 
 export const blacklistScreen: Screen = {
   name: 'sms_blacklist',

@@ -27,7 +27,8 @@ import type { FieldError } from '../../../common/schema';
 import { schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { INVOICE_MESSAGES, invoiceApi, type InvoiceConfig, type InvoiceInit } from './api';
-import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
+import { invoices } from './data';
+import { useScreen } from '@/layout/screens';
 import { formatMoney } from '@/components/Money/money';
 import { InvoiceAccountWidget } from './InvoiceAccountSelect';
 
@@ -102,6 +103,8 @@ export const overAmount = (amount: unknown, canAmount: string) => {
 };
 
 export default function InvoiceApply() {
+  const invoiceListScreen = useScreen('finance_invoice_list');
+  const invoiceApplyScreen = useScreen();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const [init, setInit] = useState<InvoiceInit>();

@@ -22,7 +22,8 @@ import { Money } from '@/components/Money/Money';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { INVOICE_MESSAGES, invoiceApi, invoiceDateDisabled } from './api';
-import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
+import { invoices } from './data';
+import { useScreen } from '@/layout/screens';
 
 const dateProps = { disabledDate: (d: Dayjs) => invoiceDateDisabled(d) };
 
@@ -41,6 +42,8 @@ export function ExpressInfo({ invoice }: { invoice: Invoice }) {
 }
 
 export default function InvoiceList() {
+  const invoiceListScreen = useScreen();
+  const invoiceApplyScreen = useScreen('finance_invoice_add');
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const { user } = useCurrentUser();

@@ -3,16 +3,10 @@
  * data, declared here for src/screens.tsx and the data provider. Lazy: each page its own chunk.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
+import { invoices } from './data';
 
-/** 发票记录 (POST /invoice/invoiceList, page + rows; one: POST /invoice/invoiceDetailed with id) */
-export const invoices = {
-  name: 'invoices',
-  list: { url: '/invoice/invoiceList', method: 'form', paging: 'page' },
-  one: { url: '/invoice/invoiceDetailed', method: 'form', idParam: 'id' },
-  entity: 'entities/invoice',
-  filter: 'filters/invoice',
-} satisfies DataResource;
+export * from './data';
 
 export const invoiceApplyScreen: Screen = {
   name: 'finance_invoice_add',
@@ -21,6 +15,7 @@ export const invoiceApplyScreen: Screen = {
   page: lazy(() => import('./InvoiceApply')),
   menu: 'finance',
 };
+
 export const invoiceListScreen: Screen = {
   name: 'finance_invoice_list',
   path: '/finance/invoice/add/list',

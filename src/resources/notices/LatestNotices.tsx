@@ -3,11 +3,14 @@ import { Link } from 'react-router';
 import { Card, List, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { type Notice, YesNo } from '@/generated/schemas';
-import { noticeListScreen, noticeViewPath } from '.';
+import { useScreen, useScreenPath } from '@/layout/screens';
+import { noticeViewPath } from './data';
 
 export const HOME_NOTICE_COUNT = 10;
 
 export function LatestNotices() {
+  const noticeListScreen = useScreen('notice');
+  const viewPath = useScreenPath('notice_view');
   const { result, query } = useCustom<Notice[]>({ url: '/agent/notice', method: 'get', meta: { silent: true } });
   const notices = (Array.isArray(result.data) ? result.data : []).slice(0, HOME_NOTICE_COUNT);
   return (
@@ -30,7 +33,7 @@ export function LatestNotices() {
               </Typography.Text>
             }
           >
-            <Link to={noticeViewPath(n.id)}>
+            <Link to={noticeViewPath(viewPath, n.id)}>
               {n.isTop === YesNo.Yes && <Typography.Text type="danger">[置顶] </Typography.Text>}
               {n.noticeName}
             </Link>

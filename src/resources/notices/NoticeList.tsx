@@ -6,9 +6,12 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { CutText, ELLIPSIS_WIDTH, SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { noticePlainText } from '@/components/NoticeHtml/noticeHtml';
-import { noticeListScreen, notices, noticeViewPath } from '.';
+import { notices, noticeViewPath } from './data';
+import { useScreen, useScreenPath } from '@/layout/screens';
 
 export default function NoticeList() {
+  const noticeListScreen = useScreen();
+  const viewPath = useScreenPath('notice_view');
   const navigate = useNavigate();
   const { tableProps, searchFormProps } = useSchemaList<Notice>(notices);
   return (
@@ -23,7 +26,7 @@ export default function NoticeList() {
             field: 'noticeName',
             width: 280,
             render: (v: string, r) => (
-              <Typography.Link onClick={() => navigate(noticeViewPath(r.id))}>
+              <Typography.Link onClick={() => navigate(noticeViewPath(viewPath, r.id))}>
                 {r.isTop === YesNo.Yes && <Typography.Text type="danger">[置顶] </Typography.Text>}
                 {v}
               </Typography.Link>
@@ -43,7 +46,7 @@ export default function NoticeList() {
           },
           { field: 'releaseTimeToStr', width: 180 },
         ]}
-        onRow={(r) => ({ onClick: () => void navigate(noticeViewPath(r.id)), style: { cursor: 'pointer' } })}
+        onRow={(r) => ({ onClick: () => void navigate(noticeViewPath(viewPath, r.id)), style: { cursor: 'pointer' } })}
       />
     </Card>
   );

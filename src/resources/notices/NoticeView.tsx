@@ -6,9 +6,11 @@ import { useOne, type HttpError } from '@refinedev/core';
 import type { Notice } from '@/generated/schemas';
 import { safeNoticeHtml } from '@/components/NoticeHtml/noticeHtml';
 import { MESSAGES } from '../../../common/schema/messages';
-import { noticeListScreen, notices } from '.';
+import { notices } from './data';
+import { useScreen } from '@/layout/screens';
 
 export default function NoticeView() {
+  const noticeListScreen = useScreen('notice');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('noticeId') ?? '';

@@ -4,16 +4,10 @@
  * and other code import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { notices } from './data';
 
-/** 公告: POST /agent/noticePage (page + rows, searchContent), GET /agent/notice/detail?noticeId= */
-export const notices = {
-  name: 'notices',
-  list: { url: '/agent/noticePage', method: 'form', paging: 'page' },
-  one: { url: '/agent/notice/detail', method: 'get', idParam: 'noticeId' },
-  entity: 'entities/notice',
-  filter: 'filters/notice',
-} satisfies DataResource;
+export * from './data';
 
 export const noticeListScreen: Screen = {
   name: 'notice',
@@ -25,6 +19,7 @@ export const noticeListScreen: Screen = {
   home: true,
   data: [notices],
 };
+
 export const noticeViewScreen: Screen = {
   name: 'notice_view',
   path: '/notice/view',
@@ -33,9 +28,5 @@ export const noticeViewScreen: Screen = {
   page: lazy(() => import('./NoticeView')),
   data: [notices],
 };
-
-/** A notice's page. */
-export const noticeViewPath = (id: number | string) =>
-  `${noticeViewScreen.path}?noticeId=${encodeURIComponent(String(id))}`;
 
 export const screens: Screen[] = [noticeListScreen, noticeViewScreen];

@@ -25,7 +25,8 @@ import { useCurrentUser } from '@/layout/hooks';
 import { ApiError } from '@/providers/http';
 import { businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { MESSAGES } from '../../../common/schema/messages';
-import { payOrders, payOrderScreen } from '.';
+import { payOrders } from './data';
+import { useScreen } from '@/layout/screens';
 
 const pickerProps = {
   disabledDate: (d: Dayjs) => payOrderDisabledDate(d),
@@ -40,6 +41,7 @@ function validate(v: Record<string, unknown>) {
 }
 
 export function PayOrderList() {
+  const payOrderScreen = useScreen();
   const { user } = useCurrentUser();
   const { message, modal } = App.useApp();
   const [paying, setPaying] = useState<PayOrder | null>(null);

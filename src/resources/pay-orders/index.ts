@@ -3,16 +3,10 @@
  * provider. Lazy: its own chunk; stories import the file directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { payOrders } from './data';
 
-/** 支付订单 (POST /onlinePay/queryPayOrder, page + rows) */
-export const payOrders = {
-  name: 'payOrders',
-  list: { url: '/onlinePay/queryPayOrder', method: 'form', paging: 'page' },
-  idField: 'paymentId',
-  entity: 'entities/pay-order',
-  filter: 'filters/pay-order',
-} satisfies DataResource;
+export * from './data';
 
 export const payOrderScreen: Screen = {
   name: 'finance_payorder',

@@ -8,7 +8,7 @@ import { Card, Input, Table } from 'antd';
 import type { InternationalPrice } from '@/generated/schemas';
 import { schemaColumns } from '@/components/SchemaTable/SchemaTable';
 import { get } from '@/providers/http';
-import { internationalPricesTab } from '.';
+import { useScreen } from '@/layout/screens';
 
 const listOf = (data: unknown): InternationalPrice[] => {
   if (Array.isArray(data)) return data as InternationalPrice[];
@@ -17,6 +17,7 @@ const listOf = (data: unknown): InternationalPrice[] => {
 };
 
 export function InternationalPrices() {
+  const internationalPricesTab = useScreen();
   const [rows, setRows] = useState<InternationalPrice[]>();
   const [search, setSearch] = useState('');
   useEffect(() => {

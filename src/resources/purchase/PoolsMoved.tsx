@@ -4,9 +4,10 @@
  * path opens it with the same query.
  */
 import { Navigate, useLocation } from 'react-router';
-import { poolScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 export default function PoolsMoved() {
+  const poolScreen = useScreen();
   const { search } = useLocation();
   return <Navigate to={`${poolScreen.link ?? '/remain'}${search}`} replace />;
 }

@@ -16,11 +16,13 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { PurchaseConfirm } from './PurchaseConfirm';
 import { PurchaseDone } from './PurchaseDone';
 import { purchaseApi, type BillData, type PurchaseResult } from './api';
-import { products, purchaseTab } from '.';
+import { products } from './data';
+import { useScreen } from '@/layout/screens';
 
 const SUBMIT_LOCK_MS = 3000;
 
 export function ProductBuyPage() {
+  const purchaseTab = useScreen('service_purchase');
   const { id } = useParams();
   const navigate = useNavigate();
   const { message } = App.useApp();

@@ -6,9 +6,11 @@ import { Alert, Button, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { Money } from '@/components/Money/Money';
 import type { PurchaseResult } from './api';
-import { poolScreen, smsBillScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 export function PurchaseDone({ result, onClose }: { result: PurchaseResult; onClose?: () => void }) {
+  const smsBillScreen = useScreen('finance_bill');
+  const poolScreen = useScreen('purchase_pools');
   const navigate = useNavigate();
   return (
     <Alert

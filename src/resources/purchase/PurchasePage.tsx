@@ -23,12 +23,16 @@ import { SEND_MESSAGES } from '@/domain/send';
 import { PurchaseConfirm } from './PurchaseConfirm';
 import { PurchaseDone } from './PurchaseDone';
 import { purchaseApi, type BillData, type PurchaseResult } from './api';
-import { productBuyPath, products, purchaseTab } from '.';
+import { products } from './data';
+import { useScreen, useScreenPath } from '@/layout/screens';
 
 /** a second submit within 3 s is refused (spec §9) */
 const SUBMIT_LOCK_MS = 3000;
 
 export function PurchasePage() {
+  const purchaseTab = useScreen();
+  // a product's buy page
+  const buyPath = useScreenPath('sms_purchase');
   const { message } = App.useApp();
   const { tableProps, searchFormProps } = useSchemaList<Product>(products);
   const { requireCertified, prompt } = useCertificationPrompt();
@@ -149,7 +153,7 @@ export function PurchasePage() {
         columns={[
           {
             field: 'product_name',
-            render: (v: string, r: Product) => <Link to={productBuyPath(r.product_id)}>{v}</Link>,
+            render: (v: string, r: Product) => <Link to={buyPath.replace(':id', String(r.product_id))}>{v}</Link>,
           },
           'product_code',
           'productTypeStr',

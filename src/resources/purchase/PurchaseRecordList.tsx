@@ -14,7 +14,8 @@ import { Money } from '@/components/Money/Money';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent, isDirectChargeMode } from '@/providers/access';
 import { useExport } from './useExport';
-import { directPurchaseRecords, purchaseRecords, purchaseRecordScreen } from '.';
+import { directPurchaseRecords, purchaseRecords } from './data';
+import { useScreen } from '@/layout/screens';
 
 function PackageRecords({ agent }: { agent: boolean }) {
   const { tableProps, searchFormProps, params } = useSchemaList<PurchaseRecord>(purchaseRecords);
@@ -91,6 +92,7 @@ function DirectRecords({ agent }: { agent: boolean }) {
 }
 
 export function PurchaseRecordList() {
+  const purchaseRecordScreen = useScreen();
   const { user } = useCurrentUser();
   return (
     <Card title={purchaseRecordScreen.label}>

@@ -12,7 +12,8 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { Money } from '@/components/Money/Money';
 import { get } from '@/providers/http';
 import { useExport } from './useExport';
-import { rebateBills, rebateBillScreen } from '.';
+import { rebateBills } from './data';
+import { useScreen } from '@/layout/screens';
 
 interface Figures {
   rebate_income: string;
@@ -21,6 +22,7 @@ interface Figures {
 }
 
 export function RebateBillList() {
+  const rebateBillScreen = useScreen();
   const { tableProps, searchFormProps, params } = useSchemaList<RebateBill>(rebateBills);
   const { exporting, run } = useExport('/finance/bill/rebate/export', '返点账单.xlsx');
   const [figures, setFigures] = useState<Figures>();

@@ -11,9 +11,11 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { Money } from '@/components/Money/Money';
 import { useExport } from './useExport';
-import { smsBills, smsBillScreen } from '.';
+import { smsBills } from './data';
+import { useScreen } from '@/layout/screens';
 
 export function SmsBillList() {
+  const smsBillScreen = useScreen();
   const { tableProps, searchFormProps, params } = useSchemaList<SmsBill>(smsBills);
   const { exporting, run } = useExport('/finance/bill/sms/export', '短信账单.xlsx');
   return (

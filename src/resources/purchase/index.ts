@@ -4,44 +4,10 @@
  * stories import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { products, smsBills, rebateBills, purchaseRecords, directPurchaseRecords } from './data';
 
-/** 购买短信 (POST /sms/products) */
-export const products = {
-  name: 'products',
-  list: { url: '/sms/products', method: 'form' },
-  idField: 'product_id',
-  entity: 'entities/product',
-  filter: 'filters/product',
-} satisfies DataResource;
-/** 短信账单 (POST /finance/bill/sms) */
-export const smsBills = {
-  name: 'smsBills',
-  list: { url: '/finance/bill/sms', method: 'form' },
-  entity: 'entities/sms-bill',
-  filter: 'filters/sms-bill',
-} satisfies DataResource;
-/** 返点账单 (GET /finance/bill/rebate) */
-export const rebateBills = {
-  name: 'rebateBills',
-  list: { url: '/finance/bill/rebate', method: 'get' },
-  entity: 'entities/rebate-bill',
-  filter: 'filters/rebate-bill',
-} satisfies DataResource;
-/** 消费记录：套餐模式 (POST /finance/bill/purchaseHistory)、直充模式 (POST /finance/bill/direct/purchaseHistory) */
-export const purchaseRecords = {
-  name: 'purchaseRecords',
-  list: { url: '/finance/bill/purchaseHistory', method: 'form' },
-  idField: 'rownum',
-  entity: 'entities/purchase-record',
-  filter: 'filters/purchase-record',
-} satisfies DataResource;
-export const directPurchaseRecords = {
-  name: 'directPurchaseRecords',
-  list: { url: '/finance/bill/direct/purchaseHistory', method: 'form' },
-  entity: 'entities/direct-purchase-record',
-  filter: 'filters/direct-purchase-record',
-} satisfies DataResource;
+export * from './data';
 
 export const purchaseTab: Screen = {
   name: 'service_purchase',
@@ -50,6 +16,7 @@ export const purchaseTab: Screen = {
   page: lazy(() => import('./PurchasePage')),
   data: [products],
 };
+
 export const internationalPricesTab: Screen = {
   name: 'service_international',
   path: 'purchase/international',
@@ -69,6 +36,7 @@ export const purchaseTabs: Screen = {
   index: 'purchase',
   children: [purchaseTab, internationalPricesTab],
 };
+
 export const productBuyScreen: Screen = {
   name: 'sms_purchase',
   path: '/sms/purchase/:id',
@@ -76,8 +44,7 @@ export const productBuyScreen: Screen = {
   page: lazy(() => import('./ProductBuyPage')),
   access: 'packageStock',
 };
-/** A product's buy page. */
-export const productBuyPath = (productId: string | number) => productBuyScreen.path.replace(':id', String(productId));
+
 /**
  * 剩余条数 in the 购买 menu: the one pools page is /remain (src/custom-pages/reports, the home
  * page's figures open it too); /sms/pools, its older path, opens it.
@@ -91,6 +58,7 @@ export const poolScreen: Screen = {
   menu: 'purchase',
   link: '/remain',
 };
+
 export const smsBillScreen: Screen = {
   name: 'finance_bill',
   path: '/finance/bill',
@@ -100,6 +68,7 @@ export const smsBillScreen: Screen = {
   menu: 'finance',
   data: [smsBills],
 };
+
 export const rebateBillScreen: Screen = {
   name: 'finance_rebate',
   path: '/finance/rebate',
@@ -109,6 +78,7 @@ export const rebateBillScreen: Screen = {
   menu: 'finance',
   data: [rebateBills],
 };
+
 export const purchaseRecordScreen: Screen = {
   name: 'finance_record',
   path: '/finance/record',

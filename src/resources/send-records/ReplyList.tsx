@@ -15,9 +15,11 @@ import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { lastUplinkMonth, uplinkDayDisabled, uplinkRangeProblem } from './recordDates';
-import { moRecords, replyTab } from '.';
+import { moRecords } from './data';
+import { useScreen } from '@/layout/screens';
 
 export function ReplyList() {
+  const replyTab = useScreen();
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [initialValues] = useState(() => {

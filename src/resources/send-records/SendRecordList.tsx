@@ -28,7 +28,8 @@ import { isAgent } from '@/providers/access';
 import { ApiError, postForm } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { lastDays, rangeOrderProblem, RECORD_DEFAULT_DAYS } from './recordDates';
-import { sendRecords, sendRecordTab } from '.';
+import { sendRecords } from './data';
+import { useScreen } from '@/layout/screens';
 
 export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 
@@ -52,6 +53,7 @@ export function patternProblem(
 }
 
 export function SendRecordList() {
+  const sendRecordTab = useScreen();
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);

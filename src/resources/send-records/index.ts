@@ -4,23 +4,10 @@
  * stories import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
+import { sendRecords, moRecords } from './data';
 
-/** 发送记录 (POST /send/getrecords, page + rows, 10 a page) */
-export const sendRecords = {
-  name: 'sendRecords',
-  list: { url: '/send/getrecords', method: 'form', paging: 'page', pageSize: 10 },
-  entity: 'entities/send-record',
-  filter: 'filters/send-record',
-} satisfies DataResource;
-
-/** 回复记录 (POST /send/getmologs, page + rows) */
-export const moRecords = {
-  name: 'moRecords',
-  list: { url: '/send/getmologs', method: 'form', paging: 'page' },
-  entity: 'entities/mo-record',
-  filter: 'filters/mo-record',
-} satisfies DataResource;
+export * from './data';
 
 export const sendRecordTab: Screen = {
   name: 'statistics_sendrecord',
@@ -29,6 +16,7 @@ export const sendRecordTab: Screen = {
   page: lazy(() => import('./SendRecordList')),
   data: [sendRecords],
 };
+
 export const replyTab: Screen = {
   name: 'statistics_reply',
   path: 'sendrecord/reply',

@@ -17,7 +17,8 @@ import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { TaskDetailDialog } from './TaskDetailDialog';
-import { sendTasks, sendTaskScreen } from '.';
+import { sendTasks } from './data';
+import { useScreen } from '@/layout/screens';
 
 export interface SendTaskListProps {
   /** refresh period (10 s; stories shorten it) */
@@ -25,6 +26,7 @@ export interface SendTaskListProps {
 }
 
 export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTaskListProps) {
+  const sendTaskScreen = useScreen();
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [detail, setDetail] = useState<SendTask | null>(null);

@@ -21,7 +21,7 @@ import { ApiError, postForm } from '@/providers/http';
 import { taskRecordsLink } from '@/resources/send-records';
 import { MESSAGES } from '../../../common/schema/messages';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
-import { sendTasks } from '.';
+import { sendTasks } from './data';
 
 export const SLOW_LOOKUP_MS = 10_000;
 export const SLOW_LOOKUP_TEXT = '数据量较大，正在统计，请耐心等待…';

@@ -4,15 +4,10 @@
  * the file directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { sendTasks } from './data';
 
-/** 发送任务 (POST /send/sendTask, page + rows) */
-export const sendTasks = {
-  name: 'sendTasks',
-  list: { url: '/send/sendTask', method: 'form', paging: 'page' },
-  entity: 'entities/send-task',
-  filter: 'filters/send-task',
-} satisfies DataResource;
+export * from './data';
 
 export const sendTaskScreen: Screen = {
   name: 'sms_smstask',

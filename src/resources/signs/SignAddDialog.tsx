@@ -9,7 +9,7 @@ import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import signAddForm from '@/generated/forms/sign-add';
 import type { SignAddForm } from '@/generated/schemas';
 import { postForm } from '@/providers/http';
-import { signs } from '.';
+import { signs } from './data';
 
 export interface SignAddDialogProps {
   open: boolean;

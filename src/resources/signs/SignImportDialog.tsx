@@ -9,7 +9,7 @@ import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { IMPORT_FAILURES_URL, IMPORT_MAX_BYTES, importSigns, TEMPLATE_URL, type ImportResult } from './files';
 import { MESSAGES } from '../../../common/schema/messages';
-import { signs } from '.';
+import { signs } from './data';
 
 export interface SignImportDialogProps {
   open: boolean;

@@ -17,9 +17,11 @@ import { isAgent } from '@/providers/access';
 import { SignAddDialog } from './SignAddDialog';
 import { SignImportDialog } from './SignImportDialog';
 import { MESSAGES } from '../../../common/schema/messages';
-import { signReport, signs } from '.';
+import { signs } from './data';
+import { useScreen } from '@/layout/screens';
 
 export function SignList() {
+  const signReport = useScreen();
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);

@@ -1,21 +1,14 @@
 /**
- * 签名报备 (/template/SignReport): the screen and its data, declared here for src/screens.tsx and
- * the data provider. The page is lazy, so it stays its own chunk; stories and other code import
- * the files directly. The page reads its label and schema keys from these declarations.
+ * 签名报备 (/template/SignReport): the screen, declared here for src/screens.tsx, with its data
+ * (./data.ts, re-exported) for the data provider. The page is lazy, so it stays its own chunk;
+ * stories and other code import the files directly. The page reads its schema keys from ./data.ts
+ * and its label through useScreen() (never this file, which lazily imports it).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
-import { SignState } from '@/generated/schemas';
+import type { Screen } from '@/layout/declarations';
+import { signs } from './data';
 
-/** The signs: POST /sign/list, add POST /sign/add, delete is POST /sign/update with state 4. */
-export const signs = {
-  name: 'signs',
-  list: { url: '/sign/list', method: 'form' },
-  create: { url: '/sign/add' },
-  deleteOne: { url: '/sign/update', idParam: 'id', params: { state: SignState.Deleted } },
-  entity: 'entities/sign',
-  filter: 'filters/sign',
-} satisfies DataResource;
+export * from './data';
 
 export const signReport: Screen = {
   name: 'template_SignReport',

@@ -12,7 +12,8 @@ import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport } from './api';
 import { ExpirationDialog, PriceDialog, ReminderDialog, TransferDialog } from './dialogs';
 import { useStat } from './SubAccountList';
-import { financeScreen, subAccountFinance } from '.';
+import { subAccountFinance } from './data';
+import { useScreen } from '@/layout/screens';
 
 type DialogKind = 'recharge' | 'rollback' | 'remind' | 'price' | 'expire';
 
@@ -20,6 +21,7 @@ type DialogKind = 'recharge' | 'rollback' | 'remind' | 'price' | 'expire';
 export const billedByAgent = (r: SubAccountRow) => r.balanceOfAgent === YesNo.Yes || r.paytype === PayType.Postpaid;
 
 export default function FinanceList() {
+  const financeScreen = useScreen();
   const { user } = useCurrentUser();
   const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>(subAccountFinance);
   const { stat, reload } = useStat();

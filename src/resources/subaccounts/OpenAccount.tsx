@@ -20,7 +20,7 @@ import { copyText } from './dialogs';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import openAccountSchema from '../../../schemas/forms/open-account.json';
-import { managerScreen, openScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 const FORM = 'forms/open-account';
 const INITIAL = { agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None };
@@ -41,6 +41,7 @@ function payload(v: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () => void }) {
+  const managerScreen = useScreen('service_manager');
   const { message } = App.useApp();
   const navigate = useNavigate();
   return (
@@ -85,6 +86,7 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
 }
 
 export default function OpenAccount() {
+  const openScreen = useScreen();
   const { user } = useCurrentUser();
   const { info, isLoading } = useCertification(user);
   const [values, setValues] = useState<Record<string, unknown>>(INITIAL);

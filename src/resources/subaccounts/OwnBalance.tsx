@@ -12,7 +12,7 @@ import { billingNote } from '@/providers/access';
 import { OperationMode, UserType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { subAccountApi } from './api';
-import { ownBalanceScreen } from '.';
+import { useScreen } from '@/layout/screens';
 
 interface Own {
   clientid: string;
@@ -32,6 +32,7 @@ interface Own {
 }
 
 export default function OwnBalance() {
+  const ownBalanceScreen = useScreen();
   const [own, setOwn] = useState<Own>();
   const [error, setError] = useState<string>();
   const { user } = useCurrentUser();

@@ -18,7 +18,7 @@ import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
 import { AgentOwned, CertType, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
-import { detailScreen, managerScreen } from '.';
+import { useScreen } from '@/layout/screens';
 import { CertificationForm } from '@/custom-pages/account/CertificationForm';
 
 const ENTITY = 'entities/sub-account-detail';
@@ -172,6 +172,8 @@ function Qualification({
 }
 
 export default function SubAccountDetail() {
+  const managerScreen = useScreen('service_manager');
+  const detailScreen = useScreen();
   const { id = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();

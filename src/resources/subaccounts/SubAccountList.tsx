@@ -17,7 +17,8 @@ import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
 import { CreateTestAccountButton, useTestAccountGate } from './TestAccount';
 import { MESSAGES } from '../../../common/schema/messages';
-import { agentAuthPath, managerScreen, openScreen, subAccounts } from '.';
+import { agentAuthPath, subAccounts } from './data';
+import { useScreen } from '@/layout/screens';
 import { FINANCE_PATH } from '@/pages/dashboard/AgentOverview';
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
@@ -50,6 +51,8 @@ export async function loginAsSubAccount(
 }
 
 export default function SubAccountList() {
+  const openScreen = useScreen('service_open');
+  const managerScreen = useScreen();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const { user } = useCurrentUser();

@@ -4,27 +4,10 @@
  * lazy, so it stays its own chunk; stories and other code import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
-import { CertType, OauthStatus } from '@/generated/schemas';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
+import { subAccounts, subAccountFinance } from './data';
 
-/** 子账户管理 (POST /client/accounts; one: GET /client/account/detail?client_id=) */
-export const subAccounts = {
-  name: 'subAccounts',
-  list: { url: '/client/accounts', method: 'form' },
-  one: { url: '/client/account/detail', method: 'get', idParam: 'client_id' },
-  idField: 'client_id',
-  entity: 'entities/sub-account',
-  filter: 'filters/sub-account',
-} satisfies DataResource;
-
-/** 客户财务 (POST /recharge/rollback/getAccounts) */
-export const subAccountFinance = {
-  name: 'subAccountFinance',
-  list: { url: '/recharge/rollback/getAccounts', method: 'form' },
-  idField: 'client_id',
-  entity: 'entities/sub-account',
-  filter: 'filters/sub-account-finance',
-} satisfies DataResource;
+export * from './data';
 
 export const managerScreen: Screen = {
   name: 'service_manager',
@@ -36,6 +19,7 @@ export const managerScreen: Screen = {
   home: true,
   data: [subAccounts],
 };
+
 export const openScreen: Screen = {
   name: 'service_open',
   path: '/customer/selfsevicelayout/manager/open',
@@ -45,10 +29,9 @@ export const openScreen: Screen = {
   menu: 'customer',
   home: true,
 };
-/** spec 01: the agent-auth screen — /customer/manager/:id/info with status 1 (未认证) and type (1 personal, 2 enterprise) */
-export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) =>
-  `/customer/manager/${encodeURIComponent(clientId)}/info?status=${OauthStatus.Uncertified}&type=${certType}`;
+
 const detailPage = lazy(() => import('./SubAccountDetail'));
+
 export const detailScreen: Screen = {
   name: 'customer_manager',
   path: '/customer/manager/:id/:tab/*',
@@ -56,6 +39,7 @@ export const detailScreen: Screen = {
   page: detailPage,
   access: 'agent',
 };
+
 /**
  * spec 01's named route customer_manager_auth: the detail's 资质信息 tab (/customer/manager/:id/auth,
  * and auth/re), param id, query status and type (issue 41 item 12). The same page as the detail:
@@ -68,14 +52,7 @@ export const managerAuthScreen: Screen = {
   page: detailPage,
   access: 'agent',
 };
-/** the path of customer_manager_auth: id, and the query status (oauth status) and type (cert type) when given */
-export function managerAuthPath(clientId: string, query: { status?: OauthStatus; type?: CertType } = {}): string {
-  const q = new URLSearchParams();
-  if (query.status !== undefined) q.set('status', String(query.status));
-  if (query.type !== undefined) q.set('type', String(query.type));
-  const search = q.toString();
-  return `/customer/manager/${encodeURIComponent(clientId)}/auth${search ? `?${search}` : ''}`;
-}
+
 export const financeScreen: Screen = {
   name: 'customer_finance',
   path: '/customer/finance',
@@ -86,6 +63,7 @@ export const financeScreen: Screen = {
   home: true,
   data: [subAccountFinance],
 };
+
 export const ownBalanceScreen: Screen = {
   name: 'own_balance',
   path: '/customer/finance/balance',

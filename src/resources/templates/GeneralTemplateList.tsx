@@ -4,7 +4,7 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import type { SmsTemplate } from '@/generated/schemas';
-import { generalTemplates } from '.';
+import { generalTemplates } from './data';
 
 export function GeneralTemplateList() {
   const { tableProps, searchFormProps } = useSchemaList<SmsTemplate>(generalTemplates);

@@ -17,7 +17,7 @@ import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { TemplateImportDialog } from './TemplateImportDialog';
 import { MESSAGES } from '../../../common/schema/messages';
-import { templates } from '.';
+import { templates } from './data';
 
 export const TEMPLATE_NOTICE = '温馨提示：发送短信前，请先添加模板并提交审核，模板审核通过后方可发送短信。';
 

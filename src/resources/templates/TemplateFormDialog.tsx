@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Form, Input, Modal, Radio, Select, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useApprovedSigns } from '@/resources/signs/useApprovedSigns';
-import { signReportPath } from '@/domain/sendRoutes';
+import { useScreenPath } from '@/layout/screens';
 import { useInvalidate } from '@refinedev/core';
 import { enumOptions, schemas } from '@/schema';
 import { ApiError, type ApiBody } from '@/providers/http';
@@ -24,7 +24,7 @@ import {
 } from './validation';
 import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
-import { templates } from '.';
+import { templates } from './data';
 
 export interface TemplateFormDialogProps {
   open: boolean;
@@ -59,6 +59,7 @@ export function TemplateFormDialog({
   onClose,
   onSaved,
 }: TemplateFormDialogProps) {
+  const signReportPath = useScreenPath('template_SignReport');
   const [form] = Form.useForm<TemplateFormValues>();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
@@ -217,7 +218,7 @@ export function TemplateFormDialog({
           extra={
             signsLoaded && !signs.length ? (
               <span data-testid="template-no-sign">
-                该账户暂无审核通过的签名，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名
+                该账户暂无审核通过的签名，请先到 <Link to={signReportPath}>签名报备</Link> 申请签名
               </span>
             ) : undefined
           }

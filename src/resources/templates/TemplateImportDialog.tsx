@@ -9,7 +9,7 @@ import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { importTemplates, TEMPLATE_EXCEL_URL, type ImportResult } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
-import { templates } from '.';
+import { templates } from './data';
 
 export interface TemplateImportDialogProps {
   open: boolean;

@@ -1,12 +1,13 @@
-/** /template/TestReportLayout: tabs template_Intelligent (智能模板) and template_General (通用模板), read from the declarations in ./index.ts. */
+/** /template/TestReportLayout: tabs template_Intelligent (智能模板) and template_General (通用模板), read from the screen table (useScreen). */
 import { Tabs } from 'antd';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { tabsOf } from '@/layout/declarations';
-import { generalTemplatesTab, templateTabs } from '.';
-
-export const TEMPLATE_TABS = tabsOf(templateTabs);
+import { useScreen } from '@/layout/screens';
 
 export function TemplateTabs() {
+  const templateTabs = useScreen('template_TestReportLayout');
+  const generalTemplatesTab = useScreen('template_General');
+  const TEMPLATE_TABS = tabsOf(templateTabs);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const path = pathname.replace(/\/+$/, '');

@@ -4,28 +4,10 @@
  * is lazy, so it stays its own chunk; stories and other code import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { Screen } from '@/layout/declarations';
+import { templates, generalTemplates } from './data';
 
-/** 智能模板 (docs/api-templates.md) */
-export const templates = {
-  name: 'templates',
-  list: { url: '/autoTemplate/list', method: 'form' },
-  create: { url: '/autoTemplate/add' },
-  update: { url: '/autoTemplate/edit', idParam: 'templateId' },
-  deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' },
-  idField: 'templateId',
-  entity: 'entities/template',
-  filter: 'filters/template-smart',
-} satisfies DataResource;
-
-/** 通用模板 (POST /autoTemplate/commonlist) */
-export const generalTemplates = {
-  name: 'generalTemplates',
-  list: { url: '/autoTemplate/commonlist', method: 'form' },
-  idField: 'templateId',
-  entity: 'entities/template',
-  filter: 'filters/template-general',
-} satisfies DataResource;
+export * from './data';
 
 const SmartTemplateList = lazy(() => import('./SmartTemplateList'));
 
@@ -36,6 +18,7 @@ export const smartTemplatesTab: Screen = {
   page: SmartTemplateList,
   data: [templates],
 };
+
 export const generalTemplatesTab: Screen = {
   name: 'template_General',
   path: 'intelligent/general',

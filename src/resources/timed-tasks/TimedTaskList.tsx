@@ -17,10 +17,11 @@ import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { SEND_MESSAGES, undoSend } from '@/domain/send';
-import { deliverPath } from '@/domain/sendRoutes';
+import { useScreenPath } from '@/layout/screens';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { TimedTaskPhonesDialog } from './TimedTaskPhonesDialog';
-import { timedTasks, timedTaskScreen } from '.';
+import { timedTasks } from './data';
+import { useScreen } from '@/layout/screens';
 
 /**
  * Has the task's send time come (it can no longer be cancelled)? The send time is Shanghai's
@@ -30,6 +31,8 @@ export const sendTimeReached = (task: Pick<TimedTask, 'setSendTimeStr'>, now: Bu
   !!task.setSendTimeStr && !businessTime(now).isBefore(businessTime(task.setSendTimeStr));
 
 export function TimedTaskList() {
+  const timedTaskScreen = useScreen();
+  const deliverPath = useScreenPath('sms_deliver');
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
@@ -69,7 +72,7 @@ export function TimedTaskList() {
       content: SEND_MESSAGES.reEditWarning,
       okText: '确定',
       cancelText: '取消',
-      onOk: () => navigate(`${deliverPath()}?id=${encodeURIComponent(task.taskId)}`),
+      onOk: () => navigate(`${deliverPath}?id=${encodeURIComponent(task.taskId)}`),
     });
 
   const columns: (string | SchemaColumn<TimedTask>)[] = [

@@ -4,7 +4,7 @@ import { useTable } from '@refinedev/antd';
 import type { TimedTask } from '@/generated/schemas';
 import { listPagination } from '@/components/SchemaTable/SchemaTable';
 import { listPageSize } from '@/components/SchemaTable/useSchemaList';
-import { timedTaskPhones } from '.';
+import { timedTaskPhones } from './data';
 
 export function TimedTaskPhonesDialog({ task, onClose }: { task: TimedTask | null; onClose: () => void }) {
   return (

@@ -3,23 +3,10 @@
  * src/screens.tsx and the data provider (lazy: its own chunk).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
+import { timedTasks, timedTaskPhones } from './data';
 
-/** 定时任务 (POST /send/smsTimerSend/list, page + rows) */
-export const timedTasks = {
-  name: 'timedTasks',
-  list: { url: '/send/smsTimerSend/list', method: 'form', paging: 'page' },
-  idField: 'taskId',
-  entity: 'entities/timed-task',
-  filter: 'filters/timed-task',
-} satisfies DataResource;
-
-/** 定时任务的号码 (POST /send/getAllPhone/list, page + rows; uid + submitTime as meta params) */
-export const timedTaskPhones = {
-  name: 'timedTaskPhones',
-  list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' },
-  idField: 'phone',
-} satisfies DataResource;
+export * from './data';
 
 export const timedTaskScreen: Screen = {
   name: 'sms_timingdeliver',

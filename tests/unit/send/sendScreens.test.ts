@@ -1,8 +1,7 @@
 /** The sending screens in the screen table: routes, names, menu entries, the domestic-sending rule. */
 import { describe, expect, it } from 'vitest';
 import { consoleScreens } from '@/screens';
-import { menuFor, quickLinksFor, screenAt, type MenuNode } from '@/layout/screens';
-import { deliverPath, smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { menuFor, quickLinksFor, screenAt, screenByName, type MenuNode } from '@/layout/screens';
 
 const flat = (es: MenuNode[]): MenuNode[] => es.flatMap((e) => [e, ...(e.children ? flat(e.children) : [])]);
 const keys = (es: MenuNode[]) => flat(es).map((e) => e.key);
@@ -16,10 +15,17 @@ describe('sending screens', () => {
     expect(screenAt(consoleScreens, '/customer/deliverlayout/timingdeliver')?.screen.name).toBe('sms_timingdeliver');
     expect(screenAt(consoleScreens, '/customer/sendlayout/sendrecord')?.screen.name).toBe('statistics_sendrecord');
     expect(screenAt(consoleScreens, '/customer/sendlayout/sendrecord/reply')?.screen.name).toBe('statistics_reply');
-    expect([deliverPath(), smsTaskPath(), timingDeliverPath()]).toEqual([
+    // where the send pages send the user (useScreenPath by name)
+    const pathOf = (name: string) => screenByName(consoleScreens, name)?.fullPath;
+    expect(['sms_deliver', 'sms_smstask', 'sms_timingdeliver'].map(pathOf)).toEqual([
       '/customer/deliverlayout/deliver',
       '/customer/deliverlayout/smstask',
       '/customer/deliverlayout/timingdeliver',
+    ]);
+    // the links to where signs and templates are applied for
+    expect(['template_SignReport', 'template_Intelligent'].map(pathOf)).toEqual([
+      '/template/SignReport',
+      '/template/TestReportLayout/intelligent',
     ]);
   });
   it('menu entries for the pages built; the send page only for domestic sending (phone_inout_type 0 or 2)', () => {
