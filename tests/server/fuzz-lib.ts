@@ -36,6 +36,9 @@
  *
  * Deterministic: a fixed table of values, and fast-check with a fixed seed for the mixed cases
  * (several parameters at once: plausible values that pass the first checks plus a hostile one).
+ * Each role's calls on a route go in a fixed order; on PostgreSQL three roles are fuzzed side by
+ * side (their calls interleave in no fixed order: the database server works while this process
+ * does), on PGlite one after another (see LANES).
  * Logout and password routes are never called with valid data; a role whose session ends is
  * logged in again. Works with or without per-route Fastify schemas: parameters come from the
  * document, falling back to the common names.
@@ -47,7 +50,7 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { backends, type Client, startServer, type TestServer } from './harness';
+import { type Backend, backends, type Client, startServer, type TestServer } from './harness';
 
 export type Json = Record<string, any>;
 const SEED = 20260901;
@@ -70,6 +73,9 @@ interface Hostile {
 }
 
 export const DEEP = '['.repeat(5000) + ']'.repeat(5000);
+/** the malformed requests' long query value and over-limit body (built once, sent on every route) */
+const LONG_QUERY = 'y'.repeat(6000);
+const TOO_LARGE = `{"a":"${'z'.repeat(1024 * 1024 + 10)}"}`;
 export const HOSTILE: Hostile[] = [
   { name: 'nul', json: 'a\u0000b', text: 'a\u0000b' },
   { name: 'control', json: 'x\u001b[2Jy', text: 'x\u0007y' },
@@ -192,8 +198,48 @@ type Payload =
   | { kind: 'form'; pairs: [string, string][] }
   | { kind: 'query'; pairs: [string, string][] };
 
+/** the encoded form of the long texts (the same few hostile values, encoded thousands of times) */
+const encoded = new Map<string, string>();
+const encodeText = (v: string) => {
+  if (v.length < 64) return encodeURIComponent(v);
+  let e = encoded.get(v);
+  if (e === undefined) encoded.set(v, (e = encodeURIComponent(v)));
+  return e;
+};
 export const encode = (pairs: [string, string][]) =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeText(v)}`).join('&');
+
+/**
+ * Runs `fn` for each item, at most `lanes` at once, each item's own calls in order; an item is
+ * started in the order of `items`. (With one lane: one after another, as a for loop.)
+ */
+async function inLanes<T>(items: T[], lanes: number, fn: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i], i);
+    }
+  };
+  // every lane to its end before an error is thrown (none still sending when the test has failed)
+  const ends = await Promise.allSettled(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  for (const e of ends) if (e.status === 'rejected') throw e.reason;
+}
+
+/**
+ * How many roles are fuzzed side by side on a route. PostgreSQL: 3 — a request there spends about
+ * half its time waiting for the database server (another process): three roles' requests at once
+ * keep this process busy meanwhile (fewer than the harness's 4 connections, so a handler that
+ * needs a second connection still gets one). PGlite runs in this process, a query at a time: one.
+ */
+const LANES = 3;
+const lanesOf = (backend: Backend) => (backend === 'postgres' ? LANES : 1);
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 function textOf(v: unknown): string | string[] | undefined {
   if (v === undefined) return undefined;
@@ -345,12 +391,12 @@ export function fuzzEveryRoute(shard: number, of: number) {
       };
     }
 
-    /** runs `fn` while the liveness call is sampled every 100 ms */
-    async function withLiveness(at: string, fn: () => Promise<void>) {
+    /** runs `fn` while the liveness call is sampled every 100 ms (`at`: what is under way, for the report) */
+    async function withLiveness(at: string | (() => string), fn: () => Promise<void>) {
       let done = false;
       const pinger = (async () => {
         while (!done) {
-          await live(at);
+          await live(typeof at === 'string' ? at : at());
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -457,101 +503,116 @@ export function fuzzEveryRoute(shard: number, of: number) {
         const names = [...documented, ...extra];
         const key = `${route.method} ${route.path}`;
         const kinds = kindsOf(route);
-        let primaryDone = false;
-        for (const [ri, role] of roles.entries()) {
-          await withLiveness(`${key} as ${role.name}`, async () => {
-            // does this role get past the session / role check? (an empty call)
+        // whether each role gets past the session / role check (its empty call, below)
+        const passes = roles.map(() => deferred<boolean>());
+        const inFlight = new Set<string>();
+        const fuzzRole = async (role: Role, ri: number) => {
+          // does this role get past the session / role check? (an empty call)
+          let blocked = true;
+          try {
             const probe = await send(
               role,
               route,
               route.method === 'GET' ? { kind: 'query', pairs: [] } : { kind: 'form', pairs: [] },
               'empty',
             );
-            const blocked = probe.body?.code === 401 || probe.body?.code === 403;
-            if (blocked && !whole) return;
-            const one = async (h: Hostile, n: string, kind: 'json' | 'form' | 'query') => {
-              const p =
-                payloadOf(kind, [[n, h]]) ?? (route.method === 'POST' ? payloadOf('json', [[n, h]]) : undefined);
-              if (p) await send(role, route, p, `${h.name} in ${n} (${p.kind})`);
-            };
-            // every role: the classes the guards refuse, each in every parameter at once; the other
-            // classes in each parameter, several parameters per request (a Latin square: request j
-            // puts class (j + i) into parameter i); the payload kind rotating
-            for (const [gi, h] of whole ? GUARDED.entries() : []) {
-              const kind = kinds[(gi + ri + routeNo) % kinds.length];
-              const p =
-                payloadOf(
-                  kind,
-                  names.map((n) => [n, h]),
-                ) ??
-                (route.method === 'POST'
-                  ? payloadOf(
-                      'json',
-                      names.map((n) => [n, h]),
-                    )
-                  : undefined);
-              if (p) await send(role, route, p, `${h.name} in every parameter (${p.kind})`);
-            }
-            for (let j = 0; j < VALUES.length; j++) {
-              const kind = kinds[(j + ri + routeNo) % kinds.length];
-              const values: [string, Hostile][] = names.map((n, i) => [n, VALUES[(j + i) % VALUES.length]]);
-              const p = payloadOf(
+            blocked = probe.body?.code === 401 || probe.body?.code === 403;
+          } finally {
+            passes[ri].resolve(!blocked);
+          }
+          if (blocked && !whole) return;
+          const one = async (h: Hostile, n: string, kind: 'json' | 'form' | 'query') => {
+            const p = payloadOf(kind, [[n, h]]) ?? (route.method === 'POST' ? payloadOf('json', [[n, h]]) : undefined);
+            if (p) await send(role, route, p, `${h.name} in ${n} (${p.kind})`);
+          };
+          // every role: the classes the guards refuse, each in every parameter at once; the other
+          // classes in each parameter, several parameters per request (a Latin square: request j
+          // puts class (j + i) into parameter i); the payload kind rotating
+          for (const [gi, h] of whole ? GUARDED.entries() : []) {
+            const kind = kinds[(gi + ri + routeNo) % kinds.length];
+            const p =
+              payloadOf(
                 kind,
-                values.filter(([, h]) => kind === 'json' || h.text !== undefined),
+                names.map((n) => [n, h]),
+              ) ??
+              (route.method === 'POST'
+                ? payloadOf(
+                    'json',
+                    names.map((n) => [n, h]),
+                  )
+                : undefined);
+            if (p) await send(role, route, p, `${h.name} in every parameter (${p.kind})`);
+          }
+          for (let j = 0; j < VALUES.length; j++) {
+            const kind = kinds[(j + ri + routeNo) % kinds.length];
+            const values: [string, Hostile][] = names.map((n, i) => [n, VALUES[(j + i) % VALUES.length]]);
+            const p = payloadOf(
+              kind,
+              values.filter(([, h]) => kind === 'json' || h.text !== undefined),
+            );
+            if (p)
+              await send(
+                role,
+                route,
+                p,
+                `square ${j}: ${values.map(([n, h]) => `${n}=${h.name}`).join(', ')} (${p.kind})`,
               );
+          }
+          if (blocked) return;
+          // the first role (in the order of `roles`) that reaches the handler: every class in each
+          // documented parameter alone (the others absent), and in one of the common names
+          if (!(await Promise.all(passes.slice(0, ri).map((p) => p.promise))).includes(true)) {
+            for (const [hi, h] of HOSTILE.entries()) {
+              const kind = kinds[(hi + routeNo) % kinds.length];
+              for (const n of documented) await one(h, n, kind);
+              await one(h, extra[(hi + routeNo) % extra.length], kind);
+            }
+          }
+          // mixed: plausible values in the documented parameters, hostile ones in some (fast-check, fixed seed)
+          if (documented.length) {
+            const arb = fc.record({
+              hostile: fc.uniqueArray(fc.constantFrom(...documented), {
+                minLength: 1,
+                maxLength: Math.min(3, documented.length),
+              }),
+              values: fc.array(fc.constantFrom(...HOSTILE), { minLength: 3, maxLength: 3 }),
+              kind: fc.constantFrom(...kinds),
+            });
+            for (const c of fc.sample(arb, { seed: SEED + routeNo * 31 + ri, numRuns: MIXED_RUNS })) {
+              const values: [string, unknown][] = documented.map((n) => {
+                const i = c.hostile.indexOf(n);
+                return [n, i >= 0 ? c.values[i] : plausible(n)];
+              });
+              const p = payloadOf(c.kind, values) ?? (route.method === 'POST' ? payloadOf('json', values) : undefined);
               if (p)
                 await send(
                   role,
                   route,
                   p,
-                  `square ${j}: ${values.map(([n, h]) => `${n}=${h.name}`).join(', ')} (${p.kind})`,
+                  `mixed ${c.hostile.map((n, i) => `${n}=${c.values[i].name}`).join(', ')} (${p.kind})`,
                 );
             }
-            if (blocked) return;
-            // the first role that reaches the handler: every class in each documented parameter alone
-            // (the others absent), and in one of the common names
-            if (!primaryDone) {
-              for (const [hi, h] of HOSTILE.entries()) {
-                const kind = kinds[(hi + routeNo) % kinds.length];
-                for (const n of documented) await one(h, n, kind);
-                await one(h, extra[(hi + routeNo) % extra.length], kind);
-              }
-            }
-            if (blocked) return;
-            primaryDone = true;
-            // mixed: plausible values in the documented parameters, hostile ones in some (fast-check, fixed seed)
-            if (documented.length) {
-              const arb = fc.record({
-                hostile: fc.uniqueArray(fc.constantFrom(...documented), {
-                  minLength: 1,
-                  maxLength: Math.min(3, documented.length),
-                }),
-                values: fc.array(fc.constantFrom(...HOSTILE), { minLength: 3, maxLength: 3 }),
-                kind: fc.constantFrom(...kinds),
-              });
-              for (const c of fc.sample(arb, { seed: SEED + routeNo * 31 + ri, numRuns: MIXED_RUNS })) {
-                const values: [string, unknown][] = documented.map((n) => {
-                  const i = c.hostile.indexOf(n);
-                  return [n, i >= 0 ? c.values[i] : plausible(n)];
-                });
-                const p =
-                  payloadOf(c.kind, values) ?? (route.method === 'POST' ? payloadOf('json', values) : undefined);
-                if (p)
-                  await send(
-                    role,
-                    route,
-                    p,
-                    `mixed ${c.hostile.map((n, i) => `${n}=${c.values[i].name}`).join(', ')} (${p.kind})`,
-                  );
-              }
-            }
-          });
-          // a role whose session ended (it should not) is logged in again
-          if (role.login && (await role.client.get('/api/login/timeout')).body.data !== true) {
-            findings.push({ role: role.name, route: key, what: 'session ended', status: 0, body: '' });
-            await login(role);
           }
-        }
+        };
+        // the roles one after another (PGlite), or side by side in LANES lanes (PostgreSQL); each
+        // role's calls in order, the first role that reaches the handler the same either way
+        await withLiveness(
+          () => `${key} as ${[...inFlight].join(' + ') || '(between roles)'}`,
+          () =>
+            inLanes(roles, lanesOf(backend), async (role, ri) => {
+              inFlight.add(role.name);
+              try {
+                await fuzzRole(role, ri);
+              } finally {
+                inFlight.delete(role.name);
+              }
+              // a role whose session ended (it should not) is logged in again
+              if (role.login && (await role.client.get('/api/login/timeout')).body.data !== true) {
+                findings.push({ role: role.name, route: key, what: 'session ended', status: 0, body: '' });
+                await login(role);
+              }
+            }),
+        );
         await live(`after ${key}`);
         progress(
           `${routeNo}/${routes.length} ${key}: ${requests} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s, ${findings.length} findings`,
@@ -571,84 +632,95 @@ export function fuzzEveryRoute(shard: number, of: number) {
         if (/logout/.test(route.path)) continue;
         const base = route.path.replace(/\{([^}]+)\}/g, () => 'x');
         const key = `${route.method} ${route.path}`;
-        for (const role of whole ? roles : roles.slice(0, 2)) {
-          await withLiveness(`${key} (malformed) as ${role.name}`, async () => {
-            // repeated query parameters, malformed URLs, an over-long query
-            await send(
-              role,
-              route,
-              {
-                kind: 'query',
-                pairs: [
-                  ['clientId', '1'],
-                  ['clientId', '2'],
-                  ['currentPage', '1'],
-                  ['currentPage', '2'],
-                ],
-              },
-              'repeated query',
-            );
-            await send(role, route, undefined, 'bad url', { url: `${base}/%E0%A4%A` });
-            await send(role, route, undefined, 'bad query encoding', { url: `${base}?clientId=%E0%A4%A&x=%` });
-            await send(role, route, undefined, 'nul in query', { url: `${base}?clientId=a%00b&currentPage=1%00` });
-            await send(role, route, undefined, 'long query', { url: `${base}?q=${'y'.repeat(6000)}` });
-            if (route.method !== 'POST') return;
-            const form = { 'content-type': 'application/x-www-form-urlencoded' };
-            const json = { 'content-type': 'application/json' };
-            await send(role, route, undefined, 'empty body', {});
-            await send(role, route, undefined, 'empty json', { headers: json, rawBody: '' });
-            await send(role, route, undefined, 'malformed json', { headers: json, rawBody: '{"a":' });
-            await send(role, route, undefined, 'json array', { headers: json, rawBody: '[1,2]' });
-            await send(role, route, undefined, 'json string', { headers: json, rawBody: '"x"' });
-            await send(role, route, undefined, 'json null', { headers: json, rawBody: 'null' });
-            await send(role, route, undefined, '__proto__ key', {
-              headers: json,
-              rawBody: '{"__proto__":{"isAdmin":true},"clientId":"1"}',
-            });
-            await send(role, route, undefined, 'constructor key', {
-              headers: json,
-              rawBody: '{"constructor":{"prototype":{"x":1}}}',
-            });
-            await send(role, route, undefined, 'deep json', { headers: json, rawBody: `{"a":${DEEP}}` });
-            await send(role, route, undefined, 'form __proto__', {
-              headers: form,
-              rawBody: '__proto__=1&constructor=2&__proto__[x]=3',
-            });
-            await send(role, route, undefined, 'repeated form', {
-              headers: form,
-              rawBody: 'clientId=1&clientId=2&id=1&id=2&currentPage=1&currentPage=2',
-            });
-            await send(role, route, undefined, 'bad form encoding', {
-              headers: form,
-              rawBody: 'clientId=%E0%A4%A&id=%',
-            });
-            await send(role, route, undefined, 'text/plain', {
-              headers: { 'content-type': 'text/plain' },
-              rawBody: 'hello',
-            });
-            await send(role, route, undefined, 'xml', {
-              headers: { 'content-type': 'application/xml' },
-              rawBody: '<a/>',
-            });
-            await send(role, route, undefined, 'multipart without boundary', {
-              headers: { 'content-type': 'multipart/form-data' },
-              rawBody: 'x',
-            });
-            await send(role, route, undefined, 'truncated multipart', {
-              headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
-              rawBody:
-                '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004',
-            });
-            await send(role, route, undefined, 'json charset', {
-              headers: { 'content-type': 'application/json; charset=utf-16' },
-              rawBody: '{}',
-            });
-            await send(role, route, undefined, 'too large', {
-              headers: json,
-              rawBody: `{"a":"${'z'.repeat(1024 * 1024 + 10)}"}`,
-            });
+        const malformed = async (role: Role) => {
+          // repeated query parameters, malformed URLs, an over-long query
+          await send(
+            role,
+            route,
+            {
+              kind: 'query',
+              pairs: [
+                ['clientId', '1'],
+                ['clientId', '2'],
+                ['currentPage', '1'],
+                ['currentPage', '2'],
+              ],
+            },
+            'repeated query',
+          );
+          await send(role, route, undefined, 'bad url', { url: `${base}/%E0%A4%A` });
+          await send(role, route, undefined, 'bad query encoding', { url: `${base}?clientId=%E0%A4%A&x=%` });
+          await send(role, route, undefined, 'nul in query', { url: `${base}?clientId=a%00b&currentPage=1%00` });
+          await send(role, route, undefined, 'long query', { url: `${base}?q=${LONG_QUERY}` });
+          if (route.method !== 'POST') return;
+          const form = { 'content-type': 'application/x-www-form-urlencoded' };
+          const json = { 'content-type': 'application/json' };
+          await send(role, route, undefined, 'empty body', {});
+          await send(role, route, undefined, 'empty json', { headers: json, rawBody: '' });
+          await send(role, route, undefined, 'malformed json', { headers: json, rawBody: '{"a":' });
+          await send(role, route, undefined, 'json array', { headers: json, rawBody: '[1,2]' });
+          await send(role, route, undefined, 'json string', { headers: json, rawBody: '"x"' });
+          await send(role, route, undefined, 'json null', { headers: json, rawBody: 'null' });
+          await send(role, route, undefined, '__proto__ key', {
+            headers: json,
+            rawBody: '{"__proto__":{"isAdmin":true},"clientId":"1"}',
           });
-        }
+          await send(role, route, undefined, 'constructor key', {
+            headers: json,
+            rawBody: '{"constructor":{"prototype":{"x":1}}}',
+          });
+          await send(role, route, undefined, 'deep json', { headers: json, rawBody: `{"a":${DEEP}}` });
+          await send(role, route, undefined, 'form __proto__', {
+            headers: form,
+            rawBody: '__proto__=1&constructor=2&__proto__[x]=3',
+          });
+          await send(role, route, undefined, 'repeated form', {
+            headers: form,
+            rawBody: 'clientId=1&clientId=2&id=1&id=2&currentPage=1&currentPage=2',
+          });
+          await send(role, route, undefined, 'bad form encoding', {
+            headers: form,
+            rawBody: 'clientId=%E0%A4%A&id=%',
+          });
+          await send(role, route, undefined, 'text/plain', {
+            headers: { 'content-type': 'text/plain' },
+            rawBody: 'hello',
+          });
+          await send(role, route, undefined, 'xml', {
+            headers: { 'content-type': 'application/xml' },
+            rawBody: '<a/>',
+          });
+          await send(role, route, undefined, 'multipart without boundary', {
+            headers: { 'content-type': 'multipart/form-data' },
+            rawBody: 'x',
+          });
+          await send(role, route, undefined, 'truncated multipart', {
+            headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+            rawBody:
+              '--XyZ\r\nContent-Disposition: form-data; name="excel"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\nPK\u0003\u0004',
+          });
+          await send(role, route, undefined, 'json charset', {
+            headers: { 'content-type': 'application/json; charset=utf-16' },
+            rawBody: '{}',
+          });
+          await send(role, route, undefined, 'too large', {
+            headers: json,
+            rawBody: TOO_LARGE,
+          });
+        };
+        const inFlight = new Set<string>();
+        await withLiveness(
+          () => `${key} (malformed) as ${[...inFlight].join(' + ') || '(between roles)'}`,
+          () =>
+            inLanes(whole ? roles : roles.slice(0, 2), lanesOf(backend), async (role) => {
+              inFlight.add(role.name);
+              try {
+                await malformed(role);
+              } finally {
+                inFlight.delete(role.name);
+              }
+            }),
+        );
       }
       expect(findings).toEqual([]);
       expect(slowLiveness).toEqual([]);
