@@ -26,7 +26,9 @@ const ROW = {
 async function appWith(exact: boolean, answer: unknown) {
   const app = Fastify();
   installSerializer(app, { exact });
-  app.setErrorHandler((err, _req, reply) => reply.status(500).send({ code: 500, msg: err.message }));
+  app.setErrorHandler((err, _req, reply) =>
+    reply.status(500).send({ code: 500, msg: err instanceof Error ? err.message : String(err) }),
+  );
   app.get('/x', { schema: { response: { 200: ROW } } }, async () => answer);
   app.get('/plain', async () => answer);
   await app.ready();
