@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { ValidateFunction } from 'ajv';
 import fastJson from 'fast-json-stringify';
 import { createAjv, toFieldErrors, trimBySchema, type JsonSchema } from '../../common/schema';
+import { CUSTOM_FORMATS } from '../../common/schema/formats';
 import { ApiError } from './errors';
 import { BAD_PARAM } from './params';
 import { REQUEST_REF, type RequestRef } from './contract';
@@ -215,7 +216,10 @@ export function installSerializer(app: FastifyInstance, opts: { exact?: boolean 
     // a file answer (fileReply) declares its types under `content`: written as JSON when it is one
     if (String(httpStatus) !== String(HTTP_OK) || !declared || declared.content || declared.type !== 'object')
       return (data: unknown) => JSON.stringify(data);
-    const fast = fastJson(freeFormObjects(declared) as Parameters<typeof fastJson>[0]);
+    // its ajv (for anyOf branches) knows our formats, as the validators' does: no "unknown format" warning
+    const fast = fastJson(freeFormObjects(declared) as Parameters<typeof fastJson>[0], {
+      ajv: { formats: CUSTOM_FORMATS },
+    });
     const route = `${String(method)} ${url}`;
     return (data: unknown) => {
       if (!data || typeof data !== 'object' || (data as Data).code !== 0) return JSON.stringify(data);
