@@ -205,8 +205,8 @@ export function formSchema(schemas: ServerSchemas, key: string): JsonSchema {
  * A compiled serializer writes what the schema says, not what the handler gave: it drops a field
  * the schema forgot and writes a money string a schema calls a number as a number. So with
  * `exact` (config.checkResponses, on in every test) each fast answer is compared with
- * JSON.stringify's: a difference is an error naming the route and the first path that differs, so
- * a test catches any answer the schema would change. Without it (production) a serializer that
+ * JSON.stringify's: a difference is an error naming the route and up to five paths that differ,
+ * so a test catches any answer the schema would change. Without it (production) a serializer that
  * throws (a required field missing) falls back to JSON.stringify: the caller gets the handler's
  * answer either way.
  */
