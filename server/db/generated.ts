@@ -7,11 +7,17 @@
 
 import type { ColumnType } from "kysely";
 
+export type ArrayType<T> = ArrayTypeImpl<T> extends (infer U)[]
+  ? U[]
+  : ArrayTypeImpl<T>;
+
+export type ArrayTypeImpl<T> = T extends ColumnType<infer S, infer I, infer U>
+  ? ColumnType<S[], I[], U[]>
+  : T[];
+
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
-
-export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
 
 export type Json = JsonValue;
 
@@ -227,26 +233,26 @@ export interface DispatchChannels {
 }
 
 export interface DispatchChannelStats {
-  accepted: Generated<Int8>;
+  accepted: Generated<number>;
   bound: Generated<boolean>;
   channel: string;
-  latency_count: Generated<Int8>;
+  latency_count: Generated<number>;
   latency_ms_sum: Generated<number>;
-  receipts: Generated<Int8>;
-  refused: Generated<Int8>;
-  retried: Generated<Int8>;
-  submitted: Generated<Int8>;
-  unconfirmed: Generated<Int8>;
+  receipts: Generated<number>;
+  refused: Generated<number>;
+  retried: Generated<number>;
+  submitted: Generated<number>;
+  unconfirmed: Generated<number>;
   updated_at: Generated<Timestamp>;
   worker: string;
 }
 
 export interface DispatchLeases {
-  id: Generated<Int8>;
+  id: Generated<number>;
   lease_until: Timestamp;
-  message_ids: number[];
+  message_ids: ArrayType<number>;
   owner: string;
-  written: number[] | null;
+  written: ArrayType<number> | null;
 }
 
 export interface DispatchQueue {

@@ -158,9 +158,32 @@ function acquireDataLock(dir: string): () => void {
  */
 const DATE_OID = 1082;
 const dayText = (value: string) => value;
+/**
+ * A BIGINT (the ids of messages and the other traffic tables, migration 0050; count(*)) is read as
+ * a number while it is a safe integer, else as a BigInt: what PGlite does, so both drivers give the
+ * same value (node-postgres' default is the text).
+ */
+const INT8_OID = 20;
+const int8Value = (value: string) => {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : BigInt(value);
+};
+const INT8_ARRAY_OID = 1016;
+const int8Texts = pg.types.getTypeParser(INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0], 'text') as (
+  value: string,
+) => (string | null)[];
+const int8Values = (value: string) => int8Texts(value).map((v) => (v === null ? null : int8Value(v)));
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === DATE_OID ? dayText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    format === 'binary'
+      ? pg.types.getTypeParser(oid, format)
+      : oid === DATE_OID
+        ? dayText
+        : oid === INT8_OID
+          ? int8Value
+          : oid === INT8_ARRAY_OID
+            ? int8Values
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {

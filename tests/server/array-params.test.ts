@@ -108,4 +108,12 @@ describe.skipIf(!TEST_DATABASE_URL)('array parameters (postgres)', () => {
         ${[true, false]}::boolean[] as b`.execute(h.db);
     expect(r.rows[0]).toEqual({ i: [1, -2, 2147483647], t: texts, d: times, b: [true, false] });
   });
+
+  it('reads a bigint and a bigint[] as numbers while safe, as BigInt past 2^53 (as PGlite does)', async () => {
+    const far = 2 ** 32 + 5;
+    const r = await sql<{ one: number; many: (number | null)[]; count: number; huge: bigint }>`
+      select ${far}::bigint as one, ${[far, 1, null]}::bigint[] as many, count(*) as count, 9007199254740993::bigint as huge
+      from generate_series(1, 3)`.execute(h.db);
+    expect(r.rows[0]).toEqual({ one: far, many: [far, 1, null], count: 3, huge: 9007199254740993n });
+  });
 });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/db';
 import { seed } from '../../server/db/seed';
+import { farIds } from './far-ids';
 
 // (typed by hand: importing vitest/node's types here changes jest-dom's matchers in the unit tests)
 export default async function setup(project: { provide(key: 'pgliteTemplate', value: string): void }) {
@@ -17,6 +18,7 @@ export default async function setup(project: { provide(key: 'pgliteTemplate', va
   const handle = await openDatabase({ memory: true });
   try {
     await seed(handle.db);
+    await farIds(handle.db);
     const dump = await handle.dump!();
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {

@@ -5,6 +5,7 @@
  *
  *   describe.each(backends)('%s', (backend) => { const t = useServer(backend); ... })
  */
+import { farIds } from './far-ids';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -209,7 +210,7 @@ export interface ServerOptions {
   build?: Partial<BuildAppOptions>;
 }
 
-async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+export async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await c.connect();
   try {
@@ -260,7 +261,10 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
     handle = await openDatabase({ memory: true, loadDataDir: pgliteTemplate() });
   }
   // the template is seeded already
-  if (backend === 'postgres' || opts.pgliteDir || !pgliteTemplate()) await seed(handle.db);
+  if (backend === 'postgres' || opts.pgliteDir || !pgliteTemplate()) {
+    await seed(handle.db);
+    await farIds(handle.db);
+  }
   const server: TestServer = {
     app: undefined as unknown as FastifyInstance,
     handle,

@@ -164,7 +164,7 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
       const mine = await trx
         .selectFrom('sms_messages')
         .select(['id', 'task_id', 'account_id', 'phone', 'state', 'error_code', 'report', 'done_at', 'pieces'])
-        .where(sql<boolean>`id = any(${rows.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::int[])`)
+        .where(sql<boolean>`id = any(${rows.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::bigint[])`)
         .orderBy('id')
         .execute();
       const tasks = await trx

@@ -58,7 +58,7 @@ export async function releaseMessages(
   if (behind.length)
     await sql`
       insert into sms_requeue (message_id, task_id, next_at)
-      select u.id, ${taskId}, ${iso(now)}::timestamptz from unnest(${behind}::int[]) as u(id)
+      select u.id, ${taskId}, ${iso(now)}::timestamptz from unnest(${behind}::bigint[]) as u(id)
       on conflict (message_id) do nothing`.execute(trx);
 }
 
@@ -135,7 +135,7 @@ export async function claimBatch(
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
-        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(
+        where id = any(${due.rows.map((x) => x.message_id)}::bigint[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(
         trx,
       );
       rows.push(...r.rows);
@@ -158,7 +158,7 @@ export async function claimBatch(
     }
     if (!rows.length) return [];
     const lease = await sql<{ id: string }>`
-      insert into dispatch_leases (owner, lease_until, message_ids, written) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[], '{}')
+      insert into dispatch_leases (owner, lease_until, message_ids, written) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::bigint[], '{}')
       returning id`.execute(trx);
     const leaseId = String(lease.rows[0].id);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
@@ -394,7 +394,7 @@ export async function recordOutcomes(
     const leaseIds = outcomes.every((o) => o.lease !== undefined) ? [...new Set(outcomes.map((o) => o.lease!))] : null;
     const leases = await sql<{ id: string; message_ids: number[] }>`
       select id, message_ids from dispatch_leases where owner = ${owner}
-        and ${leaseIds ? sql`id = any(${leaseIds}::bigint[])` : sql`message_ids && ${outcomes.map((o) => o.id)}::int[]`}
+        and ${leaseIds ? sql`id = any(${leaseIds}::bigint[])` : sql`message_ids && ${outcomes.map((o) => o.id)}::bigint[]`}
       order by id for update`.execute(trx);
     const leased = new Set(leases.rows.flatMap((l) => l.message_ids));
     const mine = outcomes.filter((o) => leased.has(o.id)).map((o) => ({ ...o }));
@@ -404,7 +404,7 @@ export async function recordOutcomes(
     for (const l of leases.rows) {
       const rest = l.message_ids.filter((id) => !recorded.has(id));
       if (!rest.length) emptied.push(l.id);
-      else await sql`update dispatch_leases set message_ids = ${rest}::int[] where id = ${l.id}`.execute(trx);
+      else await sql`update dispatch_leases set message_ids = ${rest}::bigint[] where id = ${l.id}`.execute(trx);
     }
     if (emptied.length) await sql`delete from dispatch_leases where id = any(${emptied}::bigint[])`.execute(trx);
 
@@ -446,10 +446,10 @@ export async function recordOutcomes(
         ${
           known
             ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean${rows ? sql`, u.part` : sql``}
-                from unnest(${msgIds}::text[], ${ids}::int[], ${rows ? rows.map((x) => x.o.taskId) : waiting.map((o) => o.taskId)}::int[]
+                from unnest(${msgIds}::text[], ${ids}::bigint[], ${rows ? rows.map((x) => x.o.taskId) : waiting.map((o) => o.taskId)}::int[]
                   ${rows ? sql`, ${rows.map((x) => x.part)}::int[]` : sql``}) as u(msg_id, id, task_id${rows ? sql`, part` : sql``})`
             : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean${rows ? sql`, u.part` : sql``}
-                from unnest(${msgIds}::text[], ${ids}::int[]${rows ? sql`, ${rows.map((x) => x.part)}::int[]` : sql``}) as u(msg_id, id${rows ? sql`, part` : sql``})
+                from unnest(${msgIds}::text[], ${ids}::bigint[]${rows ? sql`, ${rows.map((x) => x.part)}::int[]` : sql``}) as u(msg_id, id${rows ? sql`, part` : sql``})
                 join sms_messages m on m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}`
         }
         on conflict (msg_id) do nothing
@@ -477,7 +477,7 @@ export async function recordOutcomes(
         await sql`
           insert into sms_message_parts (message_id, part, parts, msg_id, submitted_at)
           select u.id, u.part, u.parts, u.msg_id, ${iso(now)}::timestamptz
-          from unnest(${p.map((x) => x.id)}::int[], ${p.map((x) => x.part)}::int[], ${p.map((x) => x.parts)}::int[], ${p.map((x) => x.msgId)}::text[])
+          from unnest(${p.map((x) => x.id)}::bigint[], ${p.map((x) => x.part)}::int[], ${p.map((x) => x.parts)}::int[], ${p.map((x) => x.msgId)}::text[])
             as u(id, part, parts, msg_id)
           on conflict (message_id, part) do update set parts = excluded.parts, msg_id = excluded.msg_id, state = null, error_code = '', report = '',
             done_at = null, submitted_at = excluded.submitted_at`.execute(trx);
@@ -511,7 +511,7 @@ export async function recordOutcomes(
         attempts = least(m.attempts + 1, 32767),
         submitted_at = case when u.state = ${sql.lit(SendRecordStatus.NotSent)} then m.submitted_at else ${iso(now)}::timestamptz end,
         done_at = u.done_at
-      from unnest(${written.map((o) => o.id)}::int[], ${state}::int[], ${written.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
+      from unnest(${written.map((o) => o.id)}::bigint[], ${state}::int[], ${written.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
         ${doneAt}::timestamptz[]) as u(id, state, msg_id, code, report, done_at)
       where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
@@ -522,7 +522,7 @@ export async function recordOutcomes(
       await sql`
         insert into sms_requeue (message_id, task_id, next_at)
         select u.id, u.task_id, ${iso(now)}::timestamptz + u.delay_ms * interval '1 millisecond'
-        from unnest(${retry.map((x) => x.id)}::int[], ${retry.map((x) => x.task_id)}::int[], ${retry.map((x) => delay.get(x.id) ?? 0)}::int[]) as u(id, task_id, delay_ms)
+        from unnest(${retry.map((x) => x.id)}::bigint[], ${retry.map((x) => x.task_id)}::int[], ${retry.map((x) => delay.get(x.id) ?? 0)}::int[]) as u(id, task_id, delay_ms)
         on conflict (message_id) do update set next_at = excluded.next_at`.execute(trx);
     }
     const final = r.rows.filter((x) => x.state !== SendRecordStatus.NotSent && x.state !== SendRecordStatus.Submitted);
@@ -556,13 +556,13 @@ export async function markWritten(
 ): Promise<boolean> {
   if (!ids.length) return true;
   const lease = sql`
-    update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
+    update dispatch_leases set written = written || ${ids}::bigint[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
     where id = ${leaseId}::bigint and owner = ${owner} and lease_until >= ${iso(now)}::timestamptz`;
   if (!channel) return Number((await lease.execute(db)).numAffectedRows ?? 0) > 0;
   // a named channel is recorded on the messages in the same statement (the default link's '' needs no write)
   const r = await sql<{ n: number }>`
     with l as (${lease} returning id),
-      m as (update sms_messages set channel = ${channel} where id = any(${ids}::int[]) and exists (select 1 from l) returning id)
+      m as (update sms_messages set channel = ${channel} where id = any(${ids}::bigint[]) and exists (select 1 from l) returning id)
     select (select count(*) from l)::int as n, (select count(*) from m)::int as written`.execute(db);
   return (r.rows[0]?.n ?? 0) > 0;
 }
@@ -594,14 +594,14 @@ export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 
       : await sql<AppliedReport>`
       update sms_messages m set state = ${SendRecordStatus.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
-      where m.id = any(${written}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      where m.id = any(${written}::bigint[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
     const back = !unwritten.length
       ? { rows: [] }
       : await sql<{ message_id: number }>`
       insert into sms_requeue (message_id, task_id, next_at)
       select m.id, m.task_id, ${iso(now)}::timestamptz from sms_messages m
-      where m.id = any(${unwritten}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      where m.id = any(${unwritten}::bigint[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       on conflict (message_id) do nothing
       returning message_id`.execute(trx);
     await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
@@ -676,12 +676,12 @@ interface InflightHit {
  */
 async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number })[]): Promise<InflightHit[]> {
   const ids = [...new Set(hits.map((x) => x.message_id))].sort((a, b) => a - b);
-  await sql`select 1 from sms_message_parts where message_id = any(${ids}::int[]) order by message_id, part for update`.execute(
+  await sql`select 1 from sms_message_parts where message_id = any(${ids}::bigint[]) order by message_id, part for update`.execute(
     trx,
   );
   await sql`
     update sms_message_parts p set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
-    from unnest(${hits.map((x) => x.message_id)}::int[], ${hits.map((x) => x.part)}::int[], ${hits.map((x) => x.r.state)}::int[],
+    from unnest(${hits.map((x) => x.message_id)}::bigint[], ${hits.map((x) => x.part)}::int[], ${hits.map((x) => x.r.state)}::int[],
       ${hits.map((x) => x.r.errorCode)}::text[], ${hits.map((x) => x.r.report)}::text[], ${hits.map((x) => iso(x.r.doneAt))}::timestamptz[])
       as u(id, part, state, error_code, report, done_at)
     where p.message_id = u.id and p.part = u.part`.execute(trx);
@@ -697,7 +697,7 @@ async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number
     submitted_at: Date;
   }>`
     select message_id, part, parts, msg_id, state, error_code, report, done_at, submitted_at from sms_message_parts
-    where message_id = any(${ids}::int[]) order by message_id, part`.execute(trx);
+    where message_id = any(${ids}::bigint[]) order by message_id, part`.execute(trx);
   const byMessage = new Map<number, typeof all.rows>();
   for (const x of all.rows) {
     let list = byMessage.get(x.message_id);
@@ -724,7 +724,7 @@ async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number
     });
   }
   if (final.length)
-    await sql`delete from sms_message_parts where message_id = any(${final.map((x) => x.message_id)}::int[])`.execute(
+    await sql`delete from sms_message_parts where message_id = any(${final.map((x) => x.message_id)}::bigint[])`.execute(
       trx,
     );
   return final;
@@ -761,12 +761,12 @@ async function applyToInflight(
       msg_id = u.msg_id,
       submitted_at = case when m.state = ${SendRecordStatus.NotSent} then u.submitted_at else m.submitted_at end,
       attempts = case when m.state = ${SendRecordStatus.NotSent} then least(m.attempts + 1, 32767) else m.attempts end
-    from unnest(${ids}::int[], ${hit.map((x) => x.msg_id)}::text[], ${hit.map((x) => iso(new Date(x.submitted_at)))}::timestamptz[],
+    from unnest(${ids}::bigint[], ${hit.map((x) => x.msg_id)}::text[], ${hit.map((x) => iso(new Date(x.submitted_at)))}::timestamptz[],
                 ${hit.map((x) => x.r.state)}::int[], ${hit.map((x) => x.r.errorCode)}::text[], ${hit.map((x) => x.r.report)}::text[],
                 ${hit.map((x) => iso(x.r.doneAt))}::timestamptz[]) as u(id, msg_id, submitted_at, state, error_code, report, done_at)
     -- 0 or 1, not by the in-flight row's marked: markSubmitted may commit 1 between this statement's
     -- snapshot and the record's lock; the record's visible 0 must still be locked and re-read as 1
-    where m.id = any(${ids}::int[]) and m.id = u.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.Submitted})
+    where m.id = any(${ids}::bigint[]) and m.id = u.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.Submitted})
     returning ${RETURNING}, u.msg_id`.execute(trx);
   return { rows: r.rows, matched };
 }
@@ -952,7 +952,7 @@ export async function applyUnconfirmedReceipts(
         and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz`.execute(trx);
     const r = await sql<AppliedReport>`
       update sms_messages m set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
-      from unnest(${p.map((x) => x.id)}::int[], ${p.map((x) => x.state)}::int[], ${p.map((x) => x.error_code)}::text[], ${p.map((x) => x.report)}::text[],
+      from unnest(${p.map((x) => x.id)}::bigint[], ${p.map((x) => x.state)}::int[], ${p.map((x) => x.error_code)}::text[], ${p.map((x) => x.report)}::text[],
         ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(id, state, error_code, report, done_at)
       where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
       returning ${RETURNING}`.execute(trx);

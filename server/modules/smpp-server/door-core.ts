@@ -675,8 +675,8 @@ export class DoorCore<S extends DoorSession> {
 
   /**
    * The account's message to `phone` that a door's id names: one of the ids the door answered its
-   * submits with (interface_part_ids, kept 7 days), else, when `messageId` is given, the message of
-   * that id (`by` says which); undefined when there is none (another account's, too old, never accepted). By the
+   * submits with (interface_part_ids, kept 7 days), else, when `messageId` is given, the message
+   * whose id's low 32 bits it is (`by` says which); undefined when there is none (another account's, too old, never accepted). By the
    * phone's hash index, then the message's id: a lookup of a few rows.
    */
   async findMessage(
@@ -709,9 +709,14 @@ export class DoorCore<S extends DoorSession> {
       .limit(1)
       .executeTakeFirst();
     if (byPart) return { ...byPart, by: 'part' };
-    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0x7fffffff)
+    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0xffffffff)
       return undefined;
-    const byId = await base().where('m.id', '=', messageId).executeTakeFirst();
+    // a 32-bit field (SGIP's sequence number) carries the id's low 32 bits: among the few rows of the phone
+    const byId = await base()
+      .where(sql<boolean>`m.id & 4294967295 = ${messageId}::bigint`)
+      .orderBy('m.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return byId && { ...byId, by: 'id' };
   }
 

@@ -83,7 +83,7 @@ export async function enqueueSmppReceipts(
     cross join lateral (select ${stat} as stat) s
     left join interface_part_ids ip on ip.message_id = m.id
     cross join lateral (select '' as part_id where not coalesce(ip.whole, false) union all select x from unnest(ip.part_ids) x) p
-    where m.id = any(${final.map((x) => x.id)}::int[])
+    where m.id = any(${final.map((x) => x.id)}::bigint[])
       and t.registered_delivery <> 0 and not (t.registered_delivery = 2 and s.stat = 'DELIVRD')
     order by m.id, p.part_id
     on conflict (message_id, part_id) do nothing`.execute(trx);
