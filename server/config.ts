@@ -212,6 +212,10 @@ export interface AppConfig {
   monitorFlushMs: number;
   /** per-minute series rows older than this many days are purged */
   monitorKeepDays: number;
+  /** uplinks are kept this many months (MO_KEEP_MONTHS; server/modules/retention) */
+  moKeepMonths: number;
+  /** push_outbox rows delivered or given up are kept this many days (PUSH_KEEP_DAYS) */
+  pushKeepDays: number;
 }
 
 /** The settings no variable sets. */
@@ -300,6 +304,8 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     metricsToken: env.METRICS_TOKEN ?? '',
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST,
+    moKeepMonths: env.MO_KEEP_MONTHS,
+    pushKeepDays: env.PUSH_KEEP_DAYS,
   };
 }
 

@@ -30,6 +30,7 @@ import purchase from './purchase';
 import records from './records';
 import register from './register';
 import reports from './reports';
+import retention from './retention';
 import send from './send';
 import sign from './sign';
 import subaccount from './subaccount';
@@ -63,6 +64,7 @@ export const MODULES: FastifyPluginAsync[] = [
   records,
   register,
   reports,
+  retention,
   send,
   sign,
   site,

@@ -1,0 +1,20 @@
+/**
+ * Retention: uplinks and pushed outbox rows leave the database past their keeping time
+ * (service.ts; docs/api-records.md "Retention"). The purge runs on every API process's purge timer;
+ * one process at a time does the work.
+ */
+import { defineModule, moduleTimer } from '../module';
+import { RetentionService } from './service';
+
+export { RetentionService, monthsBefore } from './service';
+
+declare module '../../context' {
+  interface Services {
+    retention: RetentionService;
+  }
+}
+
+export default defineModule({ name: 'retention' }, async (app, ctx) => {
+  const retention = (app.services.retention = new RetentionService(ctx));
+  moduleTimer(app, ctx.options.purgeEveryMs, () => retention.purge(), 'retention purge');
+});

@@ -1,0 +1,86 @@
+/**
+ * Retention (issue 40, docs/api-records.md "Retention"): rows that the console and the customers'
+ * interfaces no longer show leave the database.
+ *
+ * - uplinks (`sms_mo`) older than MO_KEEP_MONTHS months (3 at least: the console lists the last
+ *   three months, spec 02);
+ * - the push outbox's rows delivered or given up (`done_at` set) more than PUSH_KEEP_DAYS days ago;
+ *   a row still to be pushed is never removed.
+ *
+ * Each table is purged in batches of BATCH rows, oldest first (migration 0051's indexes), each
+ * batch its own short transaction, so no lock is held for long and a crash loses nothing but the
+ * batch's work. Every API process runs the purge on its timer; one process at a time does the work
+ * (a transaction-level advisory lock per batch, tried without waiting: the others skip that turn).
+ */
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
+
+/** rows per batch: a short statement on every table */
+export const BATCH = 5000;
+/** advisory lock of the purge (one process at a time; per schema: platforms sharing a database do not wait for each other) */
+const LOCK = sql`hashtext('retention-purge:' || current_schema())`;
+
+export interface PurgeCounts {
+  uplinks: number;
+  pushes: number;
+}
+
+/** The instant `months` calendar months before `now` (the same day and time; the month's last day when it has none). */
+export function monthsBefore(now: Date, months: number): Date {
+  const d = new Date(now.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+export class RetentionService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** One purge of every table; how many rows left each. `maxBatches` bounds a run's work per table. */
+  async purge(maxBatches = 100): Promise<PurgeCounts> {
+    const now = this.ctx.now();
+    const moBefore = monthsBefore(now, Math.max(3, this.ctx.config.moKeepMonths));
+    const pushBefore = new Date(now.getTime() - this.ctx.config.pushKeepDays * 86_400_000);
+    return {
+      uplinks: await this.batches(maxBatches, (trx) =>
+        sql<{ n: number }>`
+          with gone as (
+            delete from sms_mo where id in (
+              select id from sms_mo where received_at < ${moBefore} order by received_at, id limit ${BATCH})
+            returning 1)
+          select count(*)::int as n from gone`.execute(trx),
+      ),
+      pushes: await this.batches(maxBatches, (trx) =>
+        sql<{ n: number }>`
+          with gone as (
+            delete from push_outbox where id in (
+              select id from push_outbox where done_at is not null and done_at < ${pushBefore} order by done_at, id limit ${BATCH})
+            returning 1)
+          select count(*)::int as n from gone`.execute(trx),
+      ),
+    };
+  }
+
+  /** Batches of `step` until one removes less than BATCH rows, another process holds the lock, or `max` ran. */
+  private async batches(
+    max: number,
+    step: (trx: Transaction<Database>) => Promise<{ rows: { n: number }[] }>,
+  ): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < max; i++) {
+      const n = await this.ctx.db.transaction().execute(async (trx) => {
+        const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LOCK}) as ok`.execute(trx);
+        if (!got.rows[0]?.ok) return -1;
+        return (await step(trx)).rows[0]?.n ?? 0;
+      });
+      if (n < 0) break;
+      total += n;
+      if (n < BATCH) break;
+    }
+    return total;
+  }
+}
