@@ -29,11 +29,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { insertFixtureTask } from './lib/dispatch-fixture';
-import { LedgerService } from '../server/modules/ledger/service';
+import { pgAdmin } from './lib/pg-admin';
+import {
+  balanceViolations,
+  messageCounts,
+  receiptsUnapplied,
+  recountTasks,
+  runMessages,
+  stateSummary,
+} from './lib/settle-checks';
 import { startStandaloneSim } from './lib/sim-standalone';
 
 const baseUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
@@ -47,15 +54,7 @@ const KILL_AT = Number(process.env.KILL_AT ?? 1 / 3);
 const dbName = `crash_${process.pid}`;
 const root = path.resolve(import.meta.dirname, '..');
 
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: baseUrl });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+const admin = (q: string) => pgAdmin(baseUrl, q);
 
 const u = new URL(baseUrl);
 u.pathname = `/${dbName}`;
@@ -107,14 +106,8 @@ async function taskRow(id: number) {
   return db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-async function byState(taskId: number) {
-  const r = await sql<{ state: number; unconfirmed: boolean; leased: boolean; n: number }>`
-    select state, error_code = 'UNCONFIRMED' as unconfirmed, id in (select unnest(message_ids) from dispatch_leases) as leased, count(*)::int n
-    from sms_messages where task_id = ${taskId} group by 1, 2, 3 order by 1, 2, 3`.execute(db);
-  return r.rows
-    .map((x) => `${x.state}${x.unconfirmed ? ' UNCONFIRMED' : ''}${x.leased ? ' leased' : ''}: ${x.n}`)
-    .join(', ');
-}
+/** the fixture is the run's only task: the checks take the tasks from its id on */
+const byState = (taskId: number) => stateSummary(db, taskId);
 
 try {
   await seed(db);
@@ -151,11 +144,9 @@ try {
   worker = startWorker(2);
   for (;;) {
     const t = await taskRow(task.id);
-    const unconfirmed = await sql<{
-      n: number;
-    }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+    const { unconfirmed } = await messageCounts(db, task.id);
     const c = await sim.counts();
-    if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.receiptsPending === 0) break;
+    if (t.status === 3 && t.unknown_num === unconfirmed && c.receiptsPending === 0) break;
     if (Date.now() > deadline || worker.exitCode !== null)
       throw new Error(
         `not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`,
@@ -164,18 +155,11 @@ try {
   }
   // receipts the simulator sent have been acknowledged = stored; let the applier finish them
   for (let i = 0; i < 50; i++) {
-    const left = await sql<{
-      n: number;
-    }>`select count(*)::int n from sms_receipts r join sms_inflight i on i.msg_id = r.msg_id`.execute(db);
-    if (left.rows[0].n === 0) break;
+    if ((await receiptsUnapplied(db)) === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   // receipts for the unconfirmed messages: matched by number + channel once MATCH_MS has passed
-  const unconfirmedBefore = (
-    await sql<{
-      n: number;
-    }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db)
-  ).rows[0].n;
+  const unconfirmedBefore = (await messageCounts(db, task.id)).unconfirmed;
   for (let last = -1, since = Date.now(); Date.now() - since < MATCH_MS + 15_000;) {
     const n = (await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db)).rows[0].n;
     if (n === 0) break;
@@ -190,18 +174,12 @@ try {
   // ---- checks
   const t = await taskRow(task.id);
   console.log(`\ndone after ${elapsed.toFixed(1)} s (kill and restart included); messages: ${await byState(task.id)}`);
-  const bad = await sql<{ n: number }>`
-    select count(*)::int n from sms_messages where task_id = ${task.id}
-      and (not (state in (3, 4, 6) or (state = 1 and error_code = 'UNCONFIRMED'))
-        or id in (select unnest(message_ids) from dispatch_leases) or id in (select message_id from sms_requeue))`.execute(
-    db,
-  );
-  if (bad.rows[0].n)
-    violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased / queued)`);
-  const total = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id}`.execute(
-    db,
-  );
-  if (total.rows[0].n !== COUNT) violations.push(`${total.rows[0].n} message rows instead of ${COUNT}`);
+  const counted = await messageCounts(db, task.id);
+  if (counted.total - counted.final)
+    violations.push(
+      `${counted.total - counted.final} messages not in exactly one final state (or still leased / queued)`,
+    );
+  if (counted.total !== COUNT) violations.push(`${counted.total} message rows instead of ${COUNT}`);
 
   const c = await sim.counts();
   console.log(
@@ -218,22 +196,15 @@ try {
 
   // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
   const refs = (c as typeof c & { refs?: Record<string, number> }).refs ?? {};
-  const unconf = await sql<{
-    id: number;
-    phone: string;
-  }>`select id, phone from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  const messages = await runMessages(db, task.id);
+  const unconf = { rows: messages.filter((m) => m.unconfirmed) };
   /** what the simulator counted a message under: our ref (SMPP), its number (CMPP) */
   const key = (m: { id: number; phone: string }) => (CMPP ? m.phone : String(m.id));
   // unconfirmed messages the simulator never got: in flight at the kill (marked, written or about to be) and lost with the
   // process or its connection (a socket closed by the kernel with unread data is reset: what the peer had not read yet is gone)
   const lostInCrash = unconf.rows.filter((m) => !refs[key(m)]).length;
   // messages that are not unconfirmed and never reached the simulator: claimed and never sent (the guarantee: 0)
-  const all = await sql<{
-    id: number;
-    phone: string;
-    state: number;
-  }>`select id, phone, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(db);
-  const neverSent = all.rows.filter((m) => !refs[key(m)]).length;
+  const neverSent = messages.filter((m) => !m.unconfirmed && !refs[key(m)]).length;
   const limit = WINDOW * CONNECTIONS;
   console.log(
     `\ncrash guarantees: unconfirmed after the restart ${unconfirmedBefore}, of which ${unconfirmedBefore - unconf.rows.length} got their receipt by number + channel; ` +
@@ -244,47 +215,14 @@ try {
     violations.push(`${unconf.rows.length} unconfirmed messages, more than window × connections (${limit})`);
   if (neverSent) violations.push(`${neverSent} messages were never sent`);
 
-  const recount = await sql<{
-    success: number;
-    fail: number;
-    unknown: number;
-    submitted: number;
-    pieces: number;
-    cost: string;
-  }>`
-    select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
-      count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted,
-      coalesce(sum(pieces) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::int pieces,
-      coalesce(sum(pieces * price) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::text cost
-    from sms_messages where task_id = ${task.id}`.execute(db);
-  const r = recount.rows[0];
-  const counters = {
-    success: t.success_num,
-    fail: t.fail_num,
-    unknown: t.unknown_num,
-    submitted: t.submitted_num,
-    pieces: t.refundable_pieces,
-    cost: Number(t.refundable_cost),
-  };
-  const records = { ...r, cost: Number(r.cost) };
+  const [{ counters, records, same }] = await recountTasks(db, task.id);
   console.log(
     `task counters: ${JSON.stringify(counters)}\nrecount:       ${JSON.stringify(records)}\ntask status ${t.status}, finished_at ${t.finished_at?.toISOString()}`,
   );
-  if (JSON.stringify(counters) !== JSON.stringify(records)) violations.push('task counters differ from the records');
+  if (!same) violations.push('task counters differ from the records');
   if (t.status !== 3 || !t.finished_at) violations.push('task not completed');
 
-  const ledger = await new LedgerService({ db, now: () => new Date() }).violations();
-  const pools = await sql<{ id: number; remaining: number; movements: number }>`
-    select p.id, p.remaining, coalesce(m.s, 0)::int movements from product_pools p
-    left join (select pool_id, sum(pieces) s from pool_movements group by pool_id) m on m.pool_id = p.id
-    where p.remaining <> coalesce(m.s, 0)`.execute(db);
-  const accounts = await sql<{ n: number }>`select count(*)::int n from accounts`.execute(db);
-  const poolCount = await sql<{ n: number }>`select count(*)::int n from product_pools`.execute(db);
-  console.log(
-    `ledger: ${accounts.rows[0].n} accounts, ${ledger.length} with sum(ledger) ≠ balance; pools: ${poolCount.rows[0].n}, ${pools.rows.length} with sum(movements) ≠ remaining`,
-  );
-  if (ledger.length) violations.push(`ledger out of balance: ${ledger.map((l) => l.clientid).join(', ')}`);
-  if (pools.rows.length) violations.push(`pools out of balance: ${pools.rows.map((p) => p.id).join(', ')}`);
+  violations.push(...(await balanceViolations(db)));
   const orphans = await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db);
   const mo = await sql<{ n: number }>`select count(*)::int n from sms_mo`.execute(db);
   console.log(
