@@ -16,11 +16,7 @@ const TAG = '账户';
 
 export function accountRoutes(ctx: AppContext, account: AccountService): FastifyPluginAsync {
   const certification = request(ctx, 'forms/certification');
-  const certState = okOf(ctx, {
-    type: 'object',
-    required: ['oauth_status'],
-    properties: { oauth_status: { type: 'integer', title: '认证状态（2 待认证，3 已认证）' } },
-  });
+  const certState = okOf(ctx, 'responses/cert-state');
   return async (plugin) => {
     const app = api(plugin);
 

@@ -51,7 +51,7 @@ export function authRoutes(
         tag: TAG,
         summary: '会话检查：data 为 true 表示已登录',
         access: 'public',
-        response: okOf(ctx, { type: 'boolean' }),
+        response: okOf(ctx, 'responses/session-alive'),
       }),
       async (req, reply) =>
         // an account's session, else an operator's (the same cookie: operator-session.ts)

@@ -9,24 +9,9 @@ import { ALARM_FORM, ALARM_MSG, type BillsService } from './service';
 
 const TAG = '财务管理';
 
-const money = (title: string) => ({ type: 'string', title });
-/** the caller's credit alarm (GET /finance/agentBalanceAlarm/get, the answer of .../edit) */
-const ALARM = {
-  type: 'object',
-  required: ['agentId', 'alarmAmount', 'alarmPhone', 'armed', 'balance'],
-  properties: {
-    agentId: { type: 'string', title: '账户' },
-    alarmAmount: { type: 'string', title: '提醒额度(元)' },
-    alarmPhone: { type: 'string', title: '提醒手机号' },
-    armed: { type: 'integer', title: '已布防（1：余额跌破时提醒）' },
-    lastAlarmTime: { type: 'string', title: '上次提醒时间' },
-    balance: money('账户余额(元)'),
-  },
-};
-
 /** /finance/*: own bill, balance figures, credit history and credit alarm of an agent (docs/api-bills.md). */
 export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPluginAsync {
-  const alarm = okOf(ctx, ALARM);
+  const alarm = okOf(ctx, 'responses/credit-alarm');
   return async (plugin) => {
     const app = api(plugin);
     app.post(
@@ -60,11 +45,7 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
         tag: TAG,
         summary: '账户余额与可用额度',
         access: 'agent',
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['available_line', 'balance'],
-          properties: { available_line: money('可用额度(元)'), balance: money('账户余额(元)') },
-        }),
+        response: okOf(ctx, 'responses/bill-figures'),
       }),
       async (req) => ok(await bills.billData(sessionOf(req).account)),
     );
@@ -97,16 +78,7 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
         summary: '额度提醒所属账户',
         access: 'agent',
         querystring: request(ctx, 'params/bills-alarm-account'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['agentId', 'balance'],
-          properties: {
-            agentId: { type: 'string', title: '账户' },
-            name: { type: ['string', 'null'], title: '名称' },
-            mobile: { type: ['string', 'null'], title: '手机号' },
-            balance: money('账户余额(元)'),
-          },
-        }),
+        response: okOf(ctx, 'responses/alarm-account'),
       }),
       async (req) => ok(await bills.alarmAccount(sessionOf(req).account)),
     );

@@ -37,15 +37,7 @@ export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): F
         summary: '添加黑名单号码（多个号码以逗号、空格或换行分隔；代理商可选择子账户）',
         access: 'session',
         body: request(ctx, 'forms/blacklist-add'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['added', 'existing', 'invalid'],
-          properties: {
-            added: { type: 'integer', title: '新增' },
-            existing: { type: 'integer', title: '已存在' },
-            invalid: { type: 'integer', title: '无效号码' },
-          },
-        }),
+        response: okOf(ctx, 'responses/blacklist-added'),
       }),
       async (req) => {
         const r = await blacklist.add(sessionOf(req).account, req.body);

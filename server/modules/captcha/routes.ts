@@ -23,16 +23,8 @@ function normaliseTrack(body: unknown): unknown {
 }
 
 export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): FastifyPluginAsync {
-  const challenge = okOf(ctx, {
-    type: 'object',
-    required: ['server'],
-    properties: { server: { type: 'string', title: '挑战令牌' } },
-  });
-  const token = okOf(ctx, {
-    type: 'object',
-    required: ['token'],
-    properties: { token: { type: 'string', title: '一次性令牌（登录、注册时回传）' } },
-  });
+  const challenge = okOf(ctx, 'responses/slider-challenge');
+  const token = okOf(ctx, 'responses/slider-token');
   return async (plugin) => {
     const app = api(plugin);
     app.get(

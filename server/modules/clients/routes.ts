@@ -8,11 +8,6 @@ import type { ClientsService } from './service';
 
 /** POST /send/getclients (params/clients-list: getAll, smsfrom, phoneInoutType): the sub-account picker's options. */
 export function clientsRoutes(ctx: AppContext, clients: ClientsService): FastifyPluginAsync {
-  const option = {
-    type: 'object',
-    required: ['clientid', 'name'],
-    properties: { clientid: { type: 'string', title: '子账户' }, name: { type: 'string', title: '名称' } },
-  } as const;
   return async (plugin) => {
     const app = api(plugin);
     app.post(
@@ -22,7 +17,7 @@ export function clientsRoutes(ctx: AppContext, clients: ClientsService): Fastify
         summary: '子账户选择列表（代理商：名下子账户；子账户：自己）',
         access: 'session',
         body: request(ctx, 'params/clients-list'),
-        response: arrayOf(ctx, option),
+        response: arrayOf(ctx, 'responses/client-option'),
       }),
       async (req) => {
         const rows = await clients.subAccounts(sessionOf(req).account, { phoneInoutType: req.body.phoneInoutType });

@@ -12,11 +12,7 @@ import { contentTestAnswer } from './sensitive-words';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export function contentRoutes(ctx: AppContext): FastifyPluginAsync {
-  const answer = okOf(ctx, {
-    type: 'object',
-    description: '{"200":"ok"} 或 {"500":"起,止", "501": …}',
-    additionalProperties: { type: 'string' },
-  });
+  const answer = okOf(ctx, 'responses/sensitive-ranges');
   return async (plugin) => {
     const app = api(plugin);
     app.post(

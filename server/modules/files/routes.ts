@@ -8,7 +8,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { api, fileReply, okOf, request } from '../../http/contract';
-import type { JsonSchema } from '../../../common/schema';
 import { route } from '../../http/route';
 import { accountIdOf, sessionOf } from '../../http/session';
 import { STORAGE_MESSAGES } from './storage';
@@ -28,50 +27,11 @@ const TXT = 'text/plain; charset=utf-8';
 export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAsync {
   const keyParams = request(ctx, 'params/file-key');
   // an upload's state (check, progress), a chunk saved, a merged file, a delete
-  const uploadStatus = okOf(ctx, {
-    type: 'object',
-    title: '上传状态',
-    required: [
-      'uploaded',
-      'importFilePath',
-      'fileName',
-      'fileMd5',
-      'fileSize',
-      'chunkSize',
-      'chunks',
-      'uploadedChunks',
-      'progress',
-    ],
-    properties: {
-      uploaded: { type: 'boolean', title: '已完整上传（可直接使用 importFilePath）' },
-      importFilePath: { type: ['string', 'null'], title: '文件路径' },
-      fileName: { type: 'string', title: '文件名' },
-      fileMd5: { type: 'string', title: '文件 MD5' },
-      fileSize: { type: 'integer', title: '文件大小（字节）' },
-      chunkSize: { type: 'integer', title: '分片大小（字节）' },
-      chunks: { type: 'integer', title: '分片数' },
-      uploadedChunks: { type: 'array', items: { type: 'integer' }, title: '已保存的分片序号' },
-      progress: { type: 'number', minimum: 0, maximum: 100, title: '进度（百分比）' },
-    },
-  });
-  const chunkSaved = okOf(ctx, {
-    type: 'object',
-    required: ['chunk'],
-    properties: { chunk: { type: 'integer', title: '分片序号' } },
-  });
-  const merged = okOf(ctx, {
-    type: 'object',
-    title: '合并后的文件',
-    required: ['importFilePath', 'fileName', 'fileMd5', 'size'],
-    properties: {
-      importFilePath: { type: 'string', title: '文件路径' },
-      fileName: { type: 'string', title: '文件名' },
-      fileMd5: { type: 'string', title: '文件 MD5' },
-      size: { type: 'integer', title: '文件大小（字节）' },
-    },
-  });
-  const deleted = okOf(ctx, { type: 'object', properties: { deleted: { type: 'boolean', title: '已删除' } } });
-  const parsed: JsonSchema = okOf(ctx, { type: 'object', title: '解析结果', additionalProperties: true });
+  const uploadStatus = okOf(ctx, 'responses/upload-status');
+  const chunkSaved = okOf(ctx, 'responses/chunk-saved');
+  const merged = okOf(ctx, 'responses/merged-file');
+  const deleted = okOf(ctx, 'responses/file-deleted');
+  const parsed = okOf(ctx, 'entities/file-parse');
   const txt = fileReply(TXT);
   return async (plugin) => {
     const app = api(plugin);

@@ -9,38 +9,10 @@ import { cityJson, INVOICE_MESSAGES, invoicePayload, type InvoiceService } from 
 
 const TAG = '发票';
 
-const str = (title: string) => ({ type: 'string', title });
-/** The saved information of one invoice type (the form's fields; empty strings when none was saved). */
-const INFO = {
-  type: 'object',
-  properties: {
-    invoiceType: { type: 'integer', title: '发票类型' },
-    invoiceBody: { type: 'integer', title: '开票主体' },
-    invoiceHead: str('发票抬头'),
-    creditCode: str('纳税人识别号'),
-    email: str('电子邮箱'),
-    toPhone: str('手机号码'),
-    companyRegAddr: str('注册地址'),
-    bank: str('开户银行'),
-    bankAccount: str('银行账号'),
-    telphone: str('注册电话'),
-    toName: str('收件人'),
-    toAddr: str('所在地区'),
-    toAddrDetail: str('详细地址'),
-  },
-};
-const CAN_AMOUNT = {
-  type: 'object',
-  required: ['canAmount'],
-  properties: {
-    canAmount: { type: 'string', format: 'money', title: '可开票金额' },
-  },
-};
-
 /** /invoice/*: invoiceable amount, saved information, check and submit, list, detail, cancel. */
 export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): FastifyPluginAsync {
   const form = request(ctx, 'forms/invoice');
-  const info = okOf(ctx, INFO);
+  const info = okOf(ctx, 'responses/invoice-info');
   const invoice = okOf(ctx, 'entities/invoice');
   // the account asked about: an agent's own sub-account (clientId), else the caller (a sub-account's clientId is ignored)
   const which = request(ctx, 'params/invoice-account');
@@ -53,7 +25,7 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
         summary: '可开票金额（已付款充值合计 − 未取消、未驳回、未退回的发票）；代理商可带 clientId 查名下子账户的',
         access: 'session',
         body: which,
-        response: okOf(ctx, CAN_AMOUNT),
+        response: okOf(ctx, 'responses/invoiceable-amount'),
       }),
       async (req) => ok({ canAmount: await invoices.canAmount(sessionOf(req).account, req.body.clientId) }),
     );
@@ -88,33 +60,7 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
           '申请页初始数据：开票账户、可开票金额、开票项目、可选发票类型、两类已保存信息（代理商可带 clientId：名下子账户的）',
         access: 'session',
         body: which,
-        response: okOf(ctx, {
-          type: 'object',
-          required: [
-            'clientId',
-            'accountStr',
-            'canAmount',
-            'invoiceProject',
-            'canChooseType',
-            'canChooseAccount',
-            'invoiceTypes',
-          ],
-          properties: {
-            clientId: str('开票账户（clientid）'),
-            accountStr: str('开票账户（clientid-名称）'),
-            canAmount: { type: 'string', format: 'money', title: '可开票金额' },
-            invoiceProject: str('开票项目'),
-            canChooseType: { type: 'boolean', title: '可选择发票类型' },
-            canChooseAccount: { type: 'boolean', title: '可代名下子账户申请' },
-            invoiceTypes: {
-              type: 'array',
-              title: '可选发票类型',
-              items: { type: 'integer' },
-            },
-            ordinary: INFO,
-            addedTax: INFO,
-          },
-        }),
+        response: okOf(ctx, 'responses/invoice-init'),
       }),
       async (req) => ok(await invoices.init(sessionOf(req).account, req.body.clientId)),
     );
@@ -125,7 +71,7 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
         summary: '检查发票申请（规则同提交，不保存；clientId：代名下子账户申请）',
         access: 'session',
         body: form,
-        response: okOf(ctx, CAN_AMOUNT),
+        response: okOf(ctx, 'responses/invoiceable-amount'),
         // a sub-account's invoice type is always 1 (it does not choose)
         payload: invoicePayload,
       }),

@@ -58,47 +58,6 @@ export function checkOperators(mobiles: unknown): OperatorCheck {
   };
 }
 
-const int = (title: string) => ({ type: 'integer', title });
-const str = (title: string) => ({ type: 'string', title });
-const strings = (title: string) => ({ type: 'array', title, items: { type: 'string' } });
-
-/** the answer of /send/checkMobileOperater */
-const OPERATOR_CHECK = {
-  type: 'object',
-  required: ['mobileNum', 'unicomNum', 'telecomNum', 'phoneSet', 'parseMobilesInfo'],
-  properties: {
-    mobileNum: int('移动号码数'),
-    unicomNum: int('联通号码数'),
-    telecomNum: int('电信号码数'),
-    internationalPhoneNum: int('国际号码数'),
-    mobileSet: strings('移动号码'),
-    unicomSet: strings('联通号码'),
-    telecomSet: strings('电信号码'),
-    internationalSet: strings('国际号码'),
-    phoneSet: strings('有效号码（去重）'),
-    parseMobilesInfo: {
-      type: 'object',
-      title: '解析结果',
-      properties: { submitTotal: int('提交总数'), errNum: int('无效号码数'), repeatNum: int('重复号码数') },
-    },
-  },
-};
-const PROVINCE = {
-  type: 'object',
-  required: ['provinceId', 'provinceName'],
-  properties: { provinceId: int('省份编号'), provinceName: str('省份') },
-};
-const CITY = {
-  type: 'object',
-  required: ['cityId', 'cityName'],
-  properties: { cityId: int('城市编号'), cityName: str('城市'), label: str('城市') },
-};
-const AREA = {
-  type: 'object',
-  required: ['areaId', 'areaName'],
-  properties: { areaId: int('地区编号'), areaName: str('地区'), fullName: str('全称'), parentId: int('上级编号') },
-};
-
 export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (plugin) => {
     const app = api(plugin);
@@ -109,14 +68,14 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
         summary: `号码运营商检测（最多 ${MAX_NUMBERS} 个号码）`,
         access: 'session',
         body: request(ctx, 'params/numbers-check'),
-        response: okOf(ctx, OPERATOR_CHECK),
+        response: okOf(ctx, 'responses/operator-check'),
       }),
       async (req) => ok(checkOperators(req.body.mobiles)),
     );
 
     app.post(
       '/send/provinceList',
-      route({ tag: TAG, summary: '省份列表', access: 'session', response: arrayOf(ctx, PROVINCE) }),
+      route({ tag: TAG, summary: '省份列表', access: 'session', response: arrayOf(ctx, 'responses/province-option') }),
       async () => ok(provinces().map((p) => ({ provinceId: p.provinceId, provinceName: p.provinceName }))),
     );
 
@@ -127,7 +86,7 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
         summary: '某省的城市列表',
         access: 'session',
         body: request(ctx, 'params/numbers-city-list'),
-        response: arrayOf(ctx, CITY),
+        response: arrayOf(ctx, 'responses/city-option'),
       }),
       async (req) => {
         const id = req.body.provinceId;
@@ -138,7 +97,12 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/send/getProvinceInfo',
-      route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session', response: arrayOf(ctx, AREA) }),
+      route({
+        tag: TAG,
+        summary: '省份（areaId、areaName、全称）',
+        access: 'session',
+        response: arrayOf(ctx, 'responses/area-option'),
+      }),
       async () =>
         ok(provinces().map((p) => ({ areaId: p.provinceId, areaName: p.provinceName, fullName: p.fullName }))),
     );
@@ -150,7 +114,7 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
         summary: '某省的城市（areaId 为省份编号）；或一个城市（areaId 为城市编号）',
         access: 'session',
         querystring: request(ctx, 'params/numbers-city-info'),
-        response: arrayOf(ctx, AREA),
+        response: arrayOf(ctx, 'responses/area-option'),
       }),
       async (req) => {
         const id = req.query.areaId;

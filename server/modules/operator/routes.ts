@@ -132,7 +132,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: ALL,
         body: decision,
-        response: okOf(ctx, { type: 'null' }),
+        response: okOf(ctx, 'responses/no-data'),
       }),
       async (req) => ok(null, await review.decideCertification(actor(req), req.body)),
     );
@@ -144,7 +144,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: ALL,
         body: decision,
-        response: okOf(ctx, { type: 'null' }),
+        response: okOf(ctx, 'responses/no-data'),
       }),
       async (req) => ok(null, await review.decideSign(actor(req), req.body)),
     );
@@ -156,7 +156,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: ALL,
         body: decision,
-        response: okOf(ctx, { type: 'null' }),
+        response: okOf(ctx, 'responses/no-data'),
       }),
       async (req) => ok(null, await review.decideTemplate(actor(req), req.body)),
     );
@@ -168,7 +168,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: ALL,
         body: request(ctx, 'params/invoice-status-change'),
-        response: okOf(ctx, { type: 'null' }),
+        response: okOf(ctx, 'responses/no-data'),
       }),
       async (req) => ok(null, await review.invoiceStatus(actor(req), req.body)),
     );
@@ -208,7 +208,7 @@ export function operatorRoutes(
       async (req) => ok(await customers.list(req.body)),
     );
     const action = request(ctx, 'forms/operator-customer-action');
-    const done = okOf(ctx, { type: 'null' });
+    const done = okOf(ctx, 'responses/no-data');
     app.post(
       '/operator/customers/freeze',
       route({
@@ -265,11 +265,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: OPS,
         body: request(ctx, 'forms/operator-login-as'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['token', 'clientid'],
-          properties: { token: { type: 'string', title: '一次性令牌' }, clientid: { type: 'string', title: '账户' } },
-        }),
+        response: okOf(ctx, 'responses/login-as-token'),
       }),
       async (req) => ok(await customers.loginAs(actor(req), req.body.clientid, req.body.remark)),
     );
@@ -379,7 +375,7 @@ export function operatorRoutes(
         access: 'operator',
         roles: OPS,
         body: request(ctx, 'forms/content-test'),
-        response: okOf(ctx, { type: 'object', additionalProperties: { type: 'string' } }),
+        response: okOf(ctx, 'responses/sensitive-ranges'),
       }),
       async (req) => {
         const ranges = ctx.words.find(req.body.content);

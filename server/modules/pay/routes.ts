@@ -26,22 +26,7 @@ declare module 'fastify' {
 export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync {
   const byId = request(ctx, 'params/pay-order-ref');
   const order = okOf(ctx, 'entities/pay-order');
-  const modes: JsonSchema = {
-    type: 'object',
-    properties: { 0: { type: 'boolean', title: '支付宝' }, 1: { type: 'boolean', title: '微信支付' } },
-  };
-  const configReply = okOf(ctx, {
-    type: 'object',
-    required: ['isOpenPay', 'orderTtlSeconds', 'minAmount', 'maxAmount', 'modes', 'sandbox'],
-    properties: {
-      isOpenPay: { type: 'integer', enum: [0, 1], title: '是否开通在线充值（1 开通）' },
-      orderTtlSeconds: { type: 'integer', title: '订单有效秒数' },
-      minAmount: { type: 'string', title: '最小金额（元）', format: 'money' },
-      maxAmount: { type: 'string', title: '最大金额（元）', format: 'money' },
-      modes: { ...modes, title: '开通的支付方式' },
-      sandbox: { ...modes, title: '经沙箱渠道支付的支付方式' },
-    },
-  });
+  const configReply = okOf(ctx, 'responses/pay-config');
   // the providers' acknowledgement (their own text), or {code, msg} when refused
   const ackReply: JsonSchema = {
     description: '渠道要求的应答（文本 / JSON）',

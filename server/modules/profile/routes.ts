@@ -10,14 +10,7 @@ import { OauthStatus } from '../../../common/generated/schemas';
 const TAG = '账户';
 
 export function profileRoutes(ctx: AppContext, profile: ProfileService): FastifyPluginAsync {
-  const oauth = okOf(ctx, {
-    type: 'object',
-    required: ['oauth_status'],
-    properties: {
-      oauth_status: { type: ['integer', 'string'], title: '认证状态（1、2 以“未认证”“待认证”文字返回）' },
-      oauth_remark: { type: 'string', title: '驳回原因' },
-    },
-  });
+  const oauth = okOf(ctx, 'responses/oauth-state');
   return async (plugin) => {
     const app = api(plugin);
     app.get(

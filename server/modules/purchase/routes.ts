@@ -26,34 +26,6 @@ export const BILL_EXPORT_MAX = 100_000;
 // ---- answers the entity schemas do not cover (their fields' titles in Chinese)
 
 const str = (title: string): JsonSchema => ({ type: 'string', title });
-const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
-  type: 'object',
-  required,
-  properties,
-});
-const PURCHASED = obj({
-  orderId: str('订单号'),
-  total: str('订单金额(元)'),
-  rebate: str('返点抵扣(元)'),
-  paid: str('余额支付(元)'),
-  balance: str('余额(元)'),
-  rebateUseable: str('可用返点(元)'),
-  lines: {
-    type: 'array',
-    title: '订单明细',
-    items: obj({
-      productId: int('产品编号'),
-      productName: str('产品名称'),
-      num: int('购买数量'),
-      unitPrice: str('折后单价(元)'),
-      discount: str('折扣(%)'),
-      amount: str('金额(元)'),
-      poolId: int('产品池编号'),
-      dueTime: str('到期时间'),
-    }),
-  },
-});
 const PRODUCT_PAGE = {
   hy_sms_discount: str('行业短信折扣(%)'),
   yx_sms_discount: str('营销短信折扣(%)'),
@@ -62,12 +34,6 @@ const PRODUCT_PAGE = {
   rebate_threshold: str('返点抵扣起点(元)'),
   balance: str('余额(元)'),
 };
-const SMS_BILL_DATA = obj({
-  balance: str('余额(元)'),
-  rebate_useable: str('可用返点(元)'),
-  purchase_amount: str('购买合计(元)'),
-  purchase_count: int('购买笔数'),
-});
 const REBATE_PAGE = {
   rebate_income: str('可用返点(元)'),
   accumulated_rebate_income: str('累计返点收入(元)'),
@@ -122,7 +88,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
         summary: '购买一种产品（product_id, num）：余额支付，加入产品池',
         access: 'session',
         body: request(ctx, 'forms/purchase'),
-        response: okOf(ctx, PURCHASED),
+        response: okOf(ctx, 'responses/purchase-order'),
       }),
       async (req) =>
         ok(
@@ -142,7 +108,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
         summary: '购买多种产品（JSON：{ list: [{productId, purchaseNum}], requestId }）',
         access: 'session',
         body: request(ctx, 'params/purchase-order'),
-        response: okOf(ctx, PURCHASED),
+        response: okOf(ctx, 'responses/purchase-order'),
       }),
       async (req) => {
         const lines: OrderLine[] = (req.body.list ?? []).map((l) => ({
@@ -161,7 +127,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
         tag: BILL,
         summary: '短信账单页头：余额、可用返点、购买合计',
         access: 'session',
-        response: okOf(ctx, SMS_BILL_DATA),
+        response: okOf(ctx, 'responses/sms-bill-figures'),
       }),
       async (req) => ok(await purchase.smsBillData(me(req))),
     );

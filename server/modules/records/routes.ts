@@ -61,17 +61,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         access: 'session',
         refusals: 'console',
         body: request(ctx, 'params/task-resend'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-          properties: {
-            taskId: { type: 'string', title: '新任务编号' },
-            smsNum: { type: 'integer', title: '每条计费条数' },
-            chargeNum: { type: 'integer', title: '计费总条数' },
-            submitTotal: { type: 'integer', title: '提交号码数' },
-            amount: { type: 'string', title: '金额（元；套餐账户 0）' },
-          },
-        }),
+        response: okOf(ctx, 'responses/send-answer'),
       }),
       async (req) => {
         const r = await records.resendFailed(sessionOf(req).account, req.body);
@@ -125,11 +115,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         summary: '准备发送记录 Excel（≤ 100 万条），返回 filePath',
         access: 'session',
         body: recordFilter,
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['filePath', 'rows'],
-          properties: { filePath: { type: 'string', title: '导出文件编号' }, rows: { type: 'integer', title: '条数' } },
-        }),
+        response: okOf(ctx, 'responses/records-export'),
       }),
       async (req) => {
         const r = await records.prepareRecordsExport(sessionOf(req).account, req.body);

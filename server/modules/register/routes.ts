@@ -16,11 +16,7 @@ export function registerRoutes(
   const { register, sessions } = deps;
   const limit = ipRateLimit(ctx.config);
   const sendCode = request(ctx, 'forms/send-code');
-  const registered = okOf(ctx, {
-    type: 'object',
-    required: ['clientid', 'autoLogin'],
-    properties: { clientid: { type: 'string', title: '账户' }, autoLogin: { type: 'boolean', title: '已自动登录' } },
-  });
+  const registered = okOf(ctx, 'responses/registered');
   return async (plugin) => {
     const app = api(plugin);
     app.post(

@@ -16,14 +16,7 @@ const TAG = '签名报备';
 /** /sign/*: list, add, update (delete), export, template, batch import and its failed rows. */
 export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAsync {
   const filter = request(ctx, 'filters/sign', { paging: 'currentPage' });
-  const importCounts = okOf(ctx, {
-    type: 'object',
-    properties: {
-      importSuccess: { type: 'integer', title: '成功条数' },
-      importTotal: { type: 'integer', title: '总条数' },
-      importFall: { type: 'integer', title: '失败条数' },
-    },
-  });
+  const importCounts = okOf(ctx, 'responses/sign-import');
   return async (plugin) => {
     // multipart only inside this plugin: the batch import's file field `excel`
     await plugin.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxBytes, files: 1, fields: 10, parts: 12 } });
@@ -49,11 +42,7 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
         summary: '新增签名（代理商须选择子账户）',
         access: 'session',
         body: request(ctx, 'forms/sign-add'),
-        response: okOf(ctx, {
-          type: 'object',
-          required: ['id', 'state'],
-          properties: { id: { type: 'integer', title: '签名编号' }, state: { type: 'integer', title: '状态' } },
-        }),
+        response: okOf(ctx, 'responses/sign-added'),
         payload: signAddPayload,
       }),
       async (req) => {

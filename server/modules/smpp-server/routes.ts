@@ -12,15 +12,7 @@ const TAG = '接口信息';
 /** POST /client/account/resetInterfacePassword (docs/api-smpp.md "Interface password"). */
 export function smppServerRoutes(ctx: AppContext, passwords: InterfacePasswordService): FastifyPluginAsync {
   const params = request(ctx, 'params/interface-password-reset');
-  const answer = okOf(ctx, {
-    type: 'object',
-    required: ['clientid', 'password', 'login'],
-    properties: {
-      clientid: { type: 'string', title: '账户' },
-      password: { type: 'string', title: '新接口密码（只显示这一次）' },
-      login: { type: 'string', title: 'CMPP登录名（Source_Addr）' },
-    },
-  });
+  const answer = okOf(ctx, 'responses/interface-password');
   return async (plugin) => {
     const app = api(plugin);
     app.post(

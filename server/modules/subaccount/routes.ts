@@ -6,7 +6,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { DoorPorts } from './interface-settings';
 import type { AppContext } from '../../context';
-import type { JsonSchema } from '../../../common/schema';
 import { api, fileReply, listOf, okOf, pagingOnly, request, type TypedSchema } from '../../http/contract';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { errors } from '../../http/errors';
@@ -23,124 +22,6 @@ import { MESSAGES } from '../../../common/schema/messages';
 
 const TAG = '子账户';
 const FINANCE = '客户财务';
-
-// ---- answers the entity schemas do not cover (their fields' titles in Chinese)
-
-const str = (title: string): JsonSchema => ({ type: 'string', title });
-const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
-  type: 'object',
-  required,
-  properties,
-});
-const STATUS = obj({ status: int('状态'), status_str: str('状态') });
-const STAT = obj({
-  total: int('子账户总数'),
-  thisMonth: int('本月新增'),
-  frozen: int('冻结'),
-  certified: int('已认证'),
-  pending: int('待认证'),
-  subBalance: str('子账户余额合计(元)'),
-  agentBalance: str('代理商余额(元)'),
-});
-const PAGE_NUMBERS = {
-  totalCount: int('总条数'),
-  currentPage: int('当前页'),
-  pageRowCount: int('每页条数'),
-  totalPage: int('总页数'),
-};
-const CLIENTS = obj(
-  {
-    list: { type: 'array', items: obj({ clientid: str('账户'), name: str('账户名称'), status: int('状态') }) },
-    ...PAGE_NUMBERS,
-  },
-  ['list', 'totalCount'],
-);
-const INDEX_DATA: JsonSchema = {
-  type: 'object',
-  required: ['userType', 'clientid', 'balance'],
-  properties: {
-    userType: str('账户类型'),
-    clientid: str('账户'),
-    balance: str('余额(元)'),
-    agent_account_data: obj({ available_line: str('可用额度(元)'), balance: str('余额(元)') }),
-    sixMonths_client_num: int('近六个月新增子账户'),
-    canCreateTestAccount: { type: 'boolean', title: '可开测试账户' },
-    testAccountTerms: obj({ giftPieces: int('赠送条数'), days: int('有效天数'), perAgent: int('30天内最多创建个数') }),
-    subAccounts: int('子账户数（代理商）'),
-    paytype: int('付费方式（子账户）'),
-    paytype_str: str('付费方式（子账户）'),
-    data: { type: 'object', title: '剩余条数', additionalProperties: { type: 'number' } },
-    agent_pool_due_time_data: { type: 'object', title: '即将到期条数', additionalProperties: { type: 'number' } },
-    smsGivePoolData: { type: 'object', title: '赠送条数' },
-    expiringDays: int('即将到期天数'),
-  },
-};
-const DOOR = obj({
-  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'SMGP', 'SGIP', 'HTTP'], title: '协议' },
-  enabled: { type: 'boolean', title: '已开通' },
-  host: str('地址'),
-  port: int('端口（0：未开通）'),
-  url: str('HTTP接口地址'),
-  login: str(
-    '登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、SGIP Login_Name、HTTP clientid；空：尚无，重置接口密码后生成）',
-  ),
-});
-const ACCOUNT_INFO = obj({
-  clientid: str('账户'),
-  ipAddress: str('接入地址'),
-  port: int('端口（0：该协议未开通）'),
-  smsfrom: int('协议'),
-  smsfrom_str: str('协议'),
-  smsfromEnabled: { type: 'boolean', title: '该协议已开通' },
-  smstype: int('短信类型'),
-  smstype_str: str('短信类型'),
-  nodenum: str('最大连接数'),
-  accessSpeed: int('速率(条/秒)'),
-  password: str('接口密码（掩码；空：尚未设置）'),
-  passwordSet: { type: 'boolean', title: '已设置接口密码' },
-  doors: { type: 'array', title: '接入方式', items: DOOR },
-  ip: str('IP白名单'),
-  needreport: int('状态报告'),
-  needreport_str: str('状态报告'),
-  deliveryurl: str('状态报告回调地址'),
-  needmo: int('上行'),
-  needmo_str: str('上行'),
-  mourl: str('上行回调地址'),
-  needextend: int('扩展号'),
-  needextend_str: str('扩展号'),
-  sgipCallbackHost: str('SGIP回调地址（空：不推送）'),
-  sgipCallbackPort: int('SGIP回调端口'),
-  sgipCallbackUser: str('SGIP回调登录名'),
-  sgipCallbackPassword: str('SGIP回调密码'),
-  editable: { type: 'boolean', title: '可修改（代理商）' },
-});
-const TRANSFER = obj({
-  clientId: str('子账户'),
-  amount: str('金额(元)'),
-  balance: str('子账户余额(元)'),
-  agentBalance: str('代理商余额(元)'),
-  ledgerIds: { type: 'array', items: int('流水编号') },
-});
-const OWN_LEDGER = obj({
-  clientid: str('账户'),
-  name: str('账户名称'),
-  balance: str('余额(元)'),
-  paytype: int('付费方式'),
-  paytype_str: str('付费方式'),
-  list: {
-    type: 'array',
-    items: obj({
-      id: int('流水编号'),
-      amount: str('金额(元)'),
-      balance_after: str('余额(元)'),
-      kind: int('类型'),
-      kind_str: str('类型'),
-      remark: str('备注'),
-      created_at: str('时间'),
-    }),
-  },
-});
 
 export function subaccountRoutes(
   ctx: AppContext,
@@ -192,7 +73,7 @@ export function subaccountRoutes(
         tag: TAG,
         summary: '子账户统计（总数、本月新增、冻结、认证、余额）',
         access: 'agent',
-        response: okOf(ctx, STAT),
+        response: okOf(ctx, 'responses/sub-account-stats'),
       }),
       async (req) => ok(await svc.stat(me(req))),
     );
@@ -203,13 +84,13 @@ export function subaccountRoutes(
         summary: '子账户选择列表（分页）',
         access: 'agent',
         querystring: pagingOnly('currentPage'),
-        response: okOf(ctx, CLIENTS),
+        response: listOf(ctx, 'responses/client-summary'),
       }),
       async (req) => ok(await svc.clients(me(req), req.query)),
     );
     app.get(
       '/index/data',
-      route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, INDEX_DATA) }),
+      route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, 'responses/index-data') }),
       async (req) => ok(await svc.indexData(me(req))),
     );
     app.post(
@@ -235,7 +116,10 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/account/freeze',
-      either({ tag: TAG, summary: '冻结子账户', access: 'agent', response: okOf(ctx, STATUS) }, one),
+      either(
+        { tag: TAG, summary: '冻结子账户', access: 'agent', response: okOf(ctx, 'responses/sub-account-status') },
+        one,
+      ),
       async (req) => {
         const { accountId, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Frozen);
         // its sessions are gone: the session check's cache of this process forgets them at once
@@ -245,7 +129,10 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/account/unfreeze',
-      either({ tag: TAG, summary: '解冻子账户', access: 'agent', response: okOf(ctx, STATUS) }, one),
+      either(
+        { tag: TAG, summary: '解冻子账户', access: 'agent', response: okOf(ctx, 'responses/sub-account-status') },
+        one,
+      ),
       async (req) => {
         const { accountId: _id, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Active);
         return ok(r, MESSAGES.unfrozen);
@@ -258,7 +145,7 @@ export function subaccountRoutes(
           tag: TAG,
           summary: '修改子账户备注（forms/sub-account-remark）',
           access: 'agent',
-          response: okOf(ctx, obj({ remarks: str('备注') })),
+          response: okOf(ctx, 'responses/sub-account-remark'),
         },
         request(ctx, 'params/sub-account-remark'),
       ),
@@ -272,7 +159,7 @@ export function subaccountRoutes(
           summary:
             '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己',
           access: 'session',
-          response: okOf(ctx, ACCOUNT_INFO),
+          response: okOf(ctx, 'responses/interface-info'),
         },
         one,
       ),
@@ -286,7 +173,7 @@ export function subaccountRoutes(
           '修改子账户接口设置：IP白名单、速率、最大连接数、状态报告 / 上行方式、扩展号（forms/sub-account-interface）',
         access: 'agent',
         body: request(ctx, 'forms/sub-account-interface'),
-        response: okOf(ctx, ACCOUNT_INFO),
+        response: okOf(ctx, 'responses/interface-info'),
       }),
       async (req) =>
         ok(await svc.updateInterface(me(req), req.body, originOf(req), doorPorts()), MESSAGES.interfaceSaved),
@@ -298,7 +185,7 @@ export function subaccountRoutes(
           tag: TAG,
           summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）',
           access: 'agent',
-          response: okOf(ctx, obj({ sent: { type: 'boolean', title: '已发送邮件' } })),
+          response: okOf(ctx, 'responses/password-mail'),
         },
         request(ctx, 'params/sub-account-reset-password'),
       ),
@@ -327,7 +214,7 @@ export function subaccountRoutes(
         access: 'agent',
         with: mobileCheck,
         querystring: request(ctx, 'params/sub-account-mobile'),
-        response: okOf(ctx, { type: 'boolean', title: '可用' }),
+        response: okOf(ctx, 'responses/mobile-available'),
       }),
       async (req) => {
         await svc.mobileAvailable(req.query.mobile);
@@ -391,7 +278,7 @@ export function subaccountRoutes(
         summary: '测试账户转为正式账户（收回剩余赠送条数）',
         access: 'agent',
         body: one,
-        response: okOf(ctx, obj({ clientid: str('账户') })),
+        response: okOf(ctx, 'responses/account-ref'),
       }),
       async (req) => ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
     );
@@ -431,7 +318,7 @@ export function subaccountRoutes(
         summary: '给子账户充值',
         access: 'agent',
         body: request(ctx, 'forms/recharge'),
-        response: okOf(ctx, TRANSFER),
+        response: okOf(ctx, 'responses/balance-transfer'),
       }),
       async (req) => ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
     );
@@ -442,7 +329,7 @@ export function subaccountRoutes(
         summary: '从子账户回退余额',
         access: 'agent',
         body: request(ctx, 'forms/recharge'),
-        response: okOf(ctx, TRANSFER),
+        response: okOf(ctx, 'responses/balance-transfer'),
       }),
       async (req) => ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
     );
@@ -464,7 +351,7 @@ export function subaccountRoutes(
           tag: FINANCE,
           summary: '设置余额提醒（forms/balance-reminder）',
           access: 'agent',
-          response: okOf(ctx, obj({ balanceAlarm: str('余额提醒(元)'), alarmMobile: str('提醒手机号') })),
+          response: okOf(ctx, 'responses/balance-reminder'),
         },
         request(ctx, 'params/sub-account-reminder'),
       ),
@@ -477,7 +364,7 @@ export function subaccountRoutes(
           tag: TAG,
           summary: '设置子账户到期日期',
           access: 'agent',
-          response: okOf(ctx, obj({ expireDate: str('到期日期') })),
+          response: okOf(ctx, 'responses/sub-account-expiry'),
         },
         request(ctx, 'params/sub-account-expire'),
       ),
@@ -485,7 +372,12 @@ export function subaccountRoutes(
     );
     app.get(
       '/client/ledger',
-      route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }),
+      route({
+        tag: FINANCE,
+        summary: '本账户余额与最近流水',
+        access: 'session',
+        response: okOf(ctx, 'responses/own-ledger'),
+      }),
       async (req) => ok(await svc.ownLedger(me(req))),
     );
 
@@ -498,7 +390,7 @@ export function subaccountRoutes(
           tag: TAG,
           summary: '登录子账户：取一次性令牌（60 秒）',
           access: 'agent',
-          response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })),
+          response: okOf(ctx, 'responses/login-as-token'),
         },
         one,
       ),
@@ -511,7 +403,7 @@ export function subaccountRoutes(
           tag: TAG,
           summary: '以一次性令牌登录账户（代理商登录其子账户，或运营人员登录任一账户；本浏览器原有的登录随即结束）',
           access: 'public',
-          response: okOf(ctx, obj({ clientid: str('账户') })),
+          response: okOf(ctx, 'responses/account-ref'),
         },
         request(ctx, 'params/login-as-enter'),
       ),

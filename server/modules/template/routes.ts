@@ -16,36 +16,11 @@ import { sessionOf } from '../../http/session';
 import type { TemplateService } from './service';
 import { UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
-import type { JsonSchema } from '../../../common/schema';
 
 const TAG = '短信模板';
 
 /** The list and edit / delete calls take their parameters in the body or the query (the body wins). */
 const both = <T extends object>(req: { body: T; query: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) });
-
-const IMPORT_COUNTS: JsonSchema = {
-  type: 'object',
-  required: ['importTotal', 'importSuccess', 'importFall', 'errors'],
-  properties: {
-    importTotal: { type: 'integer', title: '总条数' },
-    importSuccess: { type: 'integer', title: '成功条数' },
-    importFall: { type: 'integer', title: '失败条数' },
-    errors: {
-      type: 'array',
-      title: '失败的行',
-      items: {
-        type: 'object',
-        required: ['row', 'msg'],
-        properties: { row: { type: 'integer', title: 'Excel 行号' }, msg: { type: 'string', title: '原因' } },
-      },
-    },
-  },
-};
-const TEMPLATE_ACCOUNT: JsonSchema = {
-  type: 'object',
-  required: ['clientid', 'name'],
-  properties: { clientid: { type: 'string', title: '子账户' }, name: { type: 'string', title: '名称' } },
-};
 
 export function templateRoutes(ctx: AppContext, templates: TemplateService): FastifyPluginAsync {
   const smart = request(ctx, 'filters/template-smart', { paging: 'currentPage' });
@@ -91,7 +66,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
         summary: '可选的子账户（模板归属）',
         access: 'agent',
         querystring: request(ctx, 'params/template-accounts'),
-        response: arrayOf(ctx, TEMPLATE_ACCOUNT),
+        response: arrayOf(ctx, 'responses/client-option'),
       }),
       async (req) => ok(await templates.accounts(sessionOf(req).account, req.query.agentId || undefined)),
     );
@@ -129,7 +104,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
         summary: '批量导入模板（multipart，文件字段 excel）',
         access: 'session',
         body: request(ctx, 'params/excel-upload'),
-        response: okOf(ctx, IMPORT_COUNTS),
+        response: okOf(ctx, 'responses/template-import'),
       }),
       async (req) => {
         if (!req.isMultipart()) throw new ApiError(400, MESSAGES.pickExcelFile);

@@ -16,18 +16,6 @@ import { codeOf } from '../../lib/error-code';
 
 export const UPLOAD_FIELD = 'photoFile';
 
-/** The stored image: its path (for the forms) and the URL that serves it. */
-const STORED = {
-  type: 'object',
-  required: ['path', 'url'],
-  properties: {
-    path: { type: 'string', title: '文件路径' },
-    url: { type: 'string', title: '访问地址' },
-    size: { type: 'integer', title: '大小（字节）' },
-    type: { type: 'string', title: '文件类型' },
-  },
-};
-
 export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPluginAsync {
   return async (plugin) => {
     await plugin.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
@@ -40,7 +28,7 @@ export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPl
         summary: '上传图片（multipart，文件字段 photoFile）；scene=open-account 时也接受 BMP',
         access: 'session',
         querystring: request(ctx, 'params/upload-image'),
-        response: okOf(ctx, STORED),
+        response: okOf(ctx, 'responses/stored-image'),
       }),
       async (req) => {
         if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);

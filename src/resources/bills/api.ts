@@ -1,12 +1,9 @@
 /** Calls of the own-bill page (server/modules/bills, docs/api-bills.md). Every answer is { code, msg, data }. */
 import { get, postForm } from '@/providers/http';
-import type { CreditAlarmForm } from '@/generated/schemas';
+import type { BillFigures, CreditAlarmForm } from '@/generated/schemas';
 
-/** GET /finance/bill/data */
-export interface BillData {
-  available_line: string;
-  balance: string;
-}
+/** GET /finance/bill/data (schemas/responses/bill-figures.json) */
+export type BillData = BillFigures;
 
 /** GET /finance/agentBalanceAlarm/get */
 export interface CreditAlarm {

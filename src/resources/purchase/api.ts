@@ -1,13 +1,9 @@
 /** Calls of the purchase screens (docs/api-purchase.md). */
 import { get, postForm, postJson } from '@/providers/http';
-import type { Product } from '@/generated/schemas';
+import type { Product, SmsBillFigures } from '@/generated/schemas';
 
-export interface BillData {
-  balance: string;
-  rebate_useable: string;
-  purchase_amount: string;
-  purchase_count: number;
-}
+/** GET /finance/bill/sms/data (schemas/responses/sms-bill-figures.json) */
+export type BillData = SmsBillFigures;
 
 export interface PurchaseResult {
   orderId: string;

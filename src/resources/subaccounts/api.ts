@@ -1,17 +1,10 @@
 /** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
 import { get, postForm } from '@/providers/http';
 import { http } from '@/providers/httpRaw';
-import type { TestAccountCreated } from '@/generated/schemas';
+import type { SubAccountStats, TestAccountCreated } from '@/generated/schemas';
 
-export interface SubAccountStat {
-  total: number;
-  thisMonth: number;
-  frozen: number;
-  certified: number;
-  pending: number;
-  subBalance: string;
-  agentBalance: string;
-}
+/** GET /client/stat (schemas/responses/sub-account-stats.json) */
+export type SubAccountStat = SubAccountStats;
 
 export interface TransferResult {
   clientId: string;
