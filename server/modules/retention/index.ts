@@ -7,6 +7,7 @@ import { defineModule, moduleTimer } from '../module';
 import { RetentionService } from './service';
 
 export { RetentionService, monthsBefore } from './service';
+export { keptSince } from './partitions';
 
 declare module '../../context' {
   interface Services {
@@ -16,5 +17,7 @@ declare module '../../context' {
 
 export default defineModule({ name: 'retention' }, async (app, ctx) => {
   const retention = (app.services.retention = new RetentionService(ctx));
+  // the coming months' partitions exist before the first message is written
+  await retention.ensurePartitions();
   moduleTimer(app, ctx.options.purgeEveryMs, () => retention.purge(), 'retention purge');
 });
