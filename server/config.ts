@@ -212,6 +212,8 @@ export interface AppConfig {
   monitorFlushMs: number;
   /** per-minute series rows older than this many days are purged */
   monitorKeepDays: number;
+  /** send records are kept this many whole months before this one (RECORDS_KEEP_MONTHS; retention/partitions.ts) */
+  recordsKeepMonths: number;
   /** uplinks are kept this many months (MO_KEEP_MONTHS; server/modules/retention) */
   moKeepMonths: number;
   /** push_outbox rows delivered or given up are kept this many days (PUSH_KEEP_DAYS) */
@@ -304,6 +306,7 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     metricsToken: env.METRICS_TOKEN ?? '',
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST,
+    recordsKeepMonths: env.RECORDS_KEEP_MONTHS,
     moKeepMonths: env.MO_KEEP_MONTHS,
     pushKeepDays: env.PUSH_KEEP_DAYS,
   };

@@ -12,8 +12,8 @@ export const FAR_ID = 2 ** 32 + 1_000_000_000;
 const TABLES = ['sms_messages', 'sms_mo', 'push_outbox', 'api_pull', 'smpp_receipts', 'smpp_mo'];
 
 export async function farIds(db: Kysely<any>): Promise<void> {
+  // the sequences' own values (an sms_messages id is its month's base plus a number of the sequence, migration 0052)
   for (const t of TABLES)
-    await sql`select setval(pg_get_serial_sequence(${t}, 'id'), greatest(${FAR_ID}::bigint, (select coalesce(max(id), 0) from ${sql.table(t)})))`.execute(
-      db,
-    );
+    await sql`select setval(s, greatest(${FAR_ID}::bigint, coalesce(pg_sequence_last_value(s), 0)))
+      from (select pg_get_serial_sequence(${t}, 'id')::regclass as s) x`.execute(db);
 }

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db';
-import { migrateTo, migrateToLatest } from '../../server/db/migrations';
+import { migrateTo } from '../../server/db/migrations';
 import { seed } from '../../server/db/seed';
 import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
 
@@ -50,7 +50,7 @@ describe.each(backends)('migration 0050: 64-bit traffic ids (%s)', (backend) => 
       expect(before.sms_mo.length).toBeGreaterThan(0);
       expect(await columnType(h.db, s, 'sms_messages', 'id')).toBe('integer');
 
-      await migrateToLatest(h.db, s);
+      await migrateTo(h.db, '0050_traffic_ids_bigint', s);
       expect(await snapshot(h.db)).toEqual(before);
       for (const [t, c] of [
         ['sms_messages', 'id'],

@@ -1,6 +1,16 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BATCH, monthsBefore } from '../../server/modules/retention/service';
+import {
+  AHEAD,
+  dropExpired,
+  ensureAhead,
+  keptSince,
+  MONTH_SPAN,
+  monthIndex,
+  partitionName,
+  partitions,
+} from '../../server/modules/retention/partitions';
 import { backends, useServer, withPg } from './harness';
 
 describe('monthsBefore', () => {
@@ -8,6 +18,16 @@ describe('monthsBefore', () => {
     expect(monthsBefore(new Date('2026-12-06T10:00:00Z'), 3).toISOString()).toBe('2026-09-06T10:00:00.000Z');
     expect(monthsBefore(new Date('2026-05-31T00:00:00Z'), 3).toISOString()).toBe('2026-02-28T00:00:00.000Z');
     expect(monthsBefore(new Date('2027-01-15T00:00:00Z'), 6).toISOString()).toBe('2026-07-15T00:00:00.000Z');
+  });
+});
+
+describe('partition months', () => {
+  it('counts months from January 2020 in Beijing time; names and kept ranges follow', () => {
+    expect(monthIndex(new Date('2020-01-01T00:00:00+08:00'))).toBe(0);
+    expect(monthIndex(new Date('2026-11-30T23:59:59+08:00'))).toBe(82);
+    expect(monthIndex(new Date('2026-11-30T16:00:00Z'))).toBe(83); // 00:00 of December 1st in Beijing
+    expect(partitionName(83)).toBe('sms_messages_202612');
+    expect(keptSince(new Date('2026-12-06T10:00:00+08:00'), 6).toISOString()).toBe('2026-05-31T16:00:00.000Z');
   });
 });
 
@@ -40,13 +60,13 @@ describe.each(backends)('retention (%s)', (backend) => {
     await push(null, at(30 * day));
 
     const counts = await t.server.app.services.retention.purge();
-    expect(counts).toEqual({ uplinks: BATCH + 7, pushes: 1 });
+    expect(counts).toEqual({ uplinks: BATCH + 7, pushes: 1, partitions: [] });
     const mo = await db.selectFrom('sms_mo').select('content').execute();
     expect(mo.map((r) => r.content)).toEqual(['kept', 'kept', 'kept']);
     const left = await db.selectFrom('push_outbox').select('done_at').orderBy('id').execute();
     expect(left.map((r) => r.done_at === null)).toEqual([false, true]);
     // nothing left to do: a second run removes nothing
-    expect(await t.server.app.services.retention.purge()).toEqual({ uplinks: 0, pushes: 0 });
+    expect(await t.server.app.services.retention.purge()).toEqual({ uplinks: 0, pushes: 0, partitions: [] });
   });
 
   it.runIf(backend === 'postgres')(
@@ -68,4 +88,49 @@ describe.each(backends)('retention (%s)', (backend) => {
       expect((await t.server.app.services.retention.purge()).pushes).toBe(1);
     },
   );
+
+  it('send records: partitions ahead; a month past RECORDS_KEEP_MONTHS dropped without touching the report figures', async () => {
+    const db = t.server.handle.db;
+    const month = monthIndex(new Date());
+    // ahead: this month and the next AHEAD exist (made at start), a second call makes none
+    const names = (await partitions(db)).map((p) => p.name);
+    for (let m = month; m <= month + AHEAD; m++) expect(names).toContain(partitionName(m));
+    expect(await ensureAhead(db)).toEqual([]);
+    // a new message is written into this month's partition, with its month in its id
+    const task = (await sql<{ id: number }>`select id, account_id from sms_tasks order by id limit 1`.execute(db))
+      .rows[0].id;
+    const fresh = (
+      await sql<{ id: number }>`insert into sms_messages (task_id, account_id, phone, created_at)
+        select id, account_id, '13800138000', now() from sms_tasks where id = ${task} returning id`.execute(db)
+    ).rows[0].id;
+    expect(Math.floor(fresh / MONTH_SPAN)).toBe(month);
+    const report = async () =>
+      (await sql<{ n: string }>`select coalesce(sum(send_num), 0)::text as n from report_rows`.execute(db)).rows[0].n;
+    // a record of a database converted by migration 0052: its id (a plain number) is in the legacy partition
+    await sql`insert into sms_messages (id, task_id, account_id, phone, created_at)
+      select 1000, id, account_id, '13800138001', now() - interval '8 months' from sms_tasks where id = ${task}`.execute(
+      db,
+    );
+    expect((await sql<{ n: number }>`select count(*)::int as n from sms_messages_legacy`.execute(db)).rows[0].n).toBe(
+      1,
+    );
+    const figures = await report();
+
+    // the legacy partition (rows written before this month) is past 6 months 7 months from now;
+    // this month's partition is never dropped while the database's clock is in it
+    const later = new Date(Date.now() + 7 * 31 * 86_400_000);
+    const dropped = await dropExpired(db, 6, later);
+    expect(dropped).toContain('sms_messages_legacy');
+    expect(dropped).not.toContain(partitionName(month));
+    const left = await sql<{ id: number }>`select id from sms_messages`.execute(db);
+    expect(left.rows.map((r) => r.id)).toContain(fresh);
+    expect(left.rows.every((r) => r.id >= month * MONTH_SPAN)).toBe(true);
+    expect(await report()).toBe(figures);
+    // the send-record list says the months are gone rather than answering an empty table
+    t.server.clock.t = later.getTime();
+    const c = await t.server.client().init();
+    expect((await c.login('client1')).body.code).toBe(0);
+    const old = await c.post('/api/send/getrecords', { beginDate: '2026-01-01', endDate: '2026-01-31' });
+    expect(old.body).toMatchObject({ code: 400, msg: '只能查询近6个月的发送记录' });
+  });
 });

@@ -46,6 +46,7 @@ import { smppPartsWhole0048 } from './0048_smpp_parts_whole';
 import { operatorLoginAs0049 } from './0049_operator_login_as';
 import { trafficIdsBigint0050 } from './0050_traffic_ids_bigint';
 import { retentionIndexes0051 } from './0051_retention_indexes';
+import { smsMessagesPartitions0052 } from './0052_sms_messages_partitions';
 
 /** every migration by name (its file name); Kysely runs them in name order */
 export const migrationFiles: Record<string, Migration> = {
@@ -95,4 +96,5 @@ export const migrationFiles: Record<string, Migration> = {
   '0049_operator_login_as': operatorLoginAs0049,
   '0050_traffic_ids_bigint': trafficIdsBigint0050,
   '0051_retention_indexes': retentionIndexes0051,
+  '0052_sms_messages_partitions': smsMessagesPartitions0052,
 };

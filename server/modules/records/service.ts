@@ -65,6 +65,7 @@ import {
   uplinkRange,
   type DayRange,
 } from './filters';
+import { keptSince } from '../retention';
 
 export const RECORD_PAGE_SIZE = 10;
 /** failed numbers a resend reads at most (one over the manual input's 60,000: the acceptance refuses it) */
@@ -443,8 +444,13 @@ export class RecordsService {
 
   /** filters/send-record.json */
   recordFilter(f: SendRecordFilter): RecordFilter {
+    const range = recordRange(f.beginDate, f.endDate, this.ctx.now());
+    // past the kept months the partitions are gone: said, not answered with an empty table
+    const months = this.ctx.config.recordsKeepMonths;
+    if (range.to <= keptSince(this.ctx.now(), months))
+      throw new ApiError(400, RECORD_MSG.recordRetention.replace('{months}', String(months)));
     return {
-      ...recordRange(f.beginDate, f.endDate, this.ctx.now()),
+      ...range,
       states: statesOf(f.stateList),
       phone: f.phone || undefined,
       content: f.searchContent || undefined,
@@ -497,7 +503,14 @@ export class RecordsService {
   }
 
   private recordConds(f: RecordFilter): RawBuilder<unknown>[] {
-    const c: RawBuilder<unknown>[] = [sql`m.created_at >= ${f.from}`, sql`m.created_at < ${f.to}`];
+    // the id bounds name the months of the range (partitions, migration 0052): from the month before
+    // its start to this month (no id is past it); the other months' partitions are not read
+    const c: RawBuilder<unknown>[] = [
+      sql`m.created_at >= ${f.from}`,
+      sql`m.created_at < ${f.to}`,
+      sql`m.id >= sms_id_floor(${f.from})`,
+      sql`m.id < sms_id_ceiling()`,
+    ];
     if (f.phone) c.push(sql`m.phone = ${f.phone}`);
     if (f.carrier) c.push(sql`m.carrier = ${f.carrier}`);
     if (f.states) c.push(sql`m.state in (${sql.join(f.states)})`);

@@ -7,6 +7,7 @@ import { defineModule, moduleTimer } from '../module';
 import { RetentionService } from './service';
 
 export { RetentionService, monthsBefore } from './service';
+export { keptSince } from './partitions';
 
 declare module '../../context' {
   interface Services {
@@ -16,5 +17,7 @@ declare module '../../context' {
 
 export default defineModule({ name: 'retention' }, async (app, ctx) => {
   const retention = (app.services.retention = new RetentionService(ctx));
-  moduleTimer(app, ctx.options.purgeEveryMs, () => retention.purge(), 'retention purge');
+  // at start too (not awaited: a process starts, and says it is not ready, while its database does
+  // not answer): the coming months' partitions, made ahead (migration 0052 made two months' already)
+  moduleTimer(app, ctx.options.purgeEveryMs, () => retention.purge(), 'retention purge', 0);
 });

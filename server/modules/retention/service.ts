@@ -5,7 +5,9 @@
  * - uplinks (`sms_mo`) older than MO_KEEP_MONTHS months (3 at least: the console lists the last
  *   three months, spec 02);
  * - the push outbox's rows delivered or given up (`done_at` set) more than PUSH_KEEP_DAYS days ago;
- *   a row still to be pushed is never removed.
+ *   a row still to be pushed is never removed;
+ * - the send records' monthly partitions past RECORDS_KEEP_MONTHS (partitions.ts), which also
+ *   creates the coming months' partitions ahead.
  *
  * Each table is purged in batches of BATCH rows, oldest first (migration 0051's indexes), each
  * batch its own short transaction, so no lock is held for long and a crash loses nothing but the
@@ -15,6 +17,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
+import { dropExpired, ensureAhead } from './partitions';
 
 /** rows per batch: a short statement on every table */
 export const BATCH = 5000;
@@ -24,6 +27,8 @@ const LOCK = sql`hashtext('retention-purge:' || current_schema())`;
 export interface PurgeCounts {
   uplinks: number;
   pushes: number;
+  /** send-record partitions dropped (partitions.ts) */
+  partitions: string[];
 }
 
 /** The instant `months` calendar months before `now` (the same day and time; the month's last day when it has none). */
@@ -40,9 +45,16 @@ export function monthsBefore(now: Date, months: number): Date {
 export class RetentionService {
   constructor(private readonly ctx: AppContext) {}
 
+  /** The send records' partitions of this month and the next ones, created when missing (at start and every purge). */
+  ensurePartitions(): Promise<string[]> {
+    return ensureAhead(this.ctx.db);
+  }
+
   /** One purge of every table; how many rows left each. `maxBatches` bounds a run's work per table. */
   async purge(maxBatches = 100): Promise<PurgeCounts> {
     const now = this.ctx.now();
+    await this.ensurePartitions();
+    const partitions = await dropExpired(this.ctx.db, this.ctx.config.recordsKeepMonths, now);
     const moBefore = monthsBefore(now, Math.max(3, this.ctx.config.moKeepMonths));
     const pushBefore = new Date(now.getTime() - this.ctx.config.pushKeepDays * 86_400_000);
     return {
@@ -62,6 +74,7 @@ export class RetentionService {
             returning 1)
           select count(*)::int as n from gone`.execute(trx),
       ),
+      partitions,
     };
   }
 

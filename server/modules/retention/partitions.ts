@@ -1,0 +1,122 @@
+/**
+ * The monthly partitions of sms_messages (migration 0052; docs/api-records.md "Partitions"):
+ * created ahead, and dropped once past RECORDS_KEEP_MONTHS.
+ *
+ * A message's id is its month's base (months since January 2020 in Beijing time, times 2^40) plus a
+ * number of the sequence, written by the database's default with the database's clock; so the
+ * months here are the database's too. `ensureAhead` creates this month's partition and the next
+ * AHEAD ones when missing (never at insert time: an insert without its partition fails).
+ * `dropExpired` removes a partition once every month it holds is more than `keepMonths` months
+ * before this one: DETACH then DROP in one short transaction that waits at most LOCK_TIMEOUT for
+ * its lock (the lists and the dispatcher go on; a busy turn is tried again at the next purge). The
+ * rows leave without a DELETE, so the report figures (kept by statement triggers on DELETE) and the
+ * ledger stay as they are. One process at a time (a per-schema advisory lock, tried without waiting).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+
+/** 2^40: the ids of one month */
+export const MONTH_SPAN = 2 ** 40;
+/** months of partitions created ahead of this one */
+export const AHEAD = 2;
+/** the longest a partition's DETACH or CREATE waits for its lock */
+export const LOCK_TIMEOUT = '100ms';
+
+/** the month index of an instant: months since January 2020, Beijing time */
+export function monthIndex(t: Date): number {
+  const b = new Date(t.getTime() + 8 * 3600_000);
+  return (b.getUTCFullYear() - 2020) * 12 + b.getUTCMonth();
+}
+
+/** the first instant of a month index (00:00 of its first day, Beijing time) */
+export const monthStart = (month: number) =>
+  new Date(Date.UTC(2020 + Math.floor(month / 12), month % 12, 1) - 8 * 3600_000);
+
+/** the first instant whose send records are kept: the start of the month `keepMonths` before `now`'s */
+export const keptSince = (now: Date, keepMonths: number) => monthStart(monthIndex(now) - keepMonths);
+
+/** sms_messages_202612 for a month index */
+export const partitionName = (month: number) =>
+  `sms_messages_${2020 + Math.floor(month / 12)}${String((month % 12) + 1).padStart(2, '0')}`;
+
+export interface Partition {
+  name: string;
+  /** the first id it holds (null: from the lowest) */
+  from: number | null;
+  /** the first id it does not hold */
+  to: number;
+}
+
+export async function partitions(db: Kysely<Database>): Promise<Partition[]> {
+  const r = await sql<{ name: string; bound: string }>`
+    select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'sms_messages'::regclass order by c.relname`.execute(db);
+  return r.rows.map((p) => {
+    const m = /FROM \((?:'?(-?\d+)'?|MINVALUE)\) TO \('?(-?\d+)'?\)/i.exec(p.bound);
+    if (!m) throw new Error(`sms_messages partition ${p.name}: unexpected bound ${p.bound}`);
+    return { name: p.name, from: m[1] === undefined ? null : Number(m[1]), to: Number(m[2]) };
+  });
+}
+
+/** the database's month (the ids' default reads its clock) */
+async function dbMonth(db: Kysely<Database>): Promise<number> {
+  const r = await sql<{ now: Date | string }>`select now() as now`.execute(db);
+  return monthIndex(new Date(r.rows[0].now));
+}
+
+/** whether this process holds the maintenance turn (inside `trx`'s transaction) */
+async function turn(trx: Kysely<Database>): Promise<boolean> {
+  const r = await sql<{
+    ok: boolean;
+  }>`select pg_try_advisory_xact_lock(hashtext('sms-partitions:' || current_schema())) as ok`.execute(trx);
+  return !!r.rows[0]?.ok;
+}
+
+/** Creates the missing partitions of this month and the next AHEAD; their names. */
+export async function ensureAhead(db: Kysely<Database>): Promise<string[]> {
+  const month = await dbMonth(db);
+  const have = await partitions(db);
+  const made: string[] = [];
+  for (let m = month; m <= month + AHEAD; m++) {
+    const from = m * MONTH_SPAN;
+    if (have.some((p) => (p.from ?? -Infinity) <= from && from < p.to)) continue;
+    const done = await db.transaction().execute(async (trx) => {
+      if (!(await turn(trx))) return false;
+      await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+      await sql`create table if not exists ${sql.ref(partitionName(m))} partition of sms_messages
+        for values from (${sql.lit(from)}) to (${sql.lit(from + MONTH_SPAN)})`.execute(trx);
+      return true;
+    });
+    if (done) made.push(partitionName(m));
+  }
+  return made;
+}
+
+/**
+ * Drops the partitions whose every month is more than `keepMonths` before `now`'s month (never one
+ * that holds this month of the database's clock or a later one); their names. A partition whose
+ * lock is not had within LOCK_TIMEOUT is left for the next turn.
+ */
+export async function dropExpired(db: Kysely<Database>, keepMonths: number, now: Date): Promise<string[]> {
+  const oldestKept = monthIndex(now) - keepMonths;
+  const current = await dbMonth(db);
+  const dropped: string[] = [];
+  for (const p of await partitions(db)) {
+    if (p.to > oldestKept * MONTH_SPAN || p.to > current * MONTH_SPAN) continue;
+    try {
+      const done = await db.transaction().execute(async (trx) => {
+        if (!(await turn(trx))) return false;
+        await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+        await sql`alter table sms_messages detach partition ${sql.ref(p.name)}`.execute(trx);
+        await sql`drop table ${sql.ref(p.name)}`.execute(trx);
+        return true;
+      });
+      if (done) dropped.push(p.name);
+    } catch (err) {
+      // 55P03 lock_not_available: busy now, the next turn tries again
+      if ((err as { code?: string }).code !== '55P03') throw err;
+    }
+  }
+  return dropped;
+}
