@@ -20,8 +20,8 @@
  *
  * Pass `tableProps` to SchemaTable and `searchFormProps` to SchemaFilterBar.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useContext, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { UNSAFE_NavigationContext, useLocation, useNavigate } from 'react-router';
 import equal from 'fast-deep-equal';
 import { App } from 'antd';
 import { useTable, type useTableProps } from '@refinedev/antd';
@@ -77,6 +77,15 @@ export function searchFilters(
   };
 }
 
+/**
+ * The router's current address, read when called: its history's (BrowserRouter, MemoryRouter),
+ * which a navigation moves at once, before React renders it (undefined for a router without one).
+ */
+function useRouterAddress(): () => { pathname: string; search: string } | undefined {
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  return () => (navigator as Partial<{ location: { pathname: string; search: string } }>).location;
+}
+
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
   declaration: string | DataResource,
   {
@@ -94,12 +103,11 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   const defaultPageSize = pageSize ?? listPageSize(declaration);
   const urlSync = syncUrl ?? !!filterSchema;
   const { message } = App.useApp();
-  const [search, setSearch] = useSearchParams();
   // the page the list was opened on: its address is the only one it writes (below)
-  const { pathname } = useLocation();
+  const { pathname, search: address } = useLocation();
   const [listPath] = useState(pathname);
   // the address bar's state (a reload, a shared link), read once
-  const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
+  const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, new URLSearchParams(address)) : {}));
   // the schema's defaults (a property's `default`, the date range of x-default-days: defaultRange.ts)
   // under the page's own first values
   const [firstValues] = useState(() => {
@@ -138,25 +146,23 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     },
   });
   const { searchFormProps: base, currentPage, pageSize: size } = table;
-  // the list's state into the address bar (replacing the entry: back leaves the page, not a filter).
-  // Not once the address is another page's: a list still rendered while a link leaves it (its dialog's
-  // 查看发送记录) would otherwise write its filters there, and setSearch, relative to the list's
-  // route, would take the user back to the list.
+  // the list's state into the address bar (replacing the entry: back leaves the page, not a filter),
+  // only while the router's own address is still the list's page. React's location lags behind it
+  // while a navigation waits in a transition: a link that leaves the list (its dialog's 查看发送记录)
+  // has already moved the router, and a write relative to the list's route would replace the link's
+  // address with the list's and keep the user on the list.
+  const navigate = useNavigate();
+  const routerAddress = useRouterAddress();
+  const writeAddress = useEffectEvent(() => {
+    const now = routerAddress() ?? { pathname, search: address };
+    if (now.pathname !== listPath) return;
+    const prev = new URLSearchParams(now.search);
+    const next = writeListUrl(prev, filterSchema, { params, current: currentPage, pageSize: size, defaultPageSize });
+    if (next.toString() !== prev.toString()) void navigate({ pathname: listPath, search: `?${next}` }, { replace: true });
+  });
   useEffect(() => {
-    if (!urlSync || pathname !== listPath) return;
-    setSearch(
-      (prev) => {
-        const next = writeListUrl(prev, filterSchema, {
-          params,
-          current: currentPage,
-          pageSize: size,
-          defaultPageSize,
-        });
-        return next.toString() === prev.toString() ? prev : next;
-      },
-      { replace: true },
-    );
-  }, [urlSync, pathname, listPath, setSearch, filterSchema, params, currentPage, size, defaultPageSize]);
+    if (urlSync) writeAddress();
+  }, [urlSync, pathname, address, filterSchema, params, currentPage, size, defaultPageSize]);
   const searchFormProps = useMemo(
     () => ({
       ...base,
