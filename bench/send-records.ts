@@ -30,7 +30,7 @@ import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { RecordsService } from '../server/modules/records/service';
-import { addDays, dayOf } from '../server/modules/records/filters';
+import { addDays, dayOf } from '../server/lib/time';
 import { startOfBusinessDay } from '../server/lib/time';
 import { cities } from '../common/sms/segments';
 

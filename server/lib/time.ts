@@ -57,3 +57,15 @@ export function businessDayStart(day: string): Date | undefined {
   if (Number.isNaN(t.getTime())) return undefined;
   return new Date(t.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10) === day ? t : undefined;
 }
+
+/** 'YYYY-MM-DD' of the business day (Asia/Shanghai) containing `t` */
+export const dayOf = (t: Date) => new Date(t.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
+
+/** the start of the business day `months` calendar months from `t`'s (a day-of-month past the month's end clamps to it) */
+export function addMonths(t: Date, months: number): Date {
+  const [y, m, d] = dayOf(t).split('-').map(Number);
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last)) - SHANGHAI_OFFSET_MS);
+}
+
+export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * 86_400_000);

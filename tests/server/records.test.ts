@@ -8,7 +8,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayOf } from '../../server/modules/records/filters';
+import { addDays, dayOf } from '../../server/lib/time';
 import { CONTENT_TASKS_MAX } from '../../server/modules/records/service';
 import { startOfBusinessDay } from '../../server/lib/time';
 import { insertMo, insertTask, type InsertedTask } from '../fixtures/sending';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { BATCH, monthsBefore } from '../../server/modules/retention/service';
+import { BATCH, uplinksKeptSince } from '../../server/modules/retention/service';
 import {
   AHEAD,
   dropExpired,
@@ -13,11 +13,13 @@ import {
 } from '../../server/modules/retention/partitions';
 import { backends, useServer, withPg } from './harness';
 
-describe('monthsBefore', () => {
-  it('goes back calendar months, keeping the day (or the month’s last day)', () => {
-    expect(monthsBefore(new Date('2026-12-06T10:00:00Z'), 3).toISOString()).toBe('2026-09-06T10:00:00.000Z');
-    expect(monthsBefore(new Date('2026-05-31T00:00:00Z'), 3).toISOString()).toBe('2026-02-28T00:00:00.000Z');
-    expect(monthsBefore(new Date('2027-01-15T00:00:00Z'), 6).toISOString()).toBe('2026-07-15T00:00:00.000Z');
+describe('uplinksKeptSince', () => {
+  it('is the start of the business day calendar months back (the month’s last day when it has none)', () => {
+    // 18:00 in Beijing on December 6th: kept from 00:00 in Beijing on September 6th
+    expect(uplinksKeptSince(new Date('2026-12-06T10:00:00Z'), 3).toISOString()).toBe('2026-09-05T16:00:00.000Z');
+    // 01:00 in Beijing on June 1st is still May 31st in UTC: the business day counts
+    expect(uplinksKeptSince(new Date('2026-05-31T17:00:00Z'), 3).toISOString()).toBe('2026-02-28T16:00:00.000Z');
+    expect(uplinksKeptSince(new Date('2026-05-31T00:00:00Z'), 3).toISOString()).toBe('2026-02-27T16:00:00.000Z');
   });
 });
 
@@ -49,6 +51,12 @@ describe.each(backends)('retention (%s)', (backend) => {
       select a.id, '13900000001', 'kept', ${at(80 * day)}::timestamptz from generate_series(1, 3), (select id from accounts where clientid = 'client1') a`.execute(
       db,
     );
+    // the first second the uplink list may still show (its earliest day, 3 months back) stays, the one before goes
+    const since = uplinksKeptSince(now, 3);
+    await sql`insert into sms_mo (account_id, phone, content, received_at)
+      select id, '13900000002', v.content, v.at::timestamptz from accounts,
+        (values ('edge', ${since.toISOString()}), ('old', ${new Date(since.getTime() - 1000).toISOString()})) v(content, at)
+      where clientid = 'client1'`.execute(db);
     // pushes: delivered long ago (gone), delivered lately (kept), never delivered however old (kept)
     const push = (doneAt: string | null, createdAt: string) =>
       sql`insert into push_outbox (account_id, kind, url, payload, done_at, created_at)
@@ -60,9 +68,9 @@ describe.each(backends)('retention (%s)', (backend) => {
     await push(null, at(30 * day));
 
     const counts = await t.server.app.services.retention.purge();
-    expect(counts).toEqual({ uplinks: BATCH + 7, pushes: 1, partitions: [] });
-    const mo = await db.selectFrom('sms_mo').select('content').execute();
-    expect(mo.map((r) => r.content)).toEqual(['kept', 'kept', 'kept']);
+    expect(counts).toEqual({ uplinks: BATCH + 8, pushes: 1, partitions: [] });
+    const mo = await db.selectFrom('sms_mo').select('content').orderBy('content').execute();
+    expect(mo.map((r) => r.content)).toEqual(['edge', 'kept', 'kept', 'kept']);
     const left = await db.selectFrom('push_outbox').select('done_at').orderBy('id').execute();
     expect(left.map((r) => r.done_at === null)).toEqual([false, true]);
     // nothing left to do: a second run removes nothing

@@ -7,14 +7,12 @@
  * days (Asia/Shanghai, server/lib/time.ts); a range is [start 00:00, end + 1 day).
  */
 import { ApiError } from '../../http/errors';
-import { businessDayStart, startOfBusinessDay } from '../../lib/time';
+import { addDays, addMonths, businessDayStart, startOfBusinessDay } from '../../lib/time';
 import { SendRecordStatus, TaskDetailOutcome } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import sendForm from '../../../schemas/forms/send.json';
 import recordFilter from '../../../schemas/filters/send-record.json';
 import taskFilter from '../../../schemas/filters/send-task.json';
-
-const DAY_MS = 86_400_000;
 
 export const RECORD_MSG = {
   ...sendForm['x-messages'],
@@ -42,18 +40,6 @@ export function dayParam(v: unknown): Date | undefined {
   if (!t) throw new ApiError(400, RECORD_MSG.badDate);
   return t;
 }
-
-/** 'YYYY-MM-DD' of the business day starting at `t` */
-export const dayOf = (t: Date) => new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-
-/** the business day `months` calendar months from `t` (a day-of-month past the month's end clamps to it) */
-export function addMonths(t: Date, months: number): Date {
-  const [y, m, d] = dayOf(t).split('-').map(Number);
-  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last)) - 8 * 3600_000);
-}
-
-export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * DAY_MS);
 
 export interface DayRange {
   from: Date;

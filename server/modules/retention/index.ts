@@ -6,7 +6,7 @@
 import { defineModule, moduleTimer } from '../module';
 import { RetentionService } from './service';
 
-export { RetentionService, monthsBefore } from './service';
+export { RetentionService, uplinksKeptSince } from './service';
 export { keptSince } from './partitions';
 
 declare module '../../context' {

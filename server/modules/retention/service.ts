@@ -18,6 +18,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { dropExpired, ensureAhead } from './partitions';
+import { addMonths, startOfBusinessDay } from '../../lib/time';
 
 /** rows per batch: a short statement on every table */
 export const BATCH = 5000;
@@ -31,16 +32,11 @@ export interface PurgeCounts {
   partitions: string[];
 }
 
-/** The instant `months` calendar months before `now` (the same day and time; the month's last day when it has none). */
-export function monthsBefore(now: Date, months: number): Date {
-  const d = new Date(now.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
-}
+/**
+ * The oldest uplink kept: the start of the business day `months` calendar months before today, the
+ * earliest day the uplink list may still be asked for (records/filters.ts uplinkRange, at 3 months).
+ */
+export const uplinksKeptSince = (now: Date, months: number) => addMonths(startOfBusinessDay(now), -months);
 
 export class RetentionService {
   constructor(private readonly ctx: AppContext) {}
@@ -55,7 +51,7 @@ export class RetentionService {
     const now = this.ctx.now();
     await this.ensurePartitions();
     const partitions = await dropExpired(this.ctx.db, this.ctx.config.recordsKeepMonths, now);
-    const moBefore = monthsBefore(now, Math.max(3, this.ctx.config.moKeepMonths));
+    const moBefore = uplinksKeptSince(now, Math.max(3, this.ctx.config.moKeepMonths));
     const pushBefore = new Date(now.getTime() - this.ctx.config.pushKeepDays * 86_400_000);
     return {
       uplinks: await this.batches(maxBatches, (trx) =>
