@@ -158,7 +158,8 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     if (now.pathname !== listPath) return;
     const prev = new URLSearchParams(now.search);
     const next = writeListUrl(prev, filterSchema, { params, current: currentPage, pageSize: size, defaultPageSize });
-    if (next.toString() !== prev.toString()) void navigate({ pathname: listPath, search: `?${next}` }, { replace: true });
+    if (next.toString() !== prev.toString())
+      void navigate({ pathname: listPath, search: `?${next}` }, { replace: true });
   });
   useEffect(() => {
     if (urlSync) writeAddress();
