@@ -15,7 +15,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import type { AppConfig } from '../../server/config';
-import { openDatabase, type DbHandle } from '../../server/db';
+import { createDb, openDatabase, type DbHandle } from '../../server/db';
 import { seed } from '../../server/db/seed';
 import { trekCaptcha } from '../../server/modules/captcha/service';
 import { latestMailCode, latestSmsCode } from '../../server/modules/verification/outbox';
@@ -223,6 +223,43 @@ export async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 /** One statement on TEST_DATABASE_URL's own connection (a schema made or dropped around a test). */
 export async function pgAdmin(q: string): Promise<void> {
   await withPg((c) => c.query(q));
+}
+
+/** A database of a test's own, not migrated (scratchDb). */
+export interface ScratchDb {
+  /** the PGlite directory (empty on PostgreSQL) */
+  dir: string;
+  /** the PostgreSQL schema (made on PostgreSQL only) */
+  schema: string;
+  /** the schema the migrations run in: `schema`, or 'public' on PGlite */
+  migrationSchema: string;
+  /** a handle on it (close it before `remove`) */
+  open: () => Promise<DbHandle>;
+  /** the directory and the schema, gone */
+  remove: () => Promise<void>;
+}
+
+/**
+ * An empty database for a migration test, which migrates it to an old version itself: a PGlite
+ * directory, or a new schema on TEST_DATABASE_URL.
+ */
+export async function scratchDb(backend: Backend): Promise<ScratchDb> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
+  return {
+    dir,
+    schema,
+    migrationSchema: backend === 'pglite' ? 'public' : schema,
+    open: () =>
+      backend === 'pglite'
+        ? createDb({ dataDir: dir })
+        : createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 }),
+    remove: async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (backend === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+    },
+  };
 }
 
 let template: Blob | undefined | null = null;

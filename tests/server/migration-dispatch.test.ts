@@ -4,18 +4,13 @@
  * their lease, submitted ones wait for their receipt in sms_inflight, timed tasks stay unqueued.
  * Then the dispatcher finishes the work: nothing lost, nothing submitted twice.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db';
 import { migrateTo } from '../../server/db/migrations';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { FakeLink } from '../fixtures/fake-smsc';
-import { backends, startServer, TEST_DATABASE_URL, type ServerOptions, pgAdmin } from './harness';
+import { backends, scratchDb, startServer, type ServerOptions } from './harness';
 
 /** the previous version's rows: one sending task in every queue situation, one timed task */
 async function writeOldState(db: Kysely<any>, now: Date) {
@@ -66,19 +61,14 @@ async function writeOldState(db: Kysely<any>, now: Date) {
 
 describe.each(backends)('migration 0019: the queue state of the previous version (%s)', (backend) => {
   it('is carried over and finished by the dispatcher without loss or duplicates', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const opts: ServerOptions = backend === 'pglite' ? { pgliteDir: dir } : { pgSchema: schema };
+    const scratch = await scratchDb(backend);
+    const opts: ServerOptions = backend === 'pglite' ? { pgliteDir: scratch.dir } : { pgSchema: scratch.schema };
     let old: Awaited<ReturnType<typeof writeOldState>>;
     const now = new Date();
-    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
     try {
-      const h =
-        backend === 'pglite'
-          ? await createDb({ dataDir: dir })
-          : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
+      const h = await scratch.open();
       try {
-        await migrateTo(h.db, '0018_reports', backend === 'pglite' ? 'public' : schema);
+        await migrateTo(h.db, '0018_reports', scratch.migrationSchema);
         old = await writeOldState(h.db, now);
       } finally {
         await h.close();
@@ -157,8 +147,7 @@ describe.each(backends)('migration 0019: the queue state of the previous version
         await server.close();
       }
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (backend === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+      await scratch.remove();
     }
   });
 });

@@ -3,15 +3,10 @@
  * yuan; they hold 分 now. The pools and their movements are scaled, domestic pools are not, and
  * sum(movements) per pool = remaining stays true both ways.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db';
 import { migrateTo } from '../../server/db/migrations';
-import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
+import { backends, scratchDb } from './harness';
 
 async function pools(db: Kysely<any>) {
   const r = await sql<{ product_type: number; total: number; remaining: number; moved: string; last_after: number }>`
@@ -23,14 +18,9 @@ async function pools(db: Kysely<any>) {
 
 describe.each(backends)('migration 0021: international pools in 分 (%s)', (backend) => {
   it('scales the international pools and their movements by 100, and back', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig21-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h =
-      backend === 'pglite'
-        ? await createDb({ dataDir: dir })
-        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
-    const s = backend === 'pglite' ? 'public' : schema;
+    const scratch = await scratchDb(backend);
+    const h = await scratch.open();
+    const s = scratch.migrationSchema;
     try {
       await migrateTo(h.db, '0020_upload_chunks_on_disk', s);
       const db = h.db;
@@ -71,8 +61,7 @@ describe.each(backends)('migration 0021: international pools in 分 (%s)', (back
       ]);
     } finally {
       await h.close();
-      if (backend === 'postgres') await pgAdmin(`drop schema ${schema} cascade`);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await scratch.remove();
     }
   });
 });

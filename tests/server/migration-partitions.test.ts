@@ -4,17 +4,12 @@
  * old table attached as the legacy partition with its indexes (attached, not built twice), this
  * month and the next two ahead, new ids in this month's range; down makes it one table again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db';
 import { migrateTo, migrateToLatest } from '../../server/db/migrations';
 import { seed } from '../../server/db/seed';
 import { MONTH_SPAN, monthIndex, partitionName } from '../../server/modules/retention/partitions';
-import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
+import { backends, scratchDb } from './harness';
 
 const rows = async (db: Kysely<any>) =>
   (await sql<{ r: string }>`select m::text as r from sms_messages m order by id`.execute(db)).rows.map((x) => x.r);
@@ -32,14 +27,9 @@ const kind = async (db: Kysely<any>) =>
 
 describe.each(backends)('migration 0052: send records in monthly partitions (%s)', (backend) => {
   it('converts a seeded database without changing a row; down makes one table again', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig52-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h =
-      backend === 'pglite'
-        ? await createDb({ dataDir: dir })
-        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
-    const s = backend === 'pglite' ? 'public' : schema;
+    const scratch = await scratchDb(backend);
+    const h = await scratch.open();
+    const s = scratch.migrationSchema;
     try {
       await migrateTo(h.db, '0051_retention_indexes', s);
       await seed(h.db);
@@ -88,8 +78,7 @@ describe.each(backends)('migration 0052: send records in monthly partitions (%s)
       expect(await rows(h.db)).toEqual(after);
     } finally {
       await h.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (backend === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+      await scratch.remove();
     }
   });
 });

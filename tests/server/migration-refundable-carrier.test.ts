@@ -3,26 +3,17 @@
  * in a refundable state (billing/billing.ts REFUNDABLE_STATES), element carrier + 1; other states and
  * other tasks count nothing; down drops the column.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db';
 import { migrateTo } from '../../server/db/migrations';
-import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
+import { backends, scratchDb } from './harness';
 
 describe.each(backends)('migration 0024: refundable pieces per carrier (%s)', (backend) => {
   it('counts the refundable messages of existing tasks per carrier', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig24-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h =
-      backend === 'pglite'
-        ? await createDb({ dataDir: dir })
-        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
-    const s = backend === 'pglite' ? 'public' : schema;
+    const scratch = await scratchDb(backend);
+    const h = await scratch.open();
+    const s = scratch.migrationSchema;
     try {
       await migrateTo(h.db, '0023_task_chunks', s);
       const db = h.db;
@@ -77,8 +68,7 @@ describe.each(backends)('migration 0024: refundable pieces per carrier (%s)', (b
       expect(cols.rows[0].n).toBe(0);
     } finally {
       await h.close();
-      if (backend === 'postgres') await pgAdmin(`drop schema ${schema} cascade`);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await scratch.remove();
     }
   });
 });

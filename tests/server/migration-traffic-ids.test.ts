@@ -3,16 +3,11 @@
  * (migrated to 0049 and seeded), without losing or changing a row; new ids continue the sequences
  * and may pass 2^32; down brings the integer columns back while the ids fit.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db';
 import { migrateTo } from '../../server/db/migrations';
 import { seed } from '../../server/db/seed';
-import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
+import { backends, scratchDb } from './harness';
 
 const TABLES = ['sms_messages', 'sms_mo', 'push_outbox', 'api_pull', 'smpp_receipts', 'smpp_mo'];
 
@@ -34,14 +29,9 @@ async function columnType(db: Kysely<any>, schema: string, table: string, column
 
 describe.each(backends)('migration 0050: 64-bit traffic ids (%s)', (backend) => {
   it('converts a seeded database without losing a row; new ids pass 2^32; down while they fit', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig50-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
-    const h =
-      backend === 'pglite'
-        ? await createDb({ dataDir: dir })
-        : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
-    const s = backend === 'pglite' ? 'public' : schema;
+    const scratch = await scratchDb(backend);
+    const h = await scratch.open();
+    const s = scratch.migrationSchema;
     try {
       await migrateTo(h.db, '0049_operator_login_as', s);
       await seed(h.db);
@@ -84,8 +74,7 @@ describe.each(backends)('migration 0050: 64-bit traffic ids (%s)', (backend) => 
       expect((await snapshot(h.db)).sms_mo).toEqual(before.sms_mo);
     } finally {
       await h.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (backend === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+      await scratch.remove();
     }
   });
 });
