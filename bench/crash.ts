@@ -32,7 +32,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { insertFixtureTask } from './lib/dispatch-fixture';
-import { pgAdmin } from './lib/pg-admin';
+import { scratchDatabase } from './lib/pg-admin';
 import {
   balanceViolations,
   messageCounts,
@@ -51,15 +51,10 @@ if (!baseUrl) {
 const COUNT = Number(process.env.COUNT ?? 100_000);
 const CMPP = process.env.CARRIER === 'cmpp';
 const KILL_AT = Number(process.env.KILL_AT ?? 1 / 3);
-const dbName = `crash_${process.pid}`;
 const root = path.resolve(import.meta.dirname, '..');
 
-const admin = (q: string) => pgAdmin(baseUrl, q);
-
-const u = new URL(baseUrl);
-u.pathname = `/${dbName}`;
-const dbUrl = u.toString();
-await admin(`create database ${dbName}`);
+const scratch = await scratchDatabase(baseUrl, 'crash');
+const dbUrl = scratch.url;
 const handle = await openDatabase({ databaseUrl: dbUrl, poolSize: 4 });
 const db = handle.db;
 const sim = await startStandaloneSim({
@@ -119,7 +114,7 @@ try {
   const t0 = performance.now();
   const task = await insertFixtureTask(db, { accountId: account.id, count: COUNT, price: '0.0400' });
   console.log(
-    `task ${task.uid}: ${COUNT} messages inserted in ${(performance.now() - t0).toFixed(0)} ms (database ${dbName})`,
+    `task ${task.uid}: ${COUNT} messages inserted in ${(performance.now() - t0).toFixed(0)} ms (database ${scratch.name})`,
   );
 
   worker = startWorker(1);
@@ -234,7 +229,7 @@ try {
   if (worker && worker.exitCode === null) worker.kill('SIGKILL');
   await sim.close();
   await handle.close();
-  if (process.env.KEEP !== '1') await admin(`drop database if exists ${dbName} with (force)`);
+  if (process.env.KEEP !== '1') await scratch.drop();
 }
 
 console.log(violations.length ? `\nVIOLATIONS:\n- ${violations.join('\n- ')}` : '\ncrash test passed: no violation');

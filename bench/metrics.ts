@@ -35,7 +35,7 @@ import { watchDispatcher } from '../server/modules/metrics';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../server/modules/smsc/types';
 import { insertFixtureTask } from './lib/dispatch-fixture';
 import { loginCookies } from './lib/login';
-import { pgAdmin } from './lib/pg-admin';
+import { scratchDatabase, type ScratchDatabase } from './lib/pg-admin';
 
 const PART = process.env.PART ?? 'both';
 const SCRAPES = Number(process.env.SCRAPES ?? 200);
@@ -81,14 +81,12 @@ const median = (xs: number[]) => pct(xs, 50);
 
 async function scrapeFigure(): Promise<boolean> {
   const backend = pgUrl ? 'postgres' : 'pglite';
-  const dbName = `bench_metrics_${process.pid}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-metrics-'));
   let handle: DbHandle;
+  let scratch: ScratchDatabase | undefined;
   if (backend === 'postgres') {
-    await pgAdmin(pgUrl, `create database ${dbName}`);
-    const u = new URL(pgUrl);
-    u.pathname = `/${dbName}`;
-    handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+    scratch = await scratchDatabase(pgUrl, 'bench_metrics');
+    handle = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
   } else handle = await openDatabase({ dataDir });
   try {
     await seed(handle.db);
@@ -207,7 +205,7 @@ async function scrapeFigure(): Promise<boolean> {
     return ok;
   } finally {
     await handle.close();
-    if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`);
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
-import { pgAdmin } from './lib/pg-admin';
+import { scratchDatabase, type ScratchDatabase } from './lib/pg-admin';
 import { buildApp } from '../server/app';
 import { openDatabase, type DbHandle } from '../server/db';
 import { seed } from '../server/db/seed';
@@ -35,14 +35,12 @@ const PATH = '/openapi/v1/sms/send';
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function run(backend: 'postgres' | 'pglite'): Promise<boolean> {
-  const dbName = `bench_openapi_${process.pid}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-openapi-'));
   let handle: DbHandle;
+  let scratch: ScratchDatabase | undefined;
   if (backend === 'postgres') {
-    await pgAdmin(pgUrl, `create database ${dbName}`);
-    const u = new URL(pgUrl);
-    u.pathname = `/${dbName}`;
-    handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+    scratch = await scratchDatabase(pgUrl, 'bench_openapi');
+    handle = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
   } else handle = await openDatabase({ dataDir });
   try {
     await seed(handle.db);
@@ -127,7 +125,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<boolean> {
     return ok;
   } finally {
     await handle.close();
-    if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`);
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

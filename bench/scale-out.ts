@@ -49,7 +49,7 @@ import { LedgerService } from '../server/modules/ledger/service';
 import { NeedReport, OperationMode } from '../common/generated/schemas';
 import { approveSign } from './lib/approved-sign';
 import { loginCookies } from './lib/login';
-import { pgAdmin } from './lib/pg-admin';
+import { scratchDatabase } from './lib/pg-admin';
 import {
   balanceViolations,
   messageCounts,
@@ -85,10 +85,6 @@ const MATCH_MS = 15_000;
 const GRACE_MS = 5_000;
 
 const root = path.resolve(import.meta.dirname, '..');
-const dbName = `scaleout_${process.pid}`;
-const u = new URL(baseUrl);
-u.pathname = `/${dbName}`;
-const dbUrl = u.toString();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-out-'));
 const violations: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -131,7 +127,8 @@ if (!reusePortWorks()) {
 }
 const base = `http://127.0.0.1:${apiPort}`;
 
-await pgAdmin(baseUrl, `create database ${dbName}`);
+const scratch = await scratchDatabase(baseUrl, 'scaleout');
+const dbUrl = scratch.url;
 const handle = await openDatabase({ databaseUrl: dbUrl, poolSize: 4 });
 const db = handle.db;
 const sim = await startStandaloneSim({
@@ -309,7 +306,7 @@ try {
   procs.push(await start('api'), await start('worker'), await start('worker'), await start('door'));
   await Promise.all(procs.map((p) => ready(p)));
   console.log(
-    `all up: API on ${base} (2 processes, HTTP_REUSE_PORT), doors SMPP ${smppPort} CMPP ${cmppPort}, database ${dbName}`,
+    `all up: API on ${base} (2 processes, HTTP_REUSE_PORT), doors SMPP ${smppPort} CMPP ${cmppPort}, database ${scratch.name}`,
   );
   const sessions = new Map<string, Record<string, string>>();
   for (const user of new Set([...SEND_ACCOUNTS, 'client1'])) sessions.set(user, await session(user));
@@ -550,7 +547,7 @@ try {
   await Promise.all(procs.map((p) => kill(p, 'SIGKILL')));
   await sim.close();
   await handle.close();
-  if (process.env.KEEP !== '1') await pgAdmin(baseUrl, `drop database if exists ${dbName} with (force)`);
+  if (process.env.KEEP !== '1') await scratch.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

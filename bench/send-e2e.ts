@@ -31,7 +31,7 @@ import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pgAdmin } from './lib/pg-admin';
+import { scratchDatabase, type ScratchDatabase } from './lib/pg-admin';
 import { buildApp } from '../server/app';
 import { openDatabase, type DbHandle } from '../server/db';
 import { seed } from '../server/db/seed';
@@ -69,14 +69,12 @@ interface Figure {
 }
 
 async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figure> {
-  const dbName = `bench_e2e_${process.pid}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
   let handle: DbHandle;
+  let scratch: ScratchDatabase | undefined;
   if (backend === 'postgres') {
-    await pgAdmin(pgUrl, `create database ${dbName}`);
-    const u = new URL(pgUrl);
-    u.pathname = `/${dbName}`;
-    handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+    scratch = await scratchDatabase(pgUrl, 'bench_e2e');
+    handle = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
   } else {
     handle = await openDatabase({ dataDir });
   }
@@ -190,7 +188,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
   } finally {
     await sim.close();
     await handle.close();
-    if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`);
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
