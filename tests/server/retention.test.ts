@@ -12,6 +12,7 @@ import {
   partitions,
 } from '../../server/modules/retention/partitions';
 import { backends, useServer, withPg } from './harness';
+import { addDays, dayOf } from '../../server/lib/time';
 
 describe('uplinksKeptSince', () => {
   it('is the start of the business day calendar months back (the month’s last day when it has none)', () => {
@@ -140,5 +141,15 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect((await c.login('client1')).body.code).toBe(0);
     const old = await c.post('/api/send/getrecords', { beginDate: '2026-01-01', endDate: '2026-01-31' });
     expect(old.body).toMatchObject({ code: 400, msg: '只能查询近6个月的发送记录' });
+    // a range reaching into the kept months: the kept part, and from when (the console's notice)
+    const kept = keptSince(later, 6);
+    const across = await c.post('/api/send/getrecords', {
+      beginDate: dayOf(addDays(kept, -10)),
+      endDate: dayOf(later),
+    });
+    expect(across.body).toMatchObject({ code: 0, data: { retention: { months: 6, from: dayOf(kept) } } });
+    const inside = await c.post('/api/send/getrecords', { beginDate: dayOf(kept), endDate: dayOf(later) });
+    expect(inside.body.code).toBe(0);
+    expect(inside.body.data).not.toHaveProperty('retention');
   });
 });
