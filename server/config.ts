@@ -214,6 +214,8 @@ export interface AppConfig {
   monitorKeepDays: number;
   /** send records are kept this many whole months before this one (RECORDS_KEEP_MONTHS; retention/partitions.ts) */
   recordsKeepMonths: number;
+  /** a send-record month is written to DATA_DIR/archive before its partition is dropped (RECORDS_ARCHIVE; retention/archive.ts) */
+  recordsArchive: boolean;
   /** uplinks are kept this many months (MO_KEEP_MONTHS; server/modules/retention) */
   moKeepMonths: number;
   /** push_outbox rows delivered or given up are kept this many days (PUSH_KEEP_DAYS) */
@@ -307,6 +309,7 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST,
     recordsKeepMonths: env.RECORDS_KEEP_MONTHS,
+    recordsArchive: env.RECORDS_ARCHIVE,
     moKeepMonths: env.MO_KEEP_MONTHS,
     pushKeepDays: env.PUSH_KEEP_DAYS,
   };

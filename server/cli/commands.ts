@@ -1,6 +1,7 @@
 /** Every area's operator commands. Areas add their list here (one entry each). */
 import { accountCommands } from './accounts';
 import { alarmCommands } from './alarms';
+import { archiveCommands } from './archives';
 import { blacklistCommands } from './blacklist';
 import { certificationCommands } from './certification';
 import { channelCommands } from './channels';
@@ -17,6 +18,7 @@ import { testAccountCommands } from './test-accounts';
 export const COMMANDS: Command[] = [
   ...accountCommands,
   ...alarmCommands,
+  ...archiveCommands,
   ...blacklistCommands,
   ...certificationCommands,
   ...channelCommands,

@@ -544,6 +544,16 @@ export interface RebateLedger {
   remark: Generated<string>;
 }
 
+export interface RecordArchives {
+  bytes: number;
+  columns: string;
+  created_at: Generated<Timestamp>;
+  file: string;
+  partition: string;
+  rows: number;
+  sha256: string;
+}
+
 export interface RememberTokens {
   account_id: number;
   created_at: Generated<Timestamp>;
@@ -961,6 +971,7 @@ export interface DB {
   purchase_orders: PurchaseOrders;
   push_outbox: PushOutbox;
   rebate_ledger: RebateLedger;
+  record_archives: RecordArchives;
   remember_tokens: RememberTokens;
   report_daily: ReportDaily;
   report_delta: ReportDelta;

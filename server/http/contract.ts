@@ -154,21 +154,26 @@ export function okOf(ctx: HasSchemas, data: SchemaKey | JsonSchema): TypedSchema
   return envelope(typeof data === 'string' ? entity(ctx, data) : data);
 }
 
-/** `{code, msg, data: {list, totalCount, currentPage, pageRowCount, totalPage}}` of entity rows. */
-export function listOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string, JsonSchema> = {}): TypedSchema<unknown> {
+/** The figures a page answers beside its rows: each a schema given inline or by its key under schemas/. */
+export type PageExtras = Record<string, JsonSchema | SchemaKey>;
+
+const extrasOf = (ctx: HasSchemas, extra: PageExtras): Record<string, JsonSchema> =>
+  Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, typeof v === 'string' ? entity(ctx, v) : v]));
+
+/**
+ * `{code, msg, data: {list, totalCount, currentPage, pageRowCount, totalPage}}` of entity rows, and
+ * the `extra` figures beside them.
+ */
+export function listOf(ctx: HasSchemas, row: SchemaKey, extra: PageExtras = {}): TypedSchema<unknown> {
   return envelope({
     type: 'object',
     required: ['list', 'totalCount'],
-    properties: { list: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra },
+    properties: { list: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extrasOf(ctx, extra) },
   });
 }
 
 /** `{code, msg, data: {data, totalRecord, page, rows, totalPage}}` of entity rows. */
-export function dataPageOf(
-  ctx: HasSchemas,
-  row: SchemaKey,
-  extra: Record<string, JsonSchema> = {},
-): TypedSchema<unknown> {
+export function dataPageOf(ctx: HasSchemas, row: SchemaKey, extra: PageExtras = {}): TypedSchema<unknown> {
   return envelope({
     type: 'object',
     required: ['data', 'totalRecord'],
@@ -178,21 +183,17 @@ export function dataPageOf(
       page: { type: 'integer' },
       rows: { type: 'integer' },
       ...PAGE_NUMBERS,
-      ...extra,
+      ...extrasOf(ctx, extra),
     },
   });
 }
 
 /** `{code, msg, data: {entityList, totalCount, ...}}` of entity rows. */
-export function entityPageOf(
-  ctx: HasSchemas,
-  row: SchemaKey,
-  extra: Record<string, JsonSchema> = {},
-): TypedSchema<unknown> {
+export function entityPageOf(ctx: HasSchemas, row: SchemaKey, extra: PageExtras = {}): TypedSchema<unknown> {
   return envelope({
     type: 'object',
     required: ['entityList', 'totalCount'],
-    properties: { entityList: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extra },
+    properties: { entityList: { type: 'array', items: entity(ctx, row) }, ...PAGE_NUMBERS, ...extrasOf(ctx, extra) },
   });
 }
 

@@ -8,6 +8,7 @@ import { businessNow } from '@/lib/businessTime';
 import {
   ChargeMode,
   type MoRecord,
+  type RecordRetention,
   type SendRecord,
   type SendTask,
   type SmsTemplate,
@@ -325,6 +326,8 @@ export interface SendApiOptions {
   tasks?: SendTask[];
   timed?: TimedTask[];
   records?: SendRecord[];
+  /** the kept months of send records (RECORDS_KEEP_MONTHS): a range starting before `from` is answered with `retention` */
+  recordRetention?: RecordRetention;
   mo?: MoRecord[];
   /** what /send/sendTim answers the first time (then code 0) */
   timedAnswer?: { code: number; msg: string };
@@ -516,7 +519,8 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
       if (p.stateList) list = list.filter((r) => String(p.stateList).split(',').includes(String(r.state)));
       if (p.taskId) list = list.filter((r) => r.taskId === p.taskId);
       if (p.phone) list = list.filter((r) => r.phone === p.phone);
-      return ok(listOf(list, n, rows));
+      const kept = opts.recordRetention;
+      return ok({ ...listOf(list, n, rows), ...(kept && String(p.beginDate) < kept.from ? { retention: kept } : {}) });
     }),
     http.post('/api/send/provinceList', () =>
       ok([

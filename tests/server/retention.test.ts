@@ -12,6 +12,12 @@ import {
   partitions,
 } from '../../server/modules/retention/partitions';
 import { backends, useServer, withPg } from './harness';
+import { addDays, dayOf } from '../../server/lib/time';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { ARCHIVE_BATCH, recordColumns } from '../../server/modules/retention/archive';
+import { runCommand } from '../../server/cli/operator-channel';
 
 describe('uplinksKeptSince', () => {
   it('is the start of the business day calendar months back (the month’s last day when it has none)', () => {
@@ -140,5 +146,90 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect((await c.login('client1')).body.code).toBe(0);
     const old = await c.post('/api/send/getrecords', { beginDate: '2026-01-01', endDate: '2026-01-31' });
     expect(old.body).toMatchObject({ code: 400, msg: '只能查询近6个月的发送记录' });
+    // a range reaching into the kept months: the kept part, and from when (the console's notice)
+    const kept = keptSince(later, 6);
+    const across = await c.post('/api/send/getrecords', {
+      beginDate: dayOf(addDays(kept, -10)),
+      endDate: dayOf(later),
+    });
+    expect(across.body).toMatchObject({ code: 0, data: { retention: { months: 6, from: dayOf(kept) } } });
+    const inside = await c.post('/api/send/getrecords', { beginDate: dayOf(kept), endDate: dayOf(later) });
+    expect(inside.body.code).toBe(0);
+    expect(inside.body.data).not.toHaveProperty('retention');
+  });
+
+  it('archives a month before it is dropped: the file reads back to the same rows; listed and restored by the CLI', async () => {
+    const db = t.server.handle.db;
+    // the legacy partition (migration 0052: every month before it) goes first, without an archive
+    await dropExpired(db, 6, new Date(Date.now() + 7 * 31 * 86_400_000));
+    const month = monthIndex(new Date()) - 9;
+    const name = partitionName(month);
+    await sql`create table ${sql.ref(name)} partition of sms_messages
+      for values from (${sql.lit(month * MONTH_SPAN)}) to (${sql.lit((month + 1) * MONTH_SPAN)})`.execute(db);
+    // texts CSV must quote: commas, quotes, line breaks, backslashes, an empty text, NULLs, more than a batch
+    const tricky = [
+      'a,b',
+      'say "hi"',
+      'line\nbreak\r\nend',
+      'back\\slash \\N',
+      '',
+      ' 空格 ',
+      '【云讯通】验证码 123456',
+    ];
+    await sql`insert into sms_messages (id, task_id, account_id, phone, content, msg_id, created_at)
+      select ${month * MONTH_SPAN}::bigint + g, t.id, t.account_id, '138' || lpad(g::text, 8, '0'),
+        (${tricky}::text[])[1 + g % ${tricky.length}], case when g % 3 = 0 then null else 'm' || g end,
+        now() - interval '9 months'
+      from generate_series(1, ${ARCHIVE_BATCH + 5}) g, (select id, account_id from sms_tasks order by id limit 1) t`.execute(
+      db,
+    );
+    const original = async () =>
+      (
+        await sql<{ r: string }>`select m::text as r from sms_messages m
+          where id >= ${month * MONTH_SPAN} and id < ${(month + 1) * MONTH_SPAN} order by id`.execute(db)
+      ).rows.map((x) => x.r);
+    const before = await original();
+    expect(before).toHaveLength(ARCHIVE_BATCH + 5);
+
+    // the purge 10 months from now archives the month, then drops it
+    const svc = t.server.app.services.retention;
+    t.server.clock.t = Date.now() + 10 * 31 * 86_400_000;
+    try {
+      const counts = await svc.purge();
+      expect(counts.partitions).toContain(name);
+    } finally {
+      t.server.clock.t = Date.now();
+    }
+    expect(await original()).toEqual([]);
+    const entry = await db
+      .selectFrom('record_archives')
+      .selectAll()
+      .where('partition', '=', name)
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ file: path.join(svc.archiveDir, `${name}.csv.gz`), rows: ARCHIVE_BATCH + 5 });
+    // plain CSV under the gzip: a header of the columns, then RFC 4180 records
+    const text = zlib.gunzipSync(fs.readFileSync(entry.file)).toString('utf8');
+    expect(text.split('\n')[0]).toBe((await recordColumns(db)).join(','));
+    expect(text).toContain('"say ""hi"""');
+
+    // listed, and read back by the CLI into a table of its own: the same rows
+    const list = await runCommand({ db, now: () => new Date() }, ['archives']);
+    expect(list.code).toBe(0);
+    expect(list.lines.join('\n')).toContain(name);
+    const restored = await runCommand({ db, now: () => new Date() }, ['archive-restore', name]);
+    expect(restored).toMatchObject({ code: 0, lines: [`已读回 ${ARCHIVE_BATCH + 5} 条到表 restored_${name}`] });
+    const back = (
+      await sql<{ r: string }>`select m::text as r from ${sql.ref(`restored_${name}`)} m order by id`.execute(db)
+    ).rows.map((x) => x.r);
+    expect(back).toEqual(before);
+    // again: the table exists; a changed file: refused before a row
+    expect((await runCommand({ db, now: () => new Date() }, ['archive-restore', name])).lines.join()).toContain(
+      '已存在',
+    );
+    fs.appendFileSync(entry.file, 'x');
+    const changed = await runCommand({ db, now: () => new Date() }, ['archive-restore', name, 'restored_again']);
+    expect(changed.code).toBe(1);
+    expect(changed.lines.join()).toContain('SHA-256');
+    await sql`drop table ${sql.ref(`restored_${name}`)}`.execute(db);
   });
 });

@@ -47,6 +47,7 @@ import { operatorLoginAs0049 } from './0049_operator_login_as';
 import { trafficIdsBigint0050 } from './0050_traffic_ids_bigint';
 import { retentionIndexes0051 } from './0051_retention_indexes';
 import { smsMessagesPartitions0052 } from './0052_sms_messages_partitions';
+import { recordArchives0053 } from './0053_record_archives';
 
 /** every migration by name (its file name); Kysely runs them in name order */
 export const migrationFiles: Record<string, Migration> = {
@@ -97,4 +98,5 @@ export const migrationFiles: Record<string, Migration> = {
   '0050_traffic_ids_bigint': trafficIdsBigint0050,
   '0051_retention_indexes': retentionIndexes0051,
   '0052_sms_messages_partitions': smsMessagesPartitions0052,
+  '0053_record_archives': recordArchives0053,
 };

@@ -104,6 +104,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         body: recordFilter,
         response: listOf(ctx, 'entities/send-record', {
           totalCapped: { type: 'boolean', title: '总数超过计数上限（只计到上限）' },
+          retention: 'responses/record-retention',
         }),
       }),
       async (req) => ok(await records.records(sessionOf(req).account, req.body)),

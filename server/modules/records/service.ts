@@ -25,7 +25,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { pageOf } from '../../db/page';
 import { keysetPages, mapPages, writeXlsx, xlsxStream } from '../../lib/xlsx-export';
-import { formatDateTime } from '../../lib/time';
+import { dayOf, formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
 import {
   SendKind,
@@ -48,6 +48,7 @@ import type {
   SendForm,
   TaskResendParams,
   MoRecordFilter,
+  RecordRetention,
   SendRecordFilter,
   SendTaskFilter,
   TaskNumbersParams,
@@ -647,7 +648,18 @@ export class RecordsService {
         paging,
       ),
       totalCapped: counted > cap,
+      ...this.retentionNote(f),
     };
+  }
+
+  /**
+   * A range that starts before the kept months (RECORDS_KEEP_MONTHS: those partitions are dropped)
+   * is answered with the kept part and says so: the console's notice above the list.
+   */
+  private retentionNote(f: RecordFilter): { retention?: RecordRetention } {
+    const months = this.ctx.config.recordsKeepMonths;
+    const kept = keptSince(this.ctx.now(), months);
+    return f.from < kept ? { retention: { months, from: dayOf(kept) } } : {};
   }
 
   /** every matching record in keyset batches of BATCH (at most `max`) */

@@ -93,17 +93,39 @@ export async function ensureAhead(db: Kysely<Database>): Promise<string[]> {
   return made;
 }
 
+export interface DropOptions {
+  /**
+   * Called with each partition before it is dropped (archive.ts archivePartition): a partition
+   * whose archive fails stays for the next turn, the failure told to `onArchiveError`.
+   */
+  archive?: (p: Partition) => Promise<unknown>;
+  onArchiveError?: (p: Partition, err: unknown) => void;
+}
+
 /**
  * Drops the partitions whose every month is more than `keepMonths` before `now`'s month (never one
  * that holds this month of the database's clock or a later one); their names. A partition whose
  * lock is not had within LOCK_TIMEOUT is left for the next turn.
  */
-export async function dropExpired(db: Kysely<Database>, keepMonths: number, now: Date): Promise<string[]> {
+export async function dropExpired(
+  db: Kysely<Database>,
+  keepMonths: number,
+  now: Date,
+  { archive, onArchiveError }: DropOptions = {},
+): Promise<string[]> {
   const oldestKept = monthIndex(now) - keepMonths;
   const current = await dbMonth(db);
   const dropped: string[] = [];
   for (const p of await partitions(db)) {
     if (p.to > oldestKept * MONTH_SPAN || p.to > current * MONTH_SPAN) continue;
+    if (archive) {
+      try {
+        await archive(p);
+      } catch (err) {
+        onArchiveError?.(p, err);
+        continue;
+      }
+    }
     try {
       const done = await db.transaction().execute(async (trx) => {
         if (!(await turn(trx))) return false;

@@ -17,7 +17,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
-import { dropExpired, ensureAhead } from './partitions';
+import path from 'node:path';
+import { dropExpired, ensureAhead, type Partition } from './partitions';
+import { archivePartition } from './archive';
 import { addMonths, startOfBusinessDay } from '../../lib/time';
 
 /** rows per batch: a short statement on every table */
@@ -41,6 +43,11 @@ export const uplinksKeptSince = (now: Date, months: number) => addMonths(startOf
 export class RetentionService {
   constructor(private readonly ctx: AppContext) {}
 
+  /** where the months' archives go: DATA_DIR/archive */
+  get archiveDir(): string {
+    return path.join(this.ctx.dataDir, 'archive');
+  }
+
   /** The send records' partitions of this month and the next ones, created when missing (at start and every purge). */
   ensurePartitions(): Promise<string[]> {
     return ensureAhead(this.ctx.db);
@@ -50,7 +57,16 @@ export class RetentionService {
   async purge(maxBatches = 100): Promise<PurgeCounts> {
     const now = this.ctx.now();
     await this.ensurePartitions();
-    const partitions = await dropExpired(this.ctx.db, this.ctx.config.recordsKeepMonths, now);
+    const partitions = await dropExpired(this.ctx.db, this.ctx.config.recordsKeepMonths, now, {
+      // RECORDS_ARCHIVE: each month written to DATA_DIR/archive first (archive.ts)
+      ...(this.ctx.config.recordsArchive
+        ? {
+            archive: (p: Partition) => archivePartition(this.ctx.db, p, this.archiveDir),
+            onArchiveError: (p: Partition, err: unknown) =>
+              this.ctx.log.error({ err, partition: p.name }, 'send records: archive failed, the month is kept'),
+          }
+        : {}),
+    });
     const moBefore = uplinksKeptSince(now, Math.max(3, this.ctx.config.moKeepMonths));
     const pushBefore = new Date(now.getTime() - this.ctx.config.pushKeepDays * 86_400_000);
     return {

@@ -93,6 +93,52 @@ export const Empty: Story = {
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
+/** kept since 30 days ago: the default 90 days reach before it */
+const keptFrom = () => businessNow().subtract(30, 'day').format('YYYY-MM-DD');
+
+export const RetentionNotice: Story = {
+  name: '部分超出保留期：提示只能查询近N个月',
+  parameters: {
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    // the kept part is listed, under the notice
+    await c.findByText('13012345678', {}, T);
+    await expect(await c.findByTestId('record-retention', {}, T)).toHaveTextContent(
+      `只能查询近6个月的发送记录（${keptFrom()} 起）`,
+    );
+  },
+};
+
+export const InsideRetention: Story = {
+  name: '保留期内：无提示',
+  parameters: {
+    app: { path: `/customer/sendlayout/sendrecord?beginDate=${keptFrom()}` },
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await expect(calls.getrecords?.[0]?.beginDate).toBe(keptFrom());
+    await expect(c.queryByTestId('record-retention')).toBeNull();
+  },
+};
+
+export const PastRetention: Story = {
+  name: '整个范围超出保留期：提示，不显示空表',
+  parameters: {
+    msw: {
+      handlers: [refuse('send/getrecords', 400, '只能查询近6个月的发送记录'), ...consoleApi(), ...sendApi({ calls })],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await expect(await body().findByText('只能查询近6个月的发送记录', {}, T)).toBeInTheDocument();
+    // the list says why it has no rows, not 暂无数据 alone
+    await expect(await within(canvasElement).findAllByText('只能查询近6个月的发送记录', {}, T)).not.toHaveLength(0);
+  },
+};
+
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: [never('send/getrecords'), ...consoleApi(), ...sendApi()] } },

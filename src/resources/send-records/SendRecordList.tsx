@@ -12,11 +12,14 @@
  * filters by it), receipt and error codes shown by their meaning (enums/receipt-code, the code in
  * a tooltip), and a malformed number or task number refused before any request with the filter
  * schema's own message, once.
+ *
+ * Retention (issue 40): a range reaching before the kept months lists the kept part under a notice,
+ * 只能查询近N个月的发送记录（YYYY-MM-DD 起）; a range wholly before them is refused with that message.
  */
 import { useCallback, useState } from 'react';
-import { App, Button, Card, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Tooltip, Typography } from 'antd';
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
-import type { SendRecord } from '@/generated/schemas';
+import type { RecordRetention, SendRecord } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
@@ -35,6 +38,9 @@ export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 
 /** the parameters the page reads from its address (a link from a task, a number's history) */
 const LINKED = ['taskId', 'phone'] as const;
+
+/** 只能查询近N个月的发送记录 (schemas/forms/send.json recordRetention) */
+export const retentionNotice = (months: number) => SEND_MESSAGES.recordRetention.replace('{months}', String(months));
 
 /** a text filter's pattern of the filter schema, checked before a search: its errorMessage, or null */
 export function patternProblem(
@@ -69,11 +75,15 @@ export function SendRecordList() {
       patternProblem(sendRecords.filter, v, LINKED) ?? rangeOrderProblem(v.beginDate, v.endDate),
     [],
   );
-  const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>(sendRecords, {
+  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<SendRecord>(sendRecords, {
     initialValues,
     validate,
     queryOptions: { enabled: !!user },
   });
+
+  // a range reaching before the kept months (RECORDS_KEEP_MONTHS): the rows are the kept part, and
+  // the answer's `retention` says from when (responses/record-retention.json)
+  const retention = (tableQuery.data as { retention?: RecordRetention } | undefined)?.retention;
 
   const exportRecords = async () => {
     setExporting('xlsx');
@@ -166,6 +176,15 @@ export function SendRecordList() {
           </>
         }
       />
+      {retention && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="record-retention"
+          message={`${retentionNotice(retention.months)}（${retention.from} 起）`}
+        />
+      )}
       <SchemaTable<SendRecord>
         {...tableProps}
         rowKey={(r) => String(r.id ?? `${r.phone}-${r.dateStr}`)}
