@@ -27,7 +27,7 @@ import type { Partition } from './partitions';
 export const ARCHIVE_BATCH = 20_000;
 /** rows inserted per statement on restore */
 const RESTORE_BATCH = 5_000;
-/** gzip's level: fast enough for the figure (≥ 200,000 rows/s), a third of the size of level 9 and a few % more */
+/** gzip's level: the rate is set by reading the rows, not by gzip (level 1 measured the same); 13.6 bytes a record */
 const GZIP_LEVEL = 3;
 
 export interface ArchiveFile {
