@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BATCH, uplinksKeptSince } from '../../server/modules/retention/service';
 import {
@@ -16,7 +16,10 @@ import { addDays, dayOf } from '../../server/lib/time';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ARCHIVE_BATCH, recordColumns } from '../../server/modules/retention/archive';
+import { ARCHIVE_BATCH, archivePartition, recordColumns } from '../../server/modules/retention/archive';
+import type { Partition } from '../../server/modules/retention/partitions';
+import type { Database } from '../../server/db/types';
+import os from 'node:os';
 import { runCommand } from '../../server/cli/operator-channel';
 
 describe('uplinksKeptSince', () => {
@@ -175,6 +178,7 @@ describe.each(backends)('retention (%s)', (backend) => {
       '',
       ' 空格 ',
       '【云讯通】验证码 123456',
+      '括号) (a,b) (',
     ];
     await sql`insert into sms_messages (id, task_id, account_id, phone, content, msg_id, created_at)
       select ${month * MONTH_SPAN}::bigint + g, t.id, t.account_id, '138' || lpad(g::text, 8, '0'),
@@ -232,4 +236,63 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect(changed.lines.join()).toContain('SHA-256');
     await sql`drop table ${sql.ref(`restored_${name}`)}`.execute(db);
   });
+  it.runIf(backend === 'postgres')(
+    'several processes purging at once archive a month once; a drop kept busy keeps its archive for the next turn',
+    async () => {
+      const db = t.server.handle.db;
+      await dropExpired(db, 6, new Date(Date.now() + 7 * 31 * 86_400_000));
+      const month = monthIndex(new Date()) - 9;
+      const name = partitionName(month);
+      await sql`create table ${sql.ref(name)} partition of sms_messages
+        for values from (${sql.lit(month * MONTH_SPAN)}) to (${sql.lit((month + 1) * MONTH_SPAN)})`.execute(db);
+      await sql`insert into sms_messages (id, task_id, account_id, phone, content, created_at)
+        select ${month * MONTH_SPAN}::bigint + g, t.id, t.account_id, '138' || lpad(g::text, 8, '0'), '内容' || g, now() - interval '9 months'
+        from generate_series(1, 3000) g, (select id, account_id from sms_tasks order by id limit 1) t`.execute(db);
+      const p = (await partitions(db)).find((x) => x.name === name)!;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-claim-'));
+      const later = new Date(Date.now() + 10 * 31 * 86_400_000);
+      try {
+        // a drop that cannot have its lock (a reader holds the partition): archived, kept for the next turn
+        const schema = (t.server as unknown as { schema: string }).schema;
+        const written: string[] = [];
+        const archive = async (x: Partition, conn: Kysely<Database>) => {
+          written.push(x.name);
+          return archivePartition(conn, x, dir);
+        };
+        await withPg(async (c) => {
+          await c.query('begin');
+          await c.query(`lock table ${schema}.${name} in access share mode`);
+          expect(await dropExpired(db, 6, later, { archive })).toEqual([]);
+          await c.query('rollback');
+        });
+        expect(written).toEqual([name]);
+        const first = await db
+          .selectFrom('record_archives')
+          .selectAll()
+          .where('partition', '=', name)
+          .executeTakeFirstOrThrow();
+        expect(Number(first.rows)).toBe(3000);
+        const mtime = fs.statSync(first.file).mtimeMs;
+
+        // two purges at once (two processes' claims on separate connections): one archives and drops, the other skips
+        const again: string[] = [];
+        const slow = async (x: Partition, conn: Kysely<Database>) => {
+          again.push(x.name);
+          await new Promise((r) => setTimeout(r, 300));
+          return archivePartition(conn, x, dir);
+        };
+        const [a, b] = await Promise.all([
+          dropExpired(db, 6, later, { archive: slow }),
+          dropExpired(db, 6, later, { archive: slow }),
+        ]);
+        expect([...a, ...b]).toEqual([name]);
+        expect(again).toEqual([name]);
+        // the archive of the busy turn was whole and of the same rows: kept, not written again
+        expect(fs.statSync(first.file).mtimeMs).toBe(mtime);
+        expect((await partitions(db)).some((x) => x.name === p.name)).toBe(false);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

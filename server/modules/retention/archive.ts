@@ -2,16 +2,21 @@
  * The archive of a send-record month (issue 40, docs/api-records.md "Archive"): before retention
  * drops a month's partition (partitions.ts dropExpired), its rows are written to
  * `DATA_DIR/archive/<partition>.csv.gz` and the file is listed in `record_archives`; a failed
- * archive keeps the partition (the next purge tries again). `restoreArchive` reads a file back into
- * a table of its own (`npm run cli -- archive-restore`).
+ * archive keeps the partition (the next purge tries again), and a month already archived whose
+ * file and rows are unchanged (its drop was busy last turn) is not written again. `restoreArchive`
+ * reads a file back into a table of its own (`npm run cli -- archive-restore`).
  *
- * The file is CSV as PostgreSQL's COPY writes it (RFC 4180; a header of the column names; NULL an
- * empty field, an empty text `""`), gzip-compressed, one record per row ordered by id. The rows come
- * out of the database as their row text (`m::text`), which PostgreSQL quotes and escapes the same
- * way but in parentheses and with backslashes doubled: the CSV record is that text unwrapped, and
- * the restore wraps it again and casts it to the table's row type. So every column (timestamps,
- * numerics, texts with quotes, commas or line breaks) comes back exactly as it was, on PostgreSQL and
- * on PGlite alike, with no CSV parser of ours in the way.
+ * The file is CSV (RFC 4180: a header of the column names, NULL an empty field, an empty text `""`),
+ * gzip-compressed, one record per row ordered by id.
+ * - On PostgreSQL it is PostgreSQL's own `COPY ... TO STDOUT (FORMAT csv, HEADER)`, streamed
+ *   (pg-copy-streams) through gzip to the file: the server formats, this process only compresses.
+ * - On PGlite (no COPY stream) the rows come in batches as their row text (`m::text`), which
+ *   PostgreSQL quotes and escapes the same way but in parentheses, with backslashes doubled and more
+ *   fields quoted: the CSV record is that text unwrapped.
+ * Both are the same CSV to a reader. The restore streams the file into `COPY ... FROM STDIN` on
+ * PostgreSQL; on PGlite it turns each record into a row text (every field quoted) cast to the row
+ * type. So every column (timestamps, numerics, texts with quotes, commas, parentheses or line
+ * breaks) comes back exactly as it was, with no CSV parser of ours deciding a value.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,8 +24,10 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
+import { driverOf } from '../../db/driver';
 import type { Partition } from './partitions';
 
 /** rows read per statement */
@@ -48,8 +55,43 @@ export async function recordColumns(db: Kysely<Database>): Promise<string[]> {
 
 /** a row's text (PostgreSQL's record output) → its CSV record */
 export const csvOfRow = (row: string) => row.slice(1, -1).replaceAll('\\\\', '\\');
-/** a CSV record → the row's text, for a cast to the row type */
-export const rowOfCsv = (csv: string) => `(${csv.replaceAll('\\', '\\\\')})`;
+/** a field as a quoted field of a row text */
+const rowField = (v: string) => `"${v.replace(/["\\]/g, '\\$&')}"`;
+
+/**
+ * A CSV record → the row's text, for a cast to the row type: every field quoted (a field of
+ * COPY's CSV may hold a parenthesis or a space unquoted), an unquoted empty field NULL.
+ */
+export function rowOfCsv(csv: string): string {
+  let out = '(';
+  let i = 0;
+  for (;;) {
+    if (csv.charCodeAt(i) === 34) {
+      // quoted: to the quote not doubled
+      let v = '';
+      i++;
+      for (;;) {
+        const q = csv.indexOf('"', i);
+        if (q < 0) throw new Error('归档文件的 CSV 不完整（引号未闭合）');
+        v += csv.slice(i, q);
+        i = q + 1;
+        if (csv.charCodeAt(i) !== 34) break;
+        v += '"';
+        i++;
+      }
+      out += rowField(v);
+    } else {
+      const comma = csv.indexOf(',', i);
+      const end = comma < 0 ? csv.length : comma;
+      if (end > i) out += rowField(csv.slice(i, end));
+      i = end;
+    }
+    if (i >= csv.length) return `${out})`;
+    if (csv.charCodeAt(i) !== 44) throw new Error('归档文件的 CSV 不合法（引号后不是逗号）');
+    out += ',';
+    i++;
+  }
+}
 
 /** the file's SHA-256 */
 async function sha256Of(file: string): Promise<string> {
@@ -58,16 +100,31 @@ async function sha256Of(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-/**
- * Writes a partition's rows to `<dir>/<partition>.csv.gz` (through a temporary file: a crash leaves
- * no half file under the final name) and lists it in record_archives. Read through sms_messages with
- * the partition's id bounds, so the rows are in the parent's column order whatever the partition's.
- */
-export async function archivePartition(db: Kysely<Database>, p: Partition, dir: string): Promise<ArchiveFile> {
-  fs.mkdirSync(dir, { recursive: true });
-  const columns = await recordColumns(db);
-  const file = path.join(dir, `${p.name}.csv.gz`);
-  const tmp = `${file}.${process.pid}.tmp`;
+/** `p`'s rows in sms_messages (through the parent: its column order, whatever the partition's) */
+const bounds = (p: Partition) => sql`${p.from === null ? sql`` : sql`m.id >= ${p.from} and`} m.id < ${p.to}`;
+
+/** PostgreSQL: the rows as COPY's CSV with its header, streamed into `sink`; how many. */
+async function copyOut(db: Kysely<Database>, p: Partition, sink: NodeJS.WritableStream): Promise<number> {
+  // COPY takes no parameters: the bounds are integers of ours
+  const where = `${p.from === null ? '' : `id >= ${p.from} and `}id < ${p.to}`;
+  return db.getExecutor().provideConnection(async (conn) => {
+    const out = copyStreams.to(
+      `copy (select * from sms_messages where ${where} order by id) to stdout with (format csv, header)`,
+    );
+    // the row count comes with CommandComplete, which may follow the stream's end: the statement's end is awaited too
+    const over = new Promise<void>((resolve) => {
+      out.handleReadyForQuery = resolve;
+    });
+    // node-postgres runs a query object with submit() as-is; errors of the COPY surface on the stream
+    conn.executeQuery(CompiledQuery.raw(out as unknown as string)).catch(() => undefined);
+    await pipeline(out, sink);
+    await over;
+    return out.rowCount;
+  });
+}
+
+/** PGlite: the rows in batches of their row text, as CSV records after the header, into `sink`; how many. */
+async function rowTextOut(db: Kysely<Database>, p: Partition, header: string, sink: NodeJS.WritableStream) {
   let rows = 0;
   const batch = (after: number | null) => {
     const q = sql<{ id: number; r: string }>`
@@ -79,7 +136,7 @@ export async function archivePartition(db: Kysely<Database>, p: Partition, dir: 
     return q;
   };
   async function* records() {
-    yield `${columns.join(',')}\n`;
+    yield `${header}\n`;
     // the next batch is asked for while this one is written and compressed
     let next = batch(p.from === null ? null : p.from - 1);
     for (;;) {
@@ -94,8 +151,43 @@ export async function archivePartition(db: Kysely<Database>, p: Partition, dir: 
       if (!full) return;
     }
   }
+  await pipeline(Readable.from(records()), sink);
+  return rows;
+}
+
+/** The archive listed for `p` when its file is still there, whole, and holds the partition's rows as they are now. */
+async function unchangedArchive(db: Kysely<Database>, p: Partition, columns: string): Promise<ArchiveFile | null> {
+  const listed = await db.selectFrom('record_archives').selectAll().where('partition', '=', p.name).executeTakeFirst();
+  if (!listed || listed.columns !== columns) return null;
+  const size = fs.statSync(listed.file, { throwIfNoEntry: false })?.size;
+  if (size !== Number(listed.bytes)) return null;
+  const now = await sql<{ n: string }>`select count(*)::text as n from sms_messages m where ${bounds(p)}`.execute(db);
+  if (Number(now.rows[0].n) !== Number(listed.rows)) return null;
+  const entry = { partition: p.name, file: listed.file, rows: Number(listed.rows), bytes: size, sha256: listed.sha256 };
+  return (await sha256Of(entry.file)) === entry.sha256 ? entry : null;
+}
+
+/**
+ * Writes a partition's rows to `<dir>/<partition>.csv.gz` (through a temporary file: a crash leaves
+ * no half file under the final name) and lists it in record_archives; an archive of the partition
+ * listed already, whole and with the same rows, is kept as it is. Run on one connection
+ * (partitions.ts dropExpired hands its claimed one on PostgreSQL).
+ */
+export async function archivePartition(db: Kysely<Database>, p: Partition, dir: string): Promise<ArchiveFile> {
+  const columns = (await recordColumns(db)).join(',');
+  const kept = await unchangedArchive(db, p, columns);
+  if (kept) return kept;
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${p.name}.csv.gz`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  let rows: number;
   try {
-    await pipeline(Readable.from(records()), zlib.createGzip({ level: GZIP_LEVEL }), fs.createWriteStream(tmp));
+    const gzip = zlib.createGzip({ level: GZIP_LEVEL });
+    const written = pipeline(gzip, fs.createWriteStream(tmp));
+    // the file's failure ends the rows' stream too (and the rows' failure the file's)
+    written.catch((e) => gzip.destroy(e));
+    rows = (await driverOf(db)) === 'pg' ? await copyOut(db, p, gzip) : await rowTextOut(db, p, columns, gzip);
+    await written;
     fs.renameSync(tmp, file);
   } finally {
     fs.rmSync(tmp, { force: true });
@@ -109,14 +201,14 @@ export async function archivePartition(db: Kysely<Database>, p: Partition, dir: 
   };
   await db
     .insertInto('record_archives')
-    .values({ ...entry, columns: columns.join(',') })
+    .values({ ...entry, columns })
     .onConflict((oc) =>
       oc.column('partition').doUpdateSet({
         file: entry.file,
         rows: entry.rows,
         bytes: entry.bytes,
         sha256: entry.sha256,
-        columns: columns.join(','),
+        columns,
         created_at: new Date(),
       }),
     )
@@ -172,30 +264,47 @@ export async function restoreArchive(
   source.pipe(lines);
   // the decoder keeps a character cut between two chunks whole
   lines.setEncoding('utf8');
+  const records = csvRecords(lines as AsyncIterable<string>)[Symbol.asyncIterator]();
+  const first = await records.next();
+  if (first.done) throw new Error(`归档文件为空：${file}`);
+  if (first.value !== columns) throw new Error(`归档文件的列与当前的发送记录表不同：${first.value}`);
   let rows = 0;
+  /** the records after the header, RESTORE_BATCH at a time */
+  async function* batches() {
+    let batch: string[] = [];
+    for (let r = await records.next(); !r.done; r = await records.next()) {
+      batch.push(r.value);
+      if (batch.length >= RESTORE_BATCH) {
+        rows += batch.length;
+        yield batch;
+        batch = [];
+      }
+    }
+    rows += batch.length;
+    if (batch.length) yield batch;
+  }
   await db.transaction().execute(async (trx) => {
     await sql`create table ${sql.ref(table)} (like sms_messages including defaults)`.execute(trx);
-    let header: string | undefined;
-    let batch: string[] = [];
-    const flush = async () => {
-      if (!batch.length) return;
-      // each text cast once (`(x::t).*` would cast it once per column), then its fields
-      await sql`insert into ${sql.ref(table)}
-        select (s.v).* from (select x::sms_messages as v from unnest(${batch}::text[]) x offset 0) s`.execute(trx);
-      rows += batch.length;
-      batch = [];
-    };
-    for await (const rec of csvRecords(lines as AsyncIterable<string>)) {
-      if (header === undefined) {
-        header = rec;
-        if (header !== columns) throw new Error(`归档文件的列与当前的发送记录表不同：${header}`);
-        continue;
-      }
-      batch.push(rowOfCsv(rec));
-      if (batch.length >= RESTORE_BATCH) await flush();
-    }
-    await flush();
-    if (header === undefined) throw new Error(`归档文件为空：${file}`);
+    if ((await driverOf(trx)) === 'pg')
+      await trx.getExecutor().provideConnection(async (conn) => {
+        const input = copyStreams.from(`copy ${table} from stdin with (format csv)`);
+        conn.executeQuery(CompiledQuery.raw(input as unknown as string)).catch(() => undefined);
+        await pipeline(
+          Readable.from(
+            (async function* () {
+              for await (const b of batches()) yield `${b.join('\n')}\n`;
+            })(),
+          ),
+          input,
+        );
+      });
+    else
+      for await (const b of batches())
+        // each text cast once (`(x::t).*` would cast it once per column), then its fields
+        await sql`insert into ${sql.ref(table)}
+          select (s.v).* from (select x::sms_messages as v from unnest(${b.map(rowOfCsv)}::text[]) x offset 0) s`.execute(
+          trx,
+        );
     if (expect && rows !== expect.rows) throw new Error(`归档文件的行数 ${rows} 与记录的 ${expect.rows} 不符`);
   });
   return { table, rows };

@@ -11,9 +11,13 @@
  * its lock (the lists and the dispatcher go on; a busy turn is tried again at the next purge). The
  * rows leave without a DELETE, so the report figures (kept by statement triggers on DELETE) and the
  * ledger stay as they are. One process at a time (a per-schema advisory lock, tried without waiting).
+ * On PostgreSQL each expired partition is also claimed, from its archive to its drop, by a session
+ * advisory lock on one connection: several API processes purging at once archive a month once, and
+ * a process that dies lets the claim go with its connection.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { driverOf } from '../../db/driver';
 
 /** 2^40: the ids of one month */
 export const MONTH_SPAN = 2 ** 40;
@@ -95,11 +99,31 @@ export async function ensureAhead(db: Kysely<Database>): Promise<string[]> {
 
 export interface DropOptions {
   /**
-   * Called with each partition before it is dropped (archive.ts archivePartition): a partition
-   * whose archive fails stays for the next turn, the failure told to `onArchiveError`.
+   * Called with each partition before it is dropped (archive.ts archivePartition), and with the
+   * connection that holds the partition's claim: a partition whose archive fails stays for the next
+   * turn, the failure told to `onArchiveError`.
    */
-  archive?: (p: Partition) => Promise<unknown>;
+  archive?: (p: Partition, db: Kysely<Database>) => Promise<unknown>;
   onArchiveError?: (p: Partition, err: unknown) => void;
+}
+
+/**
+ * Runs `fn` while this process holds the claim on partition `name`, with the connection that holds
+ * it; undefined, at once, when another process holds it. PGlite: one process opens the database
+ * (its data directory's lock), so `fn` runs on the database as it is.
+ */
+async function claimed<T>(db: Kysely<Database>, name: string, fn: (db: Kysely<Database>) => Promise<T>) {
+  if ((await driverOf(db)) !== 'pg') return fn(db);
+  const key = sql`hashtext('sms-partition:' || current_schema() || '.' || ${name})`;
+  return db.connection().execute(async (conn) => {
+    const got = await sql<{ ok: boolean }>`select pg_try_advisory_lock(${key}) as ok`.execute(conn);
+    if (!got.rows[0]?.ok) return undefined;
+    try {
+      return await fn(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(conn);
+    }
+  });
 }
 
 /**
@@ -118,27 +142,32 @@ export async function dropExpired(
   const dropped: string[] = [];
   for (const p of await partitions(db)) {
     if (p.to > oldestKept * MONTH_SPAN || p.to > current * MONTH_SPAN) continue;
-    if (archive) {
-      try {
-        await archive(p);
-      } catch (err) {
-        onArchiveError?.(p, err);
-        continue;
+    const done = await claimed(db, p.name, async (conn) => {
+      // dropped by another process since the list was read
+      if (!(await partitions(conn)).some((x) => x.name === p.name)) return false;
+      if (archive) {
+        try {
+          await archive(p, conn);
+        } catch (err) {
+          onArchiveError?.(p, err);
+          return false;
+        }
       }
-    }
-    try {
-      const done = await db.transaction().execute(async (trx) => {
-        if (!(await turn(trx))) return false;
-        await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
-        await sql`alter table sms_messages detach partition ${sql.ref(p.name)}`.execute(trx);
-        await sql`drop table ${sql.ref(p.name)}`.execute(trx);
-        return true;
-      });
-      if (done) dropped.push(p.name);
-    } catch (err) {
-      // 55P03 lock_not_available: busy now, the next turn tries again
-      if ((err as { code?: string }).code !== '55P03') throw err;
-    }
+      try {
+        return await conn.transaction().execute(async (trx) => {
+          if (!(await turn(trx))) return false;
+          await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+          await sql`alter table sms_messages detach partition ${sql.ref(p.name)}`.execute(trx);
+          await sql`drop table ${sql.ref(p.name)}`.execute(trx);
+          return true;
+        });
+      } catch (err) {
+        // 55P03 lock_not_available: busy now, the next turn tries again (its archive is kept)
+        if ((err as { code?: string }).code !== '55P03') throw err;
+        return false;
+      }
+    });
+    if (done) dropped.push(p.name);
   }
   return dropped;
 }

@@ -14,7 +14,7 @@
  * batch's work. Every API process runs the purge on its timer; one process at a time does the work
  * (a transaction-level advisory lock per batch, tried without waiting: the others skip that turn).
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import path from 'node:path';
@@ -61,7 +61,7 @@ export class RetentionService {
       // RECORDS_ARCHIVE: each month written to DATA_DIR/archive first (archive.ts)
       ...(this.ctx.config.recordsArchive
         ? {
-            archive: (p: Partition) => archivePartition(this.ctx.db, p, this.archiveDir),
+            archive: (p: Partition, db: Kysely<Database>) => archivePartition(db, p, this.archiveDir),
             onArchiveError: (p: Partition, err: unknown) =>
               this.ctx.log.error({ err, partition: p.name }, 'send records: archive failed, the month is kept'),
           }

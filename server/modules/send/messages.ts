@@ -20,6 +20,7 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
+import { driverOf } from '../../db/driver';
 import { regionOf } from '../../../common/sms/segments';
 import { enqueueTask } from '../dispatch';
 import { decodeChunk, encodeChunk, type ChunkPayload } from './chunks';
@@ -100,13 +101,6 @@ function regions(phones: readonly string[]): { province: Int32Array; city: Int32
     city[i] = r[1];
   }
   return { province, city };
-}
-
-/** Which driver runs this transaction ('pg' when it is a node-postgres client). */
-async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
-  return trx
-    .getExecutor()
-    .provideConnection(async (conn) => (conn.constructor.name === 'PostgresConnection' ? 'pg' : 'other'));
 }
 
 /** What stageChunks staged: the batch's numbers [from, n) under `token`. */
