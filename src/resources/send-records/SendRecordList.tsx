@@ -182,7 +182,9 @@ export function SendRecordList() {
           showIcon
           style={{ marginBottom: 12 }}
           data-testid="record-retention"
-          message={`${retentionNotice(retention.months)}（${retention.from} 起）`}
+          message={SEND_MESSAGES.recordRetentionFrom
+            .replace('{months}', String(retention.months))
+            .replace('{from}', retention.from)}
         />
       )}
       <SchemaTable<SendRecord>
