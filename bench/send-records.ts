@@ -13,13 +13,26 @@
  * A query's cost depends on the rows of the accounts it reads, not on the table's size: with
  * BENCH_RECORDS=3000000 BENCH_HEAVY_SHARE=0.333 the heavy account is as large as at 10M.
  *
+ * Months (migration 0052): each record's id carries the month of its created_at, so the records
+ * lie in their months' partitions (7 over 180 days) as on a database partitioned for that long:
+ * the (empty) legacy partition is dropped, the past months' partitions are created, and
+ * sms_id_floor is the migration's without its legacy clause (which only matters for ids below the
+ * first month's partition).
+ *
  * Timed: the records service itself (filters, lateral scan per account, capped count, task
  * contents), `RUNS` times per filter after a warm-up; p50 / p95 printed per filter. Target: p95
- * under 50 ms for every filter not marked informational.
+ * under 50 ms for every filter not marked informational (issue 40: ≤ 20 ms at 30,000,000).
+ *
+ * Then (BENCH_DROP=1, the default) the oldest month's partition is dropped (retention's
+ * dropExpired, without archive) while LOAD_CLIENTS loops run the filters above for LOAD_SECONDS:
+ * the drop's time (target < 1 s), the lists' latency before, during and after it, and the longest
+ * lock wait seen in pg_stat_activity, sampled every 5 ms (target ≤ 100 ms). A kept schema loses its
+ * oldest month each run.
  *
  *   npx tsx bench/send-records.ts                      # 1,000,000 records, RUNS=100
  *   BENCH_RECORDS=10000000 npx tsx bench/send-records.ts
  *   BENCH_SCHEMA=bench_records_keep ...   # load once, time again later; drop the schema by hand
+ *   BENCH_RECORDS=30000000 BENCH_HEAVY_SHARE=0.0333 ...   # issue 40: 30M in 7 months, heavy ~1M
  */
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
@@ -33,13 +46,18 @@ import { RecordsService } from '../server/modules/records/service';
 import { addDays, dayOf } from '../server/lib/time';
 import { startOfBusinessDay } from '../server/lib/time';
 import { cities } from '../common/sms/segments';
+import { dropExpired, MONTH_SPAN, monthIndex, partitionName, partitions } from '../server/modules/retention/partitions';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 /** the heavy account's share of all records (default 10 %: 1,000,000 of 10,000,000) */
 const HEAVY_SHARE = Number(process.env.BENCH_HEAVY_SHARE ?? 0.1);
 const RUNS = Number(process.env.RUNS ?? 100);
 const TASK_SIZE = 1000;
-const TARGET_P95_MS = 50;
+/** p95 target per filter (50 ms; issue 40 asks 20 ms at 30,000,000 records: TARGET_P95_MS=20) */
+const TARGET_P95_MS = Number(process.env.TARGET_P95_MS ?? 50);
+const DROP = process.env.BENCH_DROP !== '0';
+const LOAD_CLIENTS = Number(process.env.LOAD_CLIENTS ?? 4);
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 12);
 const databaseUrl =
   process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://sms:sms@127.0.0.1:5432/postgres';
 /** BENCH_SCHEMA=name: keep the data in that schema (and reuse it when already loaded) instead of a throw-away one */
@@ -109,12 +127,31 @@ try {
         [schema],
       );
       if (fk.length) await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
+      // the months' partitions: the legacy one (every id below the migration's month, empty here) goes,
+      // the past months of the 180 days come, and the id floor prunes them as it does past the legacy ids
+      const { rows: legacy } = await c.query(
+        `select count(*)::int as n from pg_class where relname = 'sms_messages_legacy' and relnamespace = $1::regnamespace`,
+        [schema],
+      );
+      if (legacy[0].n) {
+        const { rows: held } = await c.query(`select count(*)::int as n from sms_messages_legacy`);
+        if (held[0].n) throw new Error('sms_messages_legacy holds rows: not a fresh schema');
+        await c.query(`alter table sms_messages detach partition sms_messages_legacy`);
+        await c.query(`drop table sms_messages_legacy`);
+      }
+      const now = monthIndex(new Date());
+      for (let m = monthIndex(new Date(Date.now() - 181 * 86_400_000)); m < now; m++)
+        await c.query(
+          `create table if not exists ${partitionName(m)} partition of sms_messages for values from (${m * MONTH_SPAN}) to (${(m + 1) * MONTH_SPAN})`,
+        );
+      await c.query(`create or replace function sms_id_floor(t timestamptz) returns bigint language sql stable parallel safe as
+        'select sms_month_base(least(t, now()) - interval ''1 month'')'`);
       const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
       const base = Number(first[0].id);
       await c.query(`select setseed(0.42)`);
       await c.query(
-        `insert into sms_messages (task_id, account_id, phone, carrier, province_id, city_id, pieces, state, error_code, report, created_at, submitted_at, done_at)
-       select t.id, t.account_id, (13800000000 + (g::bigint * 7919) % 2000000)::text,
+        `insert into sms_messages (id, task_id, account_id, phone, carrier, province_id, city_id, pieces, state, error_code, report, created_at, submitted_at, done_at)
+       select sms_month_base(t.created_at) + nextval('sms_messages_id_seq'), t.id, t.account_id, (13800000000 + (g::bigint * 7919) % 2000000)::text,
          1 + x.c, (array[${PROVINCES.join(',')}])[x.p + 1], (array[${CITIES.join(',')}])[x.p + 1], 1,
          s.state, case when s.state = 6 then 'UNDELIV' else '' end, case when s.state = 3 then 'DELIVRD' else '' end,
          t.created_at + make_interval(secs => (g % ${TASK_SIZE}) / 100.0), t.created_at, t.created_at
@@ -128,7 +165,8 @@ try {
       console.log(
         `loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`,
       );
-      for (const i of idx) await c.query(i.indexdef);
+      // a partitioned table's definitions say ON ONLY (the parent's index alone): built on every partition here
+      for (const i of idx) await c.query(i.indexdef.replace(' ON ONLY ', ' ON '));
       if (fk.length)
         await c.query(
           `alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`,
@@ -222,6 +260,65 @@ try {
     console.log(
       `send records, ${label}: ${r.list.length} rows, total ${r.totalCount}${r.totalCapped ? '+' : ''}, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${runs} runs${informational ? '' : ` (target p95 < ${TARGET_P95_MS} ms)`}`,
     );
+  }
+  const held = await withPg(
+    async (c) =>
+      (
+        await c.query(
+          `select c.relname as name, c.reltuples::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent = 'sms_messages'::regclass order by c.relname`,
+        )
+      ).rows as { name: string; n: string }[],
+  );
+  console.log(`partitions: ${held.map((p) => `${p.name} ${Number(p.n).toLocaleString()}`).join(', ')}`);
+
+  if (DROP) {
+    // the oldest month: every month after it kept
+    const oldest = (await partitions(db))[0];
+    const keepMonths = monthIndex(new Date()) - Math.round(oldest.from! / MONTH_SPAN) - 1;
+    const load = cases.filter((x) => !x[3]);
+    const lat: { start: number; ms: number }[] = [];
+    let running = true;
+    const loops = Array.from({ length: LOAD_CLIENTS }, async (_, k) => {
+      for (let i = k; running; i++) {
+        const [, me, filter] = load[i % load.length];
+        const s = performance.now();
+        await records.records(me, filter);
+        lat.push({ start: s, ms: performance.now() - s });
+      }
+    });
+    // the longest lock wait seen (a waiting statement's time since its start: an upper bound)
+    let lockWait = 0;
+    const sampler = withPg(async (c) => {
+      while (running) {
+        const { rows } = await c.query(
+          `select coalesce(max(extract(epoch from clock_timestamp() - query_start) * 1000), 0)::float8 as ms
+           from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        );
+        lockWait = Math.max(lockWait, rows[0].ms);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    });
+    await new Promise((r) => setTimeout(r, (LOAD_SECONDS * 1000) / 2));
+    const d0 = performance.now();
+    const gone = await dropExpired(db, keepMonths, new Date());
+    const d1 = performance.now();
+    await new Promise((r) => setTimeout(r, (LOAD_SECONDS * 1000) / 2));
+    running = false;
+    await Promise.all([...loops, sampler]);
+    const phase = (label: string, xs: number[]) =>
+      `${label}: ${xs.length} requests, p50 ${pct(xs, 50).toFixed(2)} ms, p95 ${pct(xs, 95).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms`;
+    const before = lat.filter((x) => x.start + x.ms < d0).map((x) => x.ms);
+    const during = lat.filter((x) => x.start < d1 && x.start + x.ms > d0).map((x) => x.ms);
+    const after = lat.filter((x) => x.start > d1).map((x) => x.ms);
+    const dropMs = d1 - d0;
+    if (gone[0] !== oldest.name || dropMs >= 1000 || lockWait > 100) failed = true;
+    console.log(
+      `drop of ${gone.join(', ') || `nothing (${oldest.name} kept: its lock not had in time)`} under ${LOAD_CLIENTS} list loops: ${dropMs.toFixed(0)} ms (target < 1,000 ms); longest lock wait seen ${lockWait.toFixed(0)} ms (target ≤ 100 ms)`,
+    );
+    console.log(`  lists ${phase('before', before)}`);
+    if (during.length) console.log(`  lists ${phase('during the drop', during)}`);
+    console.log(`  lists ${phase('after', after)}`);
   }
   await app.close();
   process.exitCode = failed ? 1 : 0;

@@ -3,8 +3,7 @@
  * list them, and read one back into a table of its own to query it with SQL.
  */
 import fs from 'node:fs';
-import { formatDateTime } from '../lib/time';
-import { restoreArchive } from '../modules/retention/archive';
+import { listArchives, restoreArchive } from '../modules/retention/archive';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 
 export const archiveCommands = defineCommands(
@@ -13,7 +12,7 @@ export const archiveCommands = defineCommands(
     usage: 'archives',
     description: '已归档的发送记录月份（保留期满后删除前写入的文件）',
     async run({ db, out }) {
-      const rows = await db.selectFrom('record_archives').selectAll().orderBy('partition').execute();
+      const rows = await listArchives(db);
       if (!rows.length) {
         out('暂无归档');
         return;
@@ -24,9 +23,9 @@ export const archiveCommands = defineCommands(
           ...rows.map((r) => [
             r.partition,
             String(r.rows),
-            (Number(r.bytes) / 1048576).toFixed(1),
-            formatDateTime(r.created_at),
-            fs.existsSync(r.file) ? r.file : `${r.file}（文件不存在）`,
+            (r.bytes / 1048576).toFixed(1),
+            r.createdAt,
+            r.fileExists ? r.file : `${r.file}（文件缺失或大小不符）`,
             r.sha256.slice(0, 16),
           ]),
         ]).join('\n'),

@@ -10,6 +10,7 @@ import {
   EditOutlined,
   FileSearchOutlined,
   IdcardOutlined,
+  InboxOutlined,
   FileTextOutlined,
   HomeOutlined,
   LineChartOutlined,
@@ -44,6 +45,7 @@ export const menuIcons = {
   operators: <IdcardOutlined />,
   channel: <ApiOutlined />,
   monitor: <LineChartOutlined />,
+  archive: <InboxOutlined />,
 };
 
 export type MenuIconName = keyof typeof menuIcons;

@@ -21,6 +21,7 @@ import * as content from './content';
 import * as operators from './operators';
 import * as channels from './channels';
 import * as monitor from './monitor';
+import * as archives from './archives';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
@@ -32,6 +33,7 @@ export const opsScreens: ScreenTable = {
     ...channels.screens, // 通道
     ...content.screens, // 内容: 敏感词, 平台公告
     ...monitor.screens, // 监控
+    ...archives.screens, // 发送记录归档
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
   ],

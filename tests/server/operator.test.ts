@@ -64,6 +64,7 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/notices/publish', { name: 'x', html: '<p>x</p>' }],
   ['post', '/api/operator/notices/delete', { id: 1 }],
   ['get', '/api/operator/monitor?range=hour'],
+  ['get', '/api/operator/archives/list'],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
   ['post', '/api/operator/operators/add', { name: 'someone1', password: 'a'.repeat(64), role: 1 }],
@@ -122,8 +123,10 @@ describe.each(backends)('operators (%s)', (backend) => {
     const reviewer = await as(t.server, 'reviewer1');
     expect((await reviewer.post('/api/operator/audit/list', {})).body.code).toBe(403);
     expect((await reviewer.get('/api/operator/operators/list')).body.code).toBe(403);
+    expect((await reviewer.get('/api/operator/archives/list')).body.code).toBe(403);
     const ops = await as(t.server, 'operator1');
     expect((await ops.post('/api/operator/audit/list', {})).body.code).toBe(0);
+    expect((await ops.get('/api/operator/archives/list')).body).toMatchObject({ code: 0, data: [] });
     expect((await ops.get('/api/operator/operators/list')).body.code).toBe(403);
   });
 

@@ -12,6 +12,7 @@ import {
   partitions,
 } from '../../server/modules/retention/partitions';
 import { backends, useServer, withPg } from './harness';
+import { as } from './send-helpers';
 import { addDays, dayOf } from '../../server/lib/time';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -216,6 +217,20 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect(text.split('\n')[0]).toBe((await recordColumns(db)).join(','));
     expect(text).toContain('"say ""hi"""');
 
+    // listed for the operators (运营 and 管理员), newest month first
+    const operator = await as(t.server, 'operator1');
+    const listed = (await operator.get('/api/operator/archives/list')).body;
+    expect(listed).toMatchObject({ code: 0 });
+    expect(listed.data[0]).toEqual({
+      month: `${name.slice(-6, -2)}-${name.slice(-2)}`,
+      partition: name,
+      rows: ARCHIVE_BATCH + 5,
+      bytes: fs.statSync(entry.file).size,
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      fileExists: true,
+      file: entry.file,
+      sha256: entry.sha256,
+    });
     // listed, and read back by the CLI into a table of its own: the same rows
     const list = await runCommand({ db, now: () => new Date() }, ['archives']);
     expect(list.code).toBe(0);
@@ -231,6 +246,7 @@ describe.each(backends)('retention (%s)', (backend) => {
       '已存在',
     );
     fs.appendFileSync(entry.file, 'x');
+    expect((await operator.get('/api/operator/archives/list')).body.data[0].fileExists).toBe(false);
     const changed = await runCommand({ db, now: () => new Date() }, ['archive-restore', name, 'restored_again']);
     expect(changed.code).toBe(1);
     expect(changed.lines.join()).toContain('SHA-256');

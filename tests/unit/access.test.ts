@@ -294,6 +294,7 @@ describe('the operator console (src/ops/screens.tsx): rules by role', () => {
       'ops_content_words',
       'ops_content_notices',
       'ops_monitor',
+      'ops_archives',
       'ops_audit',
     ]);
     // a 管理员 also has 通道 (after 客户) and 运营人员 (last)

@@ -50,6 +50,7 @@ export default defineModule(
       'ledger',
       'password',
       'subaccount',
+      'retention',
     ],
   },
   async (app, ctx) => {
@@ -76,6 +77,7 @@ export default defineModule(
         notices,
         monitor: app.services.monitor,
         uploads: app.services.uploads,
+        retention: app.services.retention,
       }),
     );
   },

@@ -14,6 +14,7 @@ import { operatorOf } from '../../http/operator-session';
 import { OperatorRole } from '../../../common/generated/schemas';
 import type { UploadService } from '../upload';
 import type { MonitorService } from '../metrics';
+import type { RetentionService } from '../retention';
 import { OperatorService } from './service';
 import type { ReviewService } from './review';
 import type { CustomerService } from './customers';
@@ -45,9 +46,10 @@ export function operatorRoutes(
     notices: OperatorNoticeService;
     monitor: MonitorService;
     uploads: UploadService;
+    retention: RetentionService;
   },
 ): FastifyPluginAsync {
-  const { operators, review, customers, channels, words, notices, monitor, uploads } = deps;
+  const { operators, review, customers, channels, words, notices, monitor, uploads, retention } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get(
@@ -434,6 +436,19 @@ export function operatorRoutes(
         response: okOf(ctx, 'entities/monitor-series'),
       }),
       async (req) => ok(await monitor.series(req.query.range === 'day' ? 'day' : 'hour')),
+    );
+
+    // ---- 发送记录归档
+    app.get(
+      '/operator/archives/list',
+      route({
+        tag: TAG,
+        summary: '发送记录归档：保留期满的月份删除前写入的文件（新的月份在前；读回用 npm run cli -- archive-restore）',
+        access: 'operator',
+        roles: OPS,
+        response: arrayOf(ctx, 'entities/record-archive'),
+      }),
+      async () => ok(await retention.archives()),
     );
 
     // ---- 审计日志

@@ -29,6 +29,8 @@ import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
 import { driverOf } from '../../db/driver';
 import type { Partition } from './partitions';
+import type { RecordArchive } from '../../../common/generated/schemas';
+import { formatDateTime } from '../../lib/time';
 
 /** rows read per statement */
 export const ARCHIVE_BATCH = 20_000;
@@ -214,6 +216,27 @@ export async function archivePartition(db: Kysely<Database>, p: Partition, dir: 
     )
     .execute();
   return entry;
+}
+
+/** partition sms_messages_202605 → 2026-05 */
+const monthOfPartition = (name: string) => {
+  const m = /_(\d{4})(\d{2})$/.exec(name);
+  return m ? `${m[1]}-${m[2]}` : name;
+};
+
+/** The archives listed in record_archives, newest month first, each with whether its file is there at its size. */
+export async function listArchives(db: Kysely<Database>): Promise<RecordArchive[]> {
+  const rows = await db.selectFrom('record_archives').selectAll().orderBy('partition', 'desc').execute();
+  return rows.map((r) => ({
+    month: monthOfPartition(r.partition),
+    partition: r.partition,
+    rows: Number(r.rows),
+    bytes: Number(r.bytes),
+    createdAt: formatDateTime(r.created_at),
+    fileExists: fs.statSync(r.file, { throwIfNoEntry: false })?.size === Number(r.bytes),
+    file: r.file,
+    sha256: r.sha256,
+  }));
 }
 
 /** The CSV records of a text stream: a line break inside quotes (an even count of `"` closes them) stays in its record. */

@@ -19,7 +19,8 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import path from 'node:path';
 import { dropExpired, ensureAhead, type Partition } from './partitions';
-import { archivePartition } from './archive';
+import { archivePartition, listArchives } from './archive';
+import type { RecordArchive } from '../../../common/generated/schemas';
 import { addMonths, startOfBusinessDay } from '../../lib/time';
 
 /** rows per batch: a short statement on every table */
@@ -46,6 +47,11 @@ export class RetentionService {
   /** where the months' archives go: DATA_DIR/archive */
   get archiveDir(): string {
     return path.join(this.ctx.dataDir, 'archive');
+  }
+
+  /** The send-record months archived (RECORDS_ARCHIVE), newest first: the operators' 发送记录归档 and `npm run cli -- archives`. */
+  archives(): Promise<RecordArchive[]> {
+    return listArchives(this.ctx.db);
   }
 
   /** The send records' partitions of this month and the next ones, created when missing (at start and every purge). */

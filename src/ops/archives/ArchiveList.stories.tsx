@@ -1,0 +1,82 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import ArchiveList from './ArchiveList';
+import { archiveRows, archivesApi } from './archives.mock';
+
+const T = { timeout: 5000 };
+const shell = opsApi({ operator: operations });
+const calls = { list: 0 };
+
+const meta = {
+  title: 'Ops/发送记录归档',
+  component: ArchiveList,
+  decorators: [withApp],
+  parameters: { app: opsApp('/ops/archives'), msw: { handlers: [...archivesApi({ calls }), ...shell] } },
+  beforeEach: () => {
+    calls.list = 0;
+  },
+} satisfies Meta<typeof ArchiveList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const List: Story = {
+  name: '列表（一个月份的文件缺失）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const newest = (await c.findByText('2026-05', {}, T)).closest('tr') as HTMLElement;
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '月份',
+      '文件状态',
+      '分区',
+      '条数',
+      '大小',
+      '归档时间',
+      '文件',
+      'SHA-256',
+    ]);
+    // newest month first, figures readable: rows grouped, size in MB
+    await expect(
+      c
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('td')?.textContent),
+    ).toEqual(['2026-05', '2026-04', '2026-03']);
+    await expect(newest).toHaveTextContent('sms_messages_202605');
+    await expect(newest).toHaveTextContent('287,412,930');
+    await expect(newest).toHaveTextContent(`${(archiveRows[0].bytes / 1048576).toFixed(1)} MB`);
+    await expect(newest).toHaveTextContent('正常');
+    const missing = c.getByText('2026-03').closest('tr') as HTMLElement;
+    await expect(within(missing).getByText('文件缺失或大小不符')).toBeVisible();
+    // how a month is read back
+    await expect(c.getByTestId('archive-help')).toHaveTextContent('npm run cli -- archive-restore 分区');
+    await expect(calls.list).toBe(1);
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [...archivesApi({ list: 'loading' }), ...shell] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [...archivesApi({ list: 'error' }), ...shell] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
+      '服务器繁忙，请稍后再试',
+    );
+  },
+};
+
+export const Empty: Story = {
+  name: '暂无归档',
+  parameters: { msw: { handlers: [...archivesApi({ rows: [] }), ...shell] } },
+  play: async ({ canvasElement }) => {
+    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+  },
+};
