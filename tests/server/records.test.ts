@@ -457,6 +457,10 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(await phones(agent0, {})).toEqual(['18612345678', '13800138000']);
       expect(await phones(client0, { clientid: 'client1' })).toEqual(['18612345678', '13800138000']);
       expect(await phones(client3, { phone: '13912345678' })).toEqual([]);
+      // a number across the scope's accounts (client1's and client3's), with a state too
+      expect(await phones(agent1, { phone: '18612345678' })).toEqual(['18612345678', '18612345678']);
+      expect(await phones(agent1, { phone: '18612345678', stateList: '4' })).toEqual(['18612345678']);
+      expect((await agent1.post('/api/send/getrecords', { phone: '18612345678' })).body.data.totalCount).toBe(2);
     });
 
     it('pages, and counts up to recordCountCap (totalCapped beyond; pages past the cap are empty)', async () => {

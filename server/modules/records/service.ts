@@ -523,7 +523,8 @@ export class RecordsService {
   }
 
   /**
-   * The lateral scans of a record query, each an ordered index range: per (account, province) on
+   * The lateral scans of a record query, each an ordered index range (a number's rows, few, on the
+   * phone index instead): per (account, province) on
    * sms_messages_province with a province or city filter (a city id is its province id × 10000 +
    * n), else per (account, state) on sms_messages_state with a state filter, else per account on
    * sms_messages_record. The other filters are checked on the index's INCLUDEd columns.
@@ -536,6 +537,10 @@ export class RecordsService {
         from: sql`(values (${f.taskIds[0]}::int)) as a(id)`,
         key: sql`m.task_id = a.id and m.account_id in (${sql.join(ids)})`,
       };
+    // a number: its few rows on the phone index (hash), kept to the scope's accounts (`+ 0`: never a
+    // walk of an account's whole range checking the number, which a generic plan would pick, taking
+    // an account for an average one: 180 ms for a heavy account at 30,000,000 records, 0.5 ms this way)
+    if (f.phone) return { from: sql`(values (0)) as a(id)`, key: sql`m.account_id + 0 in (${sql.join(ids)})` };
     const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
     if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
     if (f.states)

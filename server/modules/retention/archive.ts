@@ -102,16 +102,23 @@ async function sha256Of(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** `p`'s rows in sms_messages (through the parent: its column order, whatever the partition's) */
-const bounds = (p: Partition) => sql`${p.from === null ? sql`` : sql`m.id >= ${p.from} and`} m.id < ${p.to}`;
+/**
+ * The partition's rows are read from the partition itself, its columns named in the parent's order
+ * (a partition's own order may differ): a partition whose DETACH ... CONCURRENTLY is pending
+ * (partitions.ts) is no longer read through sms_messages, and its archive must still hold its rows.
+ * Names of ours (pg_attribute, partition names): quoted as identifiers.
+ */
+const columnList = (columns: string) =>
+  columns
+    .split(',')
+    .map((c) => `"${c}"`)
+    .join(', ');
 
 /** PostgreSQL: the rows as COPY's CSV with its header, streamed into `sink`; how many. */
-async function copyOut(db: Kysely<Database>, p: Partition, sink: NodeJS.WritableStream): Promise<number> {
-  // COPY takes no parameters: the bounds are integers of ours
-  const where = `${p.from === null ? '' : `id >= ${p.from} and `}id < ${p.to}`;
+async function copyOut(db: Kysely<Database>, p: Partition, columns: string, sink: NodeJS.WritableStream) {
   return db.getExecutor().provideConnection(async (conn) => {
     const out = copyStreams.to(
-      `copy (select * from sms_messages where ${where} order by id) to stdout with (format csv, header)`,
+      `copy (select ${columnList(columns)} from "${p.name}" order by id) to stdout with (format csv, header)`,
     );
     // the row count comes with CommandComplete, which may follow the stream's end: the statement's end is awaited too
     const over = new Promise<void>((resolve) => {
@@ -126,21 +133,22 @@ async function copyOut(db: Kysely<Database>, p: Partition, sink: NodeJS.Writable
 }
 
 /** PGlite: the rows in batches of their row text, as CSV records after the header, into `sink`; how many. */
-async function rowTextOut(db: Kysely<Database>, p: Partition, header: string, sink: NodeJS.WritableStream) {
+async function rowTextOut(db: Kysely<Database>, p: Partition, columns: string, sink: NodeJS.WritableStream) {
   let rows = 0;
+  const row = sql.raw(`row(${columnList(columns)})::text`);
   const batch = (after: number | null) => {
     const q = sql<{ id: number; r: string }>`
-      select m.id, m::text as r from sms_messages m
-      where m.id < ${p.to} ${after === null ? sql`` : sql`and m.id > ${after}`}
-      order by m.id limit ${ARCHIVE_BATCH}`.execute(db);
+      select id, ${row} as r from ${sql.ref(p.name)}
+      ${after === null ? sql`` : sql`where id > ${after}`}
+      order by id limit ${ARCHIVE_BATCH}`.execute(db);
     // a prefetched batch whose file failed meanwhile is never awaited: its failure is not unhandled
     q.catch(() => undefined);
     return q;
   };
   async function* records() {
-    yield `${header}\n`;
+    yield `${columns}\n`;
     // the next batch is asked for while this one is written and compressed
-    let next = batch(p.from === null ? null : p.from - 1);
+    let next = batch(null);
     for (;;) {
       const { rows: got } = await next;
       if (!got.length) return;
@@ -163,7 +171,7 @@ async function unchangedArchive(db: Kysely<Database>, p: Partition, columns: str
   if (!listed || listed.columns !== columns) return null;
   const size = fs.statSync(listed.file, { throwIfNoEntry: false })?.size;
   if (size !== Number(listed.bytes)) return null;
-  const now = await sql<{ n: string }>`select count(*)::text as n from sms_messages m where ${bounds(p)}`.execute(db);
+  const now = await sql<{ n: string }>`select count(*)::text as n from ${sql.ref(p.name)}`.execute(db);
   if (Number(now.rows[0].n) !== Number(listed.rows)) return null;
   const entry = { partition: p.name, file: listed.file, rows: Number(listed.rows), bytes: size, sha256: listed.sha256 };
   return (await sha256Of(entry.file)) === entry.sha256 ? entry : null;
@@ -188,7 +196,7 @@ export async function archivePartition(db: Kysely<Database>, p: Partition, dir: 
     const written = pipeline(gzip, fs.createWriteStream(tmp));
     // the file's failure ends the rows' stream too (and the rows' failure the file's)
     written.catch((e) => gzip.destroy(e));
-    rows = (await driverOf(db)) === 'pg' ? await copyOut(db, p, gzip) : await rowTextOut(db, p, columns, gzip);
+    rows = (await driverOf(db)) === 'pg' ? await copyOut(db, p, columns, gzip) : await rowTextOut(db, p, columns, gzip);
     await written;
     fs.renameSync(tmp, file);
   } finally {

@@ -7,8 +7,11 @@
  * months here are the database's too. `ensureAhead` creates this month's partition and the next
  * AHEAD ones when missing (never at insert time: an insert without its partition fails).
  * `dropExpired` removes a partition once every month it holds is more than `keepMonths` months
- * before this one: DETACH then DROP in one short transaction that waits at most LOCK_TIMEOUT for
- * its lock (the lists and the dispatcher go on; a busy turn is tried again at the next purge). The
+ * before this one. On PostgreSQL: `DETACH PARTITION ... CONCURRENTLY` (a lock that lets reads and
+ * writes of sms_messages go on, then a wait for the statements that began before it, at most
+ * DETACH_WAIT), then DROP of the table no statement reads any more; a detach left pending (its wait
+ * ran out, or the process died) is finished by the next turn (`... FINALIZE`). On PGlite (one
+ * connection: nothing runs beside it): DETACH then DROP in one transaction. The
  * rows leave without a DELETE, so the report figures (kept by statement triggers on DELETE) and the
  * ledger stay as they are. One process at a time (a per-schema advisory lock, tried without waiting).
  * On PostgreSQL each expired partition is also claimed, from its archive to its drop, by a session
@@ -23,8 +26,13 @@ import { driverOf } from '../../db/driver';
 export const MONTH_SPAN = 2 ** 40;
 /** months of partitions created ahead of this one */
 export const AHEAD = 2;
-/** the longest a partition's DETACH or CREATE waits for its lock */
+/** the longest a partition's CREATE (and a DETACH on PGlite) waits for its lock */
 export const LOCK_TIMEOUT = '100ms';
+/**
+ * the longest a DETACH ... CONCURRENTLY waits for the statements begun before it (they are not
+ * held up meanwhile: the lists and the dispatcher go on); past it, the detach is left pending
+ */
+export const DETACH_WAIT = '30s';
 
 /** the month index of an instant: months since January 2020, Beijing time */
 export function monthIndex(t: Date): number {
@@ -105,6 +113,39 @@ export interface DropOptions {
    */
   archive?: (p: Partition, db: Kysely<Database>) => Promise<unknown>;
   onArchiveError?: (p: Partition, err: unknown) => void;
+  /** DETACH_WAIT unless said (tests) */
+  detachWait?: string;
+}
+
+/** whether `name`'s DETACH ... CONCURRENTLY began and did not finish */
+async function detachPending(db: Kysely<Database>, name: string): Promise<boolean> {
+  const r = await sql<{ pending: boolean }>`
+    select inhdetachpending as pending from pg_inherits where inhrelid = to_regclass(${name})`.execute(db);
+  return !!r.rows[0]?.pending;
+}
+
+/**
+ * PostgreSQL: detaches `name` without holding up the statements on sms_messages, then drops it;
+ * false when the wait ran out (55P03, 57014: the next turn finishes it).
+ */
+async function detachConcurrently(conn: Kysely<Database>, name: string, wait: string): Promise<boolean> {
+  const table = sql.ref(name);
+  await sql`set lock_timeout = ${sql.lit(wait)}`.execute(conn);
+  await sql`set statement_timeout = 0`.execute(conn);
+  try {
+    if (await detachPending(conn, name))
+      await sql`alter table sms_messages detach partition ${table} finalize`.execute(conn);
+    else await sql`alter table sms_messages detach partition ${table} concurrently`.execute(conn);
+    await sql`drop table ${table}`.execute(conn);
+    return true;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== '55P03' && code !== '57014') throw err;
+    return false;
+  } finally {
+    await sql`reset lock_timeout`.execute(conn);
+    await sql`reset statement_timeout`.execute(conn);
+  }
 }
 
 /**
@@ -135,7 +176,7 @@ export async function dropExpired(
   db: Kysely<Database>,
   keepMonths: number,
   now: Date,
-  { archive, onArchiveError }: DropOptions = {},
+  { archive, onArchiveError, detachWait = DETACH_WAIT }: DropOptions = {},
 ): Promise<string[]> {
   const oldestKept = monthIndex(now) - keepMonths;
   const current = await dbMonth(db);
@@ -153,6 +194,7 @@ export async function dropExpired(
           return false;
         }
       }
+      if ((await driverOf(conn)) === 'pg') return detachConcurrently(conn, p.name, detachWait);
       try {
         return await conn.transaction().execute(async (trx) => {
           if (!(await turn(trx))) return false;
