@@ -6,7 +6,9 @@
  * chunks are written as rows the way the dispatch workers do it (timed apart: not the accept's
  * work) and every task is checked to have its 60,000 rows. On the
  * embedded PGlite (a temporary DATA_DIR) and, when DATABASE_URL or TEST_DATABASE_URL is set, on
- * PostgreSQL (a throw-away schema). Target: under 1 s per send (median of RUNS).
+ * PostgreSQL (a throw-away schema). Target: under 1 s per send (median of RUNS). Also printed:
+ * the machine's busy CPU (/proc/stat: this process and the database's) per accept and per chunk
+ * row written, the figure to compare across changes on an otherwise idle machine (issue 40).
  *
  *   npx tsx bench/send-accept.ts                 # N=60000 RUNS=3
  *   DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/send-accept.ts
@@ -24,6 +26,7 @@ import { seed } from '../server/db/seed';
 import { approveSign } from './lib/approved-sign';
 import { LedgerService } from '../server/modules/ledger/service';
 import { expandNextChunk } from '../server/modules/send/messages';
+import { machineTicks } from './lib/proc-cpu';
 
 const N = Number(process.env.N ?? 60_000);
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -70,11 +73,15 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
     const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
     const tpl = await db.selectFrom('templates').select('id').where('content', '=', content).executeTakeFirstOrThrow();
     const times: number[] = [];
+    const cpus: number[] = [];
     const uids: string[] = [];
+    /** the machine's busy CPU (every process: this one and the database's) in ms since `t` */
+    const cpuSince = (t: { busy: number }) => (machineTicks().busy - t.busy) * 10;
     for (let r = 0; r < RUNS; r++) {
       const mobile = numbersOf(r);
       // past the 3 s submit lock of the previous run
       offset += 3100;
+      const c0 = machineTicks();
       const t0 = performance.now();
       const res = await app.services.send.send(agent0, {
         clientId: 'agent0',
@@ -85,18 +92,26 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
         mobile,
       });
       const ms = performance.now() - t0;
+      const cpu = cpuSince(c0);
       times.push(ms);
+      cpus.push(cpu);
       uids.push(res.taskId);
       console.log(
-        `${kind} run ${r + 1}: ${res.submitTotal} messages accepted and charged (${res.amount} 元) in ${ms.toFixed(0)} ms`,
+        `${kind} run ${r + 1}: ${res.submitTotal} messages accepted and charged (${res.amount} 元) in ${ms.toFixed(0)} ms, CPU ${cpu} ms (${((cpu * 1000) / N).toFixed(1)} µs a number)`,
       );
     }
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     const e0 = performance.now();
+    const ec0 = machineTicks();
     let expanded = 0;
     for (let n; (n = await expandNextChunk(db)) > 0;) expanded += n;
     const expandMs = performance.now() - e0;
+    const expandCpu = cpuSince(ec0);
+    const cpuMedian = [...cpus].sort((a, b) => a - b)[Math.floor(cpus.length / 2)];
+    console.log(
+      `${kind}: CPU (the machine's, every process) median ${cpuMedian} ms an accept = ${((cpuMedian * 1000) / N).toFixed(1)} µs a number; chunks written as rows: ${expandCpu} ms = ${expanded ? ((expandCpu * 1000) / expanded).toFixed(1) : '-'} µs a row`,
+    );
     const perTask = await db
       .selectFrom('sms_messages as m')
       .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
