@@ -48,6 +48,7 @@ import { trafficIdsBigint0050 } from './0050_traffic_ids_bigint';
 import { retentionIndexes0051 } from './0051_retention_indexes';
 import { smsMessagesPartitions0052 } from './0052_sms_messages_partitions';
 import { recordArchives0053 } from './0053_record_archives';
+import { partitionReportTriggers0054 } from './0054_partition_report_triggers';
 
 /** every migration by name (its file name); Kysely runs them in name order */
 export const migrationFiles: Record<string, Migration> = {
@@ -99,4 +100,5 @@ export const migrationFiles: Record<string, Migration> = {
   '0051_retention_indexes': retentionIndexes0051,
   '0052_sms_messages_partitions': smsMessagesPartitions0052,
   '0053_record_archives': recordArchives0053,
+  '0054_partition_report_triggers': partitionReportTriggers0054,
 };

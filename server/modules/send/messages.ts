@@ -384,7 +384,15 @@ const copyText = (v: string | null) =>
     : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 async function copyRows(trx: Tx, rows: Rows): Promise<void> {
-  const stream = copyStreams.from(`copy sms_messages (${COLUMNS}) from stdin`);
+  // into the partition of this transaction's month, the one the ids' default names (both read now(),
+  // the transaction's start, in Beijing time as sms_month_base does): PostgreSQL COPYs into the
+  // partitioned parent, whose report trigger has a transition table, one row at a time (migration
+  // 0054: the partition counts them itself). A database before migration 0052 has no partitions.
+  const part = await sql<{ t: string | null }>`
+    select to_regclass('sms_messages_' || to_char((now() at time zone 'UTC') + interval '8 hours', 'YYYYMM'))::text as t`.execute(
+    trx,
+  );
+  const stream = copyStreams.from(`copy ${part.rows[0]?.t ?? 'sms_messages'} (${COLUMNS}) from stdin`);
   const head = `${rows.taskId}\t${rows.accountId}\t`;
   const mid = `\t${rows.state}\t${tsText(rows.createdAt)}\t${tsText(rows.doneAt)}\t`;
   function* pieces() {
