@@ -18,11 +18,16 @@ const columns: (string | SchemaColumn<RecordArchive>)[] = [
   { field: 'rows', render: (v: number) => v.toLocaleString('zh-CN') },
   { field: 'bytes', render: (v: number) => `${(v / 1048576).toFixed(1)} MB` },
   'createdAt',
+  // the schema's words (x-table.labels), a missing file's in red
   {
     field: 'fileExists',
-    render: (v: boolean) => (v ? '正常' : <Typography.Text type="danger">文件缺失或大小不符</Typography.Text>),
+    render: (v, _r, _i, cell) => (v ? cell : <Typography.Text type="danger">{cell}</Typography.Text>),
   },
-  { field: 'file', render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text> },
+  // the path cut at the schema's width, copied whole
+  {
+    field: 'file',
+    render: (v, _r, _i, cell) => <Typography.Text copyable={{ text: String(v) }}>{cell}</Typography.Text>,
+  },
   {
     field: 'sha256',
     render: (v: string) => (
