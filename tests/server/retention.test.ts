@@ -43,6 +43,19 @@ describe('partition months', () => {
   });
 });
 
+/**
+ * The partition of the month 9 months back, made empty for a test; the legacy partition (migration
+ * 0052: every month before it) goes first, without an archive.
+ */
+async function pastMonth(db: Kysely<Database>): Promise<{ month: number; name: string }> {
+  await dropExpired(db, 6, new Date(Date.now() + 7 * 31 * 86_400_000));
+  const month = monthIndex(new Date()) - 9;
+  const name = partitionName(month);
+  await sql`create table ${sql.ref(name)} partition of sms_messages
+    for values from (${sql.lit(month * MONTH_SPAN)}) to (${sql.lit((month + 1) * MONTH_SPAN)})`.execute(db);
+  return { month, name };
+}
+
 describe.each(backends)('retention (%s)', (backend) => {
   const t = useServer(backend, { config: { moKeepMonths: 3, pushKeepDays: 7 } });
   const day = 86_400_000;
@@ -164,12 +177,7 @@ describe.each(backends)('retention (%s)', (backend) => {
 
   it('archives a month before it is dropped: the file reads back to the same rows; listed and restored by the CLI', async () => {
     const db = t.server.handle.db;
-    // the legacy partition (migration 0052: every month before it) goes first, without an archive
-    await dropExpired(db, 6, new Date(Date.now() + 7 * 31 * 86_400_000));
-    const month = monthIndex(new Date()) - 9;
-    const name = partitionName(month);
-    await sql`create table ${sql.ref(name)} partition of sms_messages
-      for values from (${sql.lit(month * MONTH_SPAN)}) to (${sql.lit((month + 1) * MONTH_SPAN)})`.execute(db);
+    const { month, name } = await pastMonth(db);
     // texts CSV must quote: commas, quotes, line breaks, backslashes, an empty text, NULLs, more than a batch
     const tricky = [
       'a,b',
@@ -252,19 +260,15 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect(changed.lines.join()).toContain('SHA-256');
     await sql`drop table ${sql.ref(`restored_${name}`)}`.execute(db);
   });
+
   it.runIf(backend === 'postgres')(
     'several processes purging at once archive a month once; a drop kept busy keeps its archive for the next turn',
     async () => {
       const db = t.server.handle.db;
-      await dropExpired(db, 6, new Date(Date.now() + 7 * 31 * 86_400_000));
-      const month = monthIndex(new Date()) - 9;
-      const name = partitionName(month);
-      await sql`create table ${sql.ref(name)} partition of sms_messages
-        for values from (${sql.lit(month * MONTH_SPAN)}) to (${sql.lit((month + 1) * MONTH_SPAN)})`.execute(db);
+      const { month, name } = await pastMonth(db);
       await sql`insert into sms_messages (id, task_id, account_id, phone, content, created_at)
         select ${month * MONTH_SPAN}::bigint + g, t.id, t.account_id, '138' || lpad(g::text, 8, '0'), '内容' || g, now() - interval '9 months'
         from generate_series(1, 3000) g, (select id, account_id from sms_tasks order by id limit 1) t`.execute(db);
-      const p = (await partitions(db)).find((x) => x.name === name)!;
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-claim-'));
       const later = new Date(Date.now() + 10 * 31 * 86_400_000);
       try {
@@ -310,7 +314,7 @@ describe.each(backends)('retention (%s)', (backend) => {
         // the archive of the busy turn was whole and of the same rows (read from the partition, which
         // sms_messages no longer shows while its detach is pending): kept, not written again
         expect(fs.statSync(first.file).mtimeMs).toBe(mtime);
-        expect((await partitions(db)).some((x) => x.name === p.name)).toBe(false);
+        expect((await partitions(db)).some((x) => x.name === name)).toBe(false);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
