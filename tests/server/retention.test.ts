@@ -17,7 +17,7 @@ import { addDays, dayOf } from '../../server/lib/time';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ARCHIVE_BATCH, archivePartition, recordColumns } from '../../server/modules/retention/archive';
+import { ARCHIVE_BATCH, archivePartition, recordColumns, rowOfCsv } from '../../server/modules/retention/archive';
 import type { Partition } from '../../server/modules/retention/partitions';
 import type { Database } from '../../server/db/types';
 import os from 'node:os';
@@ -30,6 +30,16 @@ describe('uplinksKeptSince', () => {
     // 01:00 in Beijing on June 1st is still May 31st in UTC: the business day counts
     expect(uplinksKeptSince(new Date('2026-05-31T17:00:00Z'), 3).toISOString()).toBe('2026-02-28T16:00:00.000Z');
     expect(uplinksKeptSince(new Date('2026-05-31T00:00:00Z'), 3).toISOString()).toBe('2026-02-27T16:00:00.000Z');
+  });
+});
+
+describe('rowOfCsv (an archive record read back on PGlite)', () => {
+  it('quotes every field, keeps an unquoted empty field NULL, and refuses a broken record', () => {
+    // COPY's CSV leaves a parenthesis or a space unquoted; a quoted field doubles its quotes
+    expect(rowOfCsv('1,a (b),,"","say ""hi""",x\\y')).toBe('("1","a (b)",,"","say \\"hi\\"","x\\\\y")');
+    expect(rowOfCsv('1,')).toBe('("1",)');
+    expect(() => rowOfCsv('1,"open')).toThrow('引号未闭合');
+    expect(() => rowOfCsv('1,"a"b')).toThrow('引号后不是逗号');
   });
 });
 
