@@ -560,7 +560,8 @@ export class ReportsService {
    *
    * Carrier and province are not in the report rows: they are counted from sms_messages on the
    * record index (account_id, created_at) INCLUDE (state, carrier, province_id), one range per
-   * account, index-only but for the failed rows' error_code (a minority). Messages still held as
+   * account, index-only but for the failed rows' error_code (a minority), in the months of the
+   * range only (the id bounds of records/service.ts recordConds). Messages still held as
    * chunks (intercepted at acceptance, not rows yet) are not in the carrier / province figures.
    */
   async delivery(me: Account, p: DeliveryStatsParams): Promise<DeliveryStats> {
@@ -585,6 +586,7 @@ export class ReportsService {
           count(*)::int as n
         from sms_messages m
         where m.account_id = any(${ids}::int[]) and m.created_at >= ${from} and m.created_at < ${to}
+          and m.id >= sms_id_floor(${from}) and m.id < sms_id_ceiling()
         group by 1, 2, 3, 4`.execute(this.ctx.db),
     ]);
     const byDayMap = new Map(dayRows.rows.map((r) => [r.day, r]));
