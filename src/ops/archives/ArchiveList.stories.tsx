@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, waitFor, within } from 'storybook/test';
+import { expect, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
+import { recordArchives } from './data';
 import { archiveRows, archivesApi } from './archives.mock';
 
 const T = { timeout: 5000 };
@@ -55,28 +57,7 @@ export const List: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...archivesApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...archivesApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
-
-export const Empty: Story = {
-  name: '暂无归档',
-  parameters: { msw: { handlers: [...archivesApi({ rows: [] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
-};
+const states = listStates(recordArchives, shell);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = { ...states.empty, name: '暂无归档' };

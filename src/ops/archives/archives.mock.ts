@@ -1,7 +1,7 @@
 /** Story data and MSW handlers of 发送记录归档 (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import type { RecordArchive } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { ok } from '@/stories/mockApi';
 
 const archive = (partition: string, rows: number, createdAt: string, fileExists = true): RecordArchive => ({
   month: `${partition.slice(-6, -2)}-${partition.slice(-2)}`,
@@ -23,17 +23,14 @@ export const archiveRows: RecordArchive[] = [
 
 export interface ArchivesApiOptions {
   rows?: RecordArchive[];
-  list?: 'loading' | 'error';
   /** how many times the list was asked */
   calls?: { list: number };
 }
 
 export function archivesApi(o: ArchivesApiOptions = {}): HttpHandler[] {
   return [
-    http.get('/api/operator/archives/list', async () => {
+    http.get('/api/operator/archives/list', () => {
       if (o.calls) o.calls.list++;
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       return ok(o.rows ?? archiveRows);
     }),
   ];

@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { AuditAction, AuthStatus, OauthStatus, SignState } from '@/generated/schemas';
 import AuditLog from './AuditLog';
 import { auditApi } from './audit.mock';
+import { auditLog } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, unknown>[] = [];
@@ -129,28 +131,7 @@ export const FilterByAction: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无记录',
-  parameters: { msw: { handlers: [...auditApi({ rows: [] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...auditApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...auditApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
+const states = listStates(auditLog, shell);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = { ...states.empty, name: '无记录' };

@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of 审计日志 (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import {
   AuditAction,
   AuthStatus,
@@ -10,7 +10,7 @@ import {
   SignState,
   type AuditEntry,
 } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { ok } from '@/stories/mockApi';
 
 export const auditRows: AuditEntry[] = [
   {
@@ -81,7 +81,6 @@ export const auditRows: AuditEntry[] = [
 
 export interface AuditApiOptions {
   rows?: AuditEntry[];
-  list?: 'loading' | 'error';
   calls?: Record<string, unknown>[];
 }
 
@@ -91,8 +90,6 @@ export function auditApi(o: AuditApiOptions = {}): HttpHandler[] {
     http.post('/api/operator/audit/list', async ({ request }) => {
       const f = (await request.json()) as Record<string, string | number>;
       o.calls?.push(f);
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       const list = rows.filter(
         (r) =>
           (!f.operator || r.operator === f.operator) &&

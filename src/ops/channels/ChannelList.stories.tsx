@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { Carrier } from '@/generated/schemas';
 import ChannelList from './ChannelList';
 import { channelsApi, defaultLinkRow } from './channels.mock';
+import { operatorChannels } from './data';
 
 const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
@@ -344,28 +346,7 @@ export const RouteRefused: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...channelsApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...channelsApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
-
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...channelsApi({ rows: [] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
-};
+const states = listStates(operatorChannels, shell);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

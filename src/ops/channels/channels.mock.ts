@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of 通道 (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 
@@ -136,7 +136,6 @@ export const routeAnswer: RoutePreview = {
 export interface ChannelsApiOptions {
   rows?: OperatorChannel[];
   /** the list's answer: 'loading' never answers, 'error' refuses */
-  list?: 'loading' | 'error';
   /** each list answer's submitted counters grow by this much (live counters) */
   grow?: number;
   /** an action's refusal ({ code, msg }) instead of its success, by its path's last part ('save', 'pause', 'route', …) */
@@ -160,8 +159,6 @@ export function channelsApi(o: ChannelsApiOptions = {}): HttpHandler[] {
   return [
     http.get('/api/operator/channels/list', async () => {
       log('list', {});
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       const grown = (o.grow ?? 0) * served++;
       return ok((o.rows ?? channelRows).map((r) => ({ ...r, submitted: r.submitted + grown })));
     }),

@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
+import { sensitiveWords } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
@@ -195,20 +197,6 @@ export const Empty: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...contentApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...contentApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
+const states = listStates(sensitiveWords, [...contentApi(), ...shell]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;

@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of the 内容 screens (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import type { OperatorNotice, SensitiveWord } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
 
@@ -41,7 +41,6 @@ function testAnswer(text: string, words: string[]) {
 export interface ContentApiOptions {
   words?: SensitiveWord[];
   notices?: OperatorNotice[];
-  list?: 'loading' | 'error';
   /** the add / publish / delete calls' refusal */
   refuse?: { code: number; msg: string };
   /** the request bodies by call ('words/list', 'words/add', …) */
@@ -56,8 +55,6 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
     http.post(`/api/operator/${name}/list`, async ({ request }) => {
       const f = (await request.json()) as Record<string, unknown>;
       log(`${name}/list`, f);
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       return ok(answer(f));
     });
   const action = (path: string, answer: (b: Record<string, unknown>) => string) =>

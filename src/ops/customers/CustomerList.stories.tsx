@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { AccountStatus } from '@/generated/schemas';
@@ -10,6 +11,7 @@ import { sessionKind } from '@/providers/sessionKind';
 import CustomerList from './CustomerList';
 import { accountConsole } from './api';
 import { customerApi, LOGIN_AS_TOKEN } from './customers.mock';
+import { operatorCustomers } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
@@ -89,32 +91,6 @@ export const Filtered: Story = {
     await userEvent.click(c.getByRole('combobox', { name: '用户类型' }));
     await expect(await body().findByTitle('代理商', {}, T)).toBeInTheDocument();
     await expect(body().queryByTitle('运营人员')).toBeNull();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...customerApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...customerApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
-
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...customerApi({ rows: [] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },
 };
 
@@ -444,3 +420,8 @@ export const LoginAsFrozen: Story = {
     );
   },
 };
+
+const states = listStates(operatorCustomers, shell);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

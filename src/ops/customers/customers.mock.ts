@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of 客户 (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
 
@@ -71,7 +71,6 @@ export const LOGIN_AS_TOKEN = 'Zk3mQ9vT2xLp7wRb5nYc8dHs';
 export interface CustomerApiOptions {
   rows?: OperatorCustomer[];
   /** the list's answer: 'loading' never answers, 'error' refuses */
-  list?: 'loading' | 'error';
   /** an action's refusal ({ code, msg }) instead of its success */
   refuse?: Partial<Record<CustomerAction, { code: number; msg: string }>>;
   /** POST /client/loginAs/enter's refusal instead of 登录成功 */
@@ -116,8 +115,6 @@ export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
     http.post('/api/operator/customers/list', async ({ request }) => {
       const f = (await request.json()) as Record<string, unknown>;
       log('list', f);
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       const search = String(f.search ?? '').toLowerCase();
       const matched = rows.filter(
         (r) =>

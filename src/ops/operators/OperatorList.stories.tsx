@@ -1,12 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { passwordDigest } from '@/lib/password';
 import { OperatorRole, OperatorStatus } from '@/generated/schemas';
 import OperatorList from './OperatorList';
 import { operatorsApi, TOTP_SECRET } from './operators.mock';
+import { operators } from './data';
 
 const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
@@ -52,32 +54,6 @@ export const List: Story = {
       '操作',
     ]);
     await expect(c.getByRole('button', { name: /新增运营人员/ })).toBeInTheDocument();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...operatorsApi({ list: 'loading' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...operatorsApi({ list: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
-
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...operatorsApi({ rows: [] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },
 };
 
@@ -235,3 +211,8 @@ export const DisableSelfRefused: Story = {
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
   },
 };
+
+const states = listStates(operators, shell);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of 运营人员 (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { OperatorRole, OperatorStatus, type Operator } from '@/generated/schemas';
 import { admin, disabledOperator, operations, reviewer } from '@/stories/opsApi';
 import { fail, ok } from '@/stories/mockApi';
@@ -11,7 +11,6 @@ export const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 export interface OperatorsApiOptions {
   rows?: Operator[];
-  list?: 'loading' | 'error';
   /** a call's refusal instead of its success, by path's last part */
   refuse?: Partial<Record<'add' | 'status', { code: number; msg: string }>>;
   /** the JSON body of each call, by path's last part ('list', 'add', 'status') */
@@ -23,8 +22,6 @@ export function operatorsApi(o: OperatorsApiOptions = {}): HttpHandler[] {
   return [
     http.get('/api/operator/operators/list', async () => {
       log('list', {});
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       return ok(o.rows ?? operatorRows);
     }),
     http.post('/api/operator/operators/add', async ({ request }) => {

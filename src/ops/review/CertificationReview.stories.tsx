@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { AuthStatus } from '@/generated/schemas';
 import CertificationReview from './CertificationReview';
 import { certificationRows, reviewApi } from './review.mock';
+import { reviewCertifications } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
@@ -189,20 +191,6 @@ export const Empty: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...reviewApi({ list: 'loading' }), ...opsApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
-  play: async ({ canvasElement }) => {
-    const error = await within(canvasElement).findByTestId('list-error', {}, T);
-    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
-    await expect(within(error).getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
-  },
-};
+const states = listStates(reviewCertifications, opsApi());
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;

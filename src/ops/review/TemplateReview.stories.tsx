@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { TemplateAuditState, TemplateType } from '@/generated/schemas';
 import TemplateReview from './TemplateReview';
 import { reviewApi, templateRows } from './review.mock';
+import { reviewTemplates } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
@@ -105,20 +107,6 @@ export const Empty: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...reviewApi({ list: 'loading' }), ...opsApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-  },
-};
+const states = listStates(reviewTemplates, opsApi());
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;

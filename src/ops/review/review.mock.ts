@@ -1,5 +1,5 @@
 /** Story data and MSW handlers of the 审核 screens (stories only; the app never imports this). */
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from 'msw';
 import {
   AuthStatus,
   CertType,
@@ -233,8 +233,6 @@ export interface ReviewApiOptions {
   signs?: ReviewSign[];
   templates?: ReviewTemplate[];
   invoices?: ReviewInvoice[];
-  /** the lists' answer: 'loading' never answers, 'error' refuses */
-  list?: 'loading' | 'error';
   /** a decision's refusal ({ code, msg }) instead of its success */
   refuse?: { code: number; msg: string };
   /** the JSON body of each call, by path's last two parts ('signs/decide') */
@@ -254,8 +252,6 @@ export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
     http.post(`/api/operator/review/${kind}/list`, async ({ request }) => {
       const f = (await request.json()) as Record<string, unknown>;
       log(`${kind}/list`, f);
-      if (o.list === 'loading') await delay('infinite');
-      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
       const pendingOnly = f.pending !== false;
       const all = rows[kind] as { clientid: string }[];
       const matched = all.filter(

@@ -1,0 +1,88 @@
+/**
+ * The states every list screen has besides its rows (issue 37 item 3): still loading, refused by
+ * the server, no rows. Each is built from the screen's data resource (its list endpoint: path,
+ * method, paging), so a story file says which resource and which handlers stand behind the page,
+ * not how to answer its list again. Stories only; the app never imports this file.
+ *
+ *   const states = listStates(recordArchives, [...shell]);
+ *   export const Loading: Story = states.loading;
+ *   export const LoadError: Story = states.error;
+ *   export const Empty: Story = { ...states.empty, name: '暂无归档' };
+ */
+import { delay, http, type HttpHandler } from 'msw';
+import { expect, waitFor, within } from 'storybook/test';
+import type { DataResource } from '@/layout/declarations';
+import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
+import { fail, ok } from './mockApi';
+
+/** what the server answers when it cannot serve a request (schemas/messages/openapi.json INTERNAL) */
+export const BUSY = '服务器繁忙，请稍后再试';
+
+export type ListState = 'loading' | 'error' | 'empty';
+
+const T = { timeout: 5000 };
+
+/** the list's own answer with no rows: the endpoint's shape (a bare array when it is not paged) */
+function emptyAnswer(r: DataResource) {
+  if (r.list?.paging === 'none') return [];
+  const size = r.list?.pageSize ?? DEFAULT_PAGE_SIZE;
+  return { list: [], totalCount: 0, currentPage: 1, pageRowCount: size, totalPage: 0 };
+}
+
+/**
+ * The MSW handler of `r`'s list endpoint in a state: never answering, answering 500 服务器繁忙，请稍后再试,
+ * or answering no rows. Put it before the story's other handlers (MSW takes the first that matches).
+ */
+export function listHandler(r: DataResource, state: ListState): HttpHandler {
+  if (!r.list) throw new Error(`listHandler: the data resource ${r.name} has no list endpoint`);
+  const path = `/api${r.list.url}`;
+  const answer = async () => {
+    if (state === 'loading') await delay('infinite');
+    return state === 'error' ? fail(500, BUSY) : ok(emptyAnswer(r));
+  };
+  return (r.list.method ?? 'get') === 'get' ? http.get(path, answer) : http.post(path, answer);
+}
+
+interface StateStory {
+  name: string;
+  parameters: { msw: { handlers: HttpHandler[] } };
+  play: (ctx: { canvasElement: HTMLElement }) => Promise<void>;
+}
+
+/**
+ * The three stories of a list screen whose list is `r`'s, over `handlers` (the shell's and the
+ * page's other calls): 加载中 (the table's spinner), 加载失败 (the table's error with the server's
+ * message and 重试, never 暂无数据 as if there were no rows), 无数据 (暂无数据).
+ */
+export function listStates(
+  r: DataResource,
+  handlers: HttpHandler[],
+): Record<'loading' | 'error' | 'empty', StateStory> {
+  const withList = (state: ListState) => ({ msw: { handlers: [listHandler(r, state), ...handlers] } });
+  return {
+    loading: {
+      name: '加载中',
+      parameters: withList('loading'),
+      play: async ({ canvasElement }) => {
+        await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+      },
+    },
+    error: {
+      name: '加载失败',
+      parameters: withList('error'),
+      play: async ({ canvasElement }) => {
+        const error = await within(canvasElement).findByTestId('list-error', {}, T);
+        await expect(error).toHaveTextContent(BUSY);
+        await expect(within(error).getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
+        await expect(within(canvasElement).queryByText('暂无数据')).toBeNull();
+      },
+    },
+    empty: {
+      name: '无数据',
+      parameters: withList('empty'),
+      play: async ({ canvasElement }) => {
+        await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+      },
+    },
+  };
+}
