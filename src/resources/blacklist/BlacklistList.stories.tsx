@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
-import { addNoValid, blacklistApi, blacklistRows, exportNoData, listError, listLoading } from './blacklist.mock';
+import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
+import { blacklist } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
@@ -157,26 +159,7 @@ export const ExportNoData: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...blacklistApi({ rows: [] })] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [listLoading, ...consoleApi(), ...blacklistApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [listError, ...consoleApi(), ...blacklistApi()] } },
-  play: async () => {
-    await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
-  },
-};
+const states = listStates(blacklist, [...consoleApi(), ...blacklistApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

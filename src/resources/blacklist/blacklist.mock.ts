@@ -1,5 +1,5 @@
 /** Story data and MSW handlers for the blacklist screen (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
 import { fail, ok, xlsxReply } from '@/stories/mockApi';
 
@@ -121,10 +121,5 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
   ];
 }
 
-export const listLoading = http.post('/api/blacklist/list', async () => {
-  await delay('infinite');
-  return ok(page([]));
-});
-export const listError = http.post('/api/blacklist/list', () => fail(500, '服务器繁忙，请稍后再试'));
 export const exportNoData = http.post('/api/blacklist/export', () => fail(500, '当前条件没有数据，无法导出'));
 export const addNoValid = http.post('/api/blacklist/add', () => fail(400, '没有有效的手机号码'));

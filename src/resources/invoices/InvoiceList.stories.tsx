@@ -4,8 +4,10 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import InvoiceList from './InvoiceList';
 import { invoiceApi } from './storyMocks';
+import { invoices } from './data';
 
 const T = { timeout: 10000 };
 const calls: Calls = {};
@@ -86,20 +88,6 @@ export const SubAccountNoAccountColumn: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, rows: [] })] } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, listNever: true })] } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
-
 export const RejectedDetail: Story = {
   name: '详情：审核不通过原因',
   play: async ({ canvasElement }) => {
@@ -161,3 +149,8 @@ export const ApplyButton: Story = {
     await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add');
   },
 };
+
+const states = listStates(invoices, [...consoleApi(), ...invoiceApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

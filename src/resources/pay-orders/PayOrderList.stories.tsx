@@ -1,10 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi } from '@/stories/mockApi';
-import { never, type Calls } from '@/stories/sendApi';
+import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderList } from './PayOrderList';
+import { payOrders } from './data';
 
 const T = { timeout: 8000 };
 const calls: Calls = {};
@@ -166,18 +168,7 @@ export const PayAgain: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ orders: [] })] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [never('onlinePay/queryPayOrder'), ...consoleApi(), ...payApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
+const states = listStates(payOrders, [...consoleApi(), ...payApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

@@ -1,10 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, userEvent, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi } from '@/stories/mockApi';
-import { never, sendApi, type Calls } from '@/stories/sendApi';
+import { sendApi, type Calls } from '@/stories/sendApi';
 import { ReplyList } from './ReplyList';
+import { moRecords } from './data';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
@@ -38,20 +40,6 @@ export const Filled: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ mo: [] })] } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [never('send/getmologs'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
-
 export const ExportNoData: Story = {
   name: '导出：无数据',
   play: async ({ canvasElement }) => {
@@ -61,3 +49,8 @@ export const ExportNoData: Story = {
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
   },
 };
+
+const states = listStates(moRecords, [...consoleApi(), ...sendApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

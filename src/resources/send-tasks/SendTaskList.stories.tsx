@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
-import { never, sendApi, taskRows, type Calls } from '@/stories/sendApi';
+import { sendApi, taskRows, type Calls } from '@/stories/sendApi';
 import { SendTaskList } from './SendTaskList';
+import { sendTasks } from './data';
 import { TaskStatus } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
@@ -103,22 +105,6 @@ export const Refreshing: Story = {
     await expect(left % 2).toBe(0);
     // the rows stay on screen during a background refresh
     await expect(canvasElement.querySelector('.ant-spin-spinning')).toBeNull();
-  },
-};
-
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ tasks: [] })] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [never('send/sendTask'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
   },
 };
 
@@ -258,3 +244,8 @@ export const DetailNoFailures: Story = {
     await expect(body.getByTestId('task-records-link')).toBeInTheDocument();
   },
 };
+
+const states = listStates(sendTasks, [...consoleApi(), ...sendApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

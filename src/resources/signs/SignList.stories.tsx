@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { SignList } from './SignList';
-import { exportNoData, listError, listLoading, signApi, signRows } from './signs.mock';
+import { exportNoData, signApi, signRows } from './signs.mock';
+import { signs } from './data';
 import { SignState } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
@@ -70,35 +72,6 @@ export const SubAccount: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: [] })] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [listLoading, ...consoleApi(), ...signApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [listError, ...consoleApi(), ...signApi()] } },
-  play: async ({ canvasElement }) => {
-    await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
-    // the list's error state (加载失败, the message, 重试), never 暂无数据 as if there were no signs
-    const error = await within(canvasElement).findByTestId('list-error', {}, T);
-    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
-    await expect(within(error).getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
-    await expect(within(canvasElement).queryByText('暂无数据')).toBeNull();
-  },
-};
-
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
   parameters: {
@@ -161,3 +134,8 @@ export const ExportWithFilters: Story = {
     await waitFor(() => expect(calls.export?.[0]).toEqual({ sign: '好易购', start_time: day, end_time: day }), T);
   },
 };
+
+const states = listStates(signs, [...consoleApi(), ...signApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

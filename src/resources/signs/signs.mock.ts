@@ -1,5 +1,5 @@
 /** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { type Sign, SignState } from '@/generated/schemas';
 import { fail, ok, xlsxReply } from '@/stories/mockApi';
 
@@ -113,11 +113,6 @@ export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
   ];
 }
 
-export const listLoading = http.post('/api/sign/list', async () => {
-  await delay('infinite');
-  return ok(page([]));
-});
-export const listError = http.post('/api/sign/list', () => fail(500, '服务器繁忙，请稍后再试'));
 export const exportNoData = http.post('/api/sign/export', () => fail(500, '当前条件没有数据，无法导出'));
 export const addDuplicate = http.post('/api/sign/add', () => fail(500, '该账户已存在相同的签名，请勿重复添加'));
 export const importResult = (r = { importSuccess: 3, importTotal: 9, importFall: 6 }) =>

@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
-import { failingCommonList, loadingCommonList, templateApi } from './mockTemplates';
+import { templateApi } from './mockTemplates';
+import { generalTemplates } from './data';
 
 const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
@@ -53,26 +55,7 @@ export const SubAccount: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...templateApi({ general: [] }), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-table .ant-empty')).not.toBeNull(), T);
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [loadingCommonList, ...templateApi(), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [failingCommonList, ...templateApi(), ...consoleApi()] } },
-  play: async () => {
-    await expect(await screen.findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
-  },
-};
+const states = listStates(generalTemplates, [...templateApi(), ...consoleApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

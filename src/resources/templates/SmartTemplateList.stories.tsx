@@ -2,11 +2,13 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within, screen } from 'storybook/test';
 import { Route, Routes } from 'react-router';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
-import { failingList, loadingList, smartTemplates, templateApi } from './mockTemplates';
+import { smartTemplates, templateApi } from './mockTemplates';
+import { templates } from './data';
 import { YesNo } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
@@ -70,30 +72,6 @@ export const SubAccount: Story = {
     await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await expect(c.queryByText('子账户')).toBeNull();
     await expect(c.getByRole('button', { name: /新增模板/ })).toBeInTheDocument();
-  },
-};
-
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...templateApi({ smart: [] }), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-table .ant-empty')).not.toBeNull(), T);
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [loadingList, ...templateApi(), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: [failingList, ...templateApi(), ...consoleApi()] } },
-  play: async () => {
-    await expect(await screen.findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -177,3 +155,8 @@ export const Tabs: Story = {
     await expect(c.queryByText(TEMPLATE_NOTICE)).toBeNull();
   },
 };
+
+const states = listStates(templates, [...templateApi(), ...consoleApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;

@@ -1,5 +1,5 @@
 /** Story fixtures and MSW handlers for the template screens (never imported by the app). */
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { SmsTemplate } from '@/generated/schemas';
 import { ok, fail } from '@/stories/mockApi';
 
@@ -172,16 +172,6 @@ export function templateApi(
   ];
 }
 
-export const loadingList = http.post('/api/autoTemplate/list', async () => {
-  await delay('infinite');
-  return page([]);
-});
-export const loadingCommonList = http.post('/api/autoTemplate/commonlist', async () => {
-  await delay('infinite');
-  return page([]);
-});
-export const failingList = http.post('/api/autoTemplate/list', () => fail(500, '服务器繁忙，请稍后再试'));
-export const failingCommonList = http.post('/api/autoTemplate/commonlist', () => fail(500, '服务器繁忙，请稍后再试'));
 export const sensitiveRefusal = http.post('/api/autoTemplate/add', () =>
   HttpResponse.json({
     code: 400,

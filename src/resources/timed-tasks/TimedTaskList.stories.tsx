@@ -2,9 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi } from '@/stories/mockApi';
-import { never, sendApi, type Calls } from '@/stories/sendApi';
+import { sendApi, type Calls } from '@/stories/sendApi';
 import { TimedTaskList } from './TimedTaskList';
+import { timedTasks } from './data';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
@@ -71,20 +73,6 @@ export const Filled: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ timed: [] })] } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [never('send/smsTimerSend/list'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
-
 export const ViewNumbers: Story = {
   name: '查看号码',
   play: async ({ canvasElement }) => {
@@ -132,3 +120,8 @@ export const ReEdit: Story = {
     );
   },
 };
+
+const states = listStates(timedTasks, [...consoleApi(), ...sendApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;
