@@ -170,6 +170,40 @@ describe.each(backends)('retention (%s)', (backend) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('an uplink stamped months off the database clock is stored at the edge of the months partitioned', async () => {
+    const db = t.server.handle.db;
+    const client1 = (
+      await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
+    const month = monthIndex(new Date());
+    const mo = (smscRef: string, receivedAt: Date) => ({
+      from: '13800138000',
+      to: `106900${client1}`,
+      text: '时钟',
+      smscRef,
+      receivedAt,
+    });
+    const stored = await storeMo(db, '106900', [
+      mo('clock-past', new Date(Date.now() - 2 * 365 * day)),
+      mo('clock-future', new Date(Date.now() + 365 * day)),
+    ]);
+    expect(stored.map((m) => m.received_at.getTime())).toEqual([
+      SMS_MO.start(month - 3),
+      SMS_MO.start(month + AHEAD + 1) - 1,
+    ]);
+  });
+
+  it('the uplink list of a range reads the partitions of its months only', async () => {
+    const db = t.server.handle.db;
+    const to = new Date();
+    const from = new Date(to.getTime() - 20 * day);
+    const plan = await sql<{ 'QUERY PLAN': string }>`
+      explain (costs off) select id from sms_mo where account_id in (1) and received_at >= ${from} and received_at < ${to}
+      order by received_at desc, id desc limit 10`.execute(db);
+    const read = new Set(plan.rows.flatMap((r) => r['QUERY PLAN'].match(/sms_mo_\d{6}/g) ?? []));
+    expect([...read].sort()).toEqual([...new Set([SMS_MO.name(monthIndex(from)), SMS_MO.name(monthIndex(to))])].sort());
+  });
+
   it.runIf(backend === 'postgres')(
     'one process at a time: a purge skips its turn while another holds the lock',
     async () => {
