@@ -28,8 +28,9 @@ export async function dbTypesText(db: Db, schema = 'public'): Promise<string> {
     dialect: new PostgresDialect(),
     defaultSchemas: [schema],
     includePattern: `${schema}.*`,
-    // the monthly partitions of sms_messages (migration 0052) are the table itself, not tables of their own
-    excludePattern: `${schema}.{kysely_*,sms_messages_*}`,
+    // the monthly partitions of sms_messages (migration 0052) and sms_mo (0055: sms_mo_202612, not
+    // sms_mo_refs) are the table itself, not tables of their own
+    excludePattern: `${schema}.{kysely_*,sms_messages_*,sms_mo_2*}`,
     outFile: null,
     print: false,
     typeOnlyImports: true,

@@ -777,6 +777,11 @@ export interface SmsMo {
   smsc_ref: string | null;
 }
 
+export interface SmsMoRefs {
+  received_at: Timestamp;
+  smsc_ref: string;
+}
+
 export interface SmsOrders {
   account_id: number;
   area_name: Generated<string>;
@@ -991,6 +996,7 @@ export interface DB {
   sms_message_parts: SmsMessageParts;
   sms_messages: SmsMessages;
   sms_mo: SmsMo;
+  sms_mo_refs: SmsMoRefs;
   sms_orders: SmsOrders;
   sms_receipts: SmsReceipts;
   sms_requeue: SmsRequeue;

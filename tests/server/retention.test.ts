@@ -5,12 +5,15 @@ import {
   AHEAD,
   dropExpired,
   ensureAhead,
+  ensureMonth,
   keptSince,
   MONTH_SPAN,
   monthIndex,
   partitionName,
   partitions,
+  SMS_MO,
 } from '../../server/modules/retention/partitions';
+import { storeMo } from '../../server/modules/dispatch/mo';
 import { backends, useServer, withPg } from './harness';
 import { as } from './send-helpers';
 import { addDays, dayOf } from '../../server/lib/time';
@@ -70,26 +73,42 @@ describe.each(backends)('retention (%s)', (backend) => {
   const t = useServer(backend, { config: { moKeepMonths: 3, pushKeepDays: 7 } });
   const day = 86_400_000;
 
-  it('removes uplinks past MO_KEEP_MONTHS and pushed rows past PUSH_KEEP_DAYS, in batches; keeps the rest', async () => {
+  it('drops the uplink months before MO_KEEP_MONTHS as partitions and their references, pushed rows past PUSH_KEEP_DAYS in batches; keeps the rest', async () => {
     const db = t.server.handle.db;
     const now = t.server.clock.now();
+    const month = monthIndex(now);
     const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
     await db.deleteFrom('sms_mo').execute();
+    await db.deleteFrom('sms_mo_refs').execute();
     await db.deleteFrom('push_outbox').execute();
-    // uplinks: more than a batch past the keeping time, a few just inside it
+    // uplinks: more than a batch 5 months back, one 4 months back (their partitions are older than
+    // the ones made behind this month: made for the test), three inside the kept window
+    for (const m of [month - 5, month - 4]) await ensureMonth(db, SMS_MO, m);
     await sql`insert into sms_mo (account_id, phone, content, received_at)
-      select a.id, '1380000' || lpad(g::text, 4, '0'), 'old', ${at(100 * day)}::timestamptz - g * interval '1 second'
+      select a.id, '1380000' || lpad(g::text, 4, '0'), 'old', ${SMS_MO.literal(SMS_MO.start(month - 5) + 10 * day)}::timestamptz - g * interval '1 second'
       from generate_series(1, ${BATCH + 7}) g, (select id from accounts where clientid = 'client1') a`.execute(db);
+    await sql`insert into sms_mo (account_id, phone, content, received_at)
+      select id, '13900000003', 'old', ${SMS_MO.literal(SMS_MO.start(month - 4) + day)}::timestamptz from accounts where clientid = 'client1'`.execute(
+      db,
+    );
     await sql`insert into sms_mo (account_id, phone, content, received_at)
       select a.id, '13900000001', 'kept', ${at(80 * day)}::timestamptz from generate_series(1, 3), (select id from accounts where clientid = 'client1') a`.execute(
       db,
     );
-    // the first second the uplink list may still show (its earliest day, 3 months back) stays, the one before goes
+    // the first second the uplink list may still show (its earliest day, 3 months back) stays; the
+    // one before stays too while its month has days in the window (listed neither way)
     const since = uplinksKeptSince(now, 3);
+    const before = new Date(since.getTime() - 1000);
     await sql`insert into sms_mo (account_id, phone, content, received_at)
       select id, '13900000002', v.content, v.at::timestamptz from accounts,
-        (values ('edge', ${since.toISOString()}), ('old', ${new Date(since.getTime() - 1000).toISOString()})) v(content, at)
+        (values ('edge', ${since.toISOString()}), ('before', ${before.toISOString()})) v(content, at)
       where clientid = 'client1'`.execute(db);
+    // the redelivery check's references: more than a batch first seen before the window, one inside
+    await sql`insert into sms_mo_refs (smsc_ref, received_at)
+      select 'old-' || g, ${at(100 * day)}::timestamptz from generate_series(1, ${BATCH + 1}) g`.execute(db);
+    await sql`insert into sms_mo_refs (smsc_ref, received_at) values ('kept', ${since.toISOString()}::timestamptz)`.execute(
+      db,
+    );
     // pushes: delivered long ago (gone), delivered lately (kept), never delivered however old (kept)
     const push = (doneAt: string | null, createdAt: string) =>
       sql`insert into push_outbox (account_id, kind, url, payload, done_at, created_at)
@@ -100,14 +119,89 @@ describe.each(backends)('retention (%s)', (backend) => {
     await push(at(6 * day), at(9 * day));
     await push(null, at(30 * day));
 
+    // the month of `before` is dropped only when `since` is its next month's first instant
+    const beforeGoes = monthIndex(before) < monthIndex(since);
     const counts = await t.server.app.services.retention.purge();
-    expect(counts).toEqual({ uplinks: BATCH + 8, pushes: 1, partitions: [] });
+    expect(counts).toEqual({
+      uplinks: [SMS_MO.name(month - 5), SMS_MO.name(month - 4)],
+      uplinkRefs: BATCH + 1,
+      pushes: 1,
+      partitions: [],
+    });
+    const names = (await SMS_MO.partitions(db)).map((p) => p.name);
+    expect(names).not.toContain(SMS_MO.name(month - 4));
+    for (let m = month - 3; m <= month + AHEAD; m++) expect(names).toContain(SMS_MO.name(m));
     const mo = await db.selectFrom('sms_mo').select('content').orderBy('content').execute();
-    expect(mo.map((r) => r.content)).toEqual(['edge', 'kept', 'kept', 'kept']);
+    expect(mo.map((r) => r.content)).toEqual([...(beforeGoes ? [] : ['before']), 'edge', 'kept', 'kept', 'kept']);
+    expect((await db.selectFrom('sms_mo_refs').select('smsc_ref').execute()).map((r) => r.smsc_ref)).toEqual(['kept']);
     const left = await db.selectFrom('push_outbox').select('done_at').orderBy('id').execute();
     expect(left.map((r) => r.done_at === null)).toEqual([false, true]);
+    // the uplink list from its earliest day shows the window's rows as before
+    const c = await t.server.client().init();
+    expect((await c.login('client1')).body.code).toBe(0);
+    const list = await c.post('/api/send/getmologs', { startReceivedate: dayOf(since) });
+    expect(list.body.code).toBe(0);
+    expect(list.body.data.list.map((r: { content: string }) => r.content)).toEqual(['kept', 'kept', 'kept', 'edge']);
     // nothing left to do: a second run removes nothing
-    expect(await t.server.app.services.retention.purge()).toEqual({ uplinks: 0, pushes: 0, partitions: [] });
+    expect(await t.server.app.services.retention.purge()).toEqual({
+      uplinks: [],
+      uplinkRefs: 0,
+      pushes: 0,
+      partitions: [],
+    });
+  });
+
+  it('a redelivered uplink is stored once, before and after a purge', async () => {
+    const db = t.server.handle.db;
+    const client1 = (
+      await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
+    const mo = {
+      from: '13800138000',
+      to: `106900${client1}`,
+      text: '好的',
+      smscRef: 'redelivered-1',
+      receivedAt: new Date(),
+    };
+    expect(await storeMo(db, '106900', [mo, mo])).toHaveLength(1);
+    await t.server.app.services.retention.purge();
+    expect(await storeMo(db, '106900', [{ ...mo, receivedAt: new Date() }])).toEqual([]);
+    const rows = await db.selectFrom('sms_mo').select('id').where('smsc_ref', '=', 'redelivered-1').execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('an uplink stamped months off the database clock is stored at the edge of the months partitioned', async () => {
+    const db = t.server.handle.db;
+    const client1 = (
+      await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()
+    ).id;
+    const month = monthIndex(new Date());
+    const mo = (smscRef: string, receivedAt: Date) => ({
+      from: '13800138000',
+      to: `106900${client1}`,
+      text: '时钟',
+      smscRef,
+      receivedAt,
+    });
+    const stored = await storeMo(db, '106900', [
+      mo('clock-past', new Date(Date.now() - 2 * 365 * day)),
+      mo('clock-future', new Date(Date.now() + 365 * day)),
+    ]);
+    expect(stored.map((m) => m.received_at.getTime())).toEqual([
+      SMS_MO.start(month - 3),
+      SMS_MO.start(month + AHEAD + 1) - 1,
+    ]);
+  });
+
+  it('the uplink list of a range reads the partitions of its months only', async () => {
+    const db = t.server.handle.db;
+    const to = new Date();
+    const from = new Date(to.getTime() - 20 * day);
+    const plan = await sql<{ 'QUERY PLAN': string }>`
+      explain (costs off) select id from sms_mo where account_id in (1) and received_at >= ${from} and received_at < ${to}
+      order by received_at desc, id desc limit 10`.execute(db);
+    const read = new Set(plan.rows.flatMap((r) => r['QUERY PLAN'].match(/sms_mo_\d{6}/g) ?? []));
+    expect([...read].sort()).toEqual([...new Set([SMS_MO.name(monthIndex(from)), SMS_MO.name(monthIndex(to))])].sort());
   });
 
   it.runIf(backend === 'postgres')(

@@ -49,6 +49,7 @@ import { retentionIndexes0051 } from './0051_retention_indexes';
 import { smsMessagesPartitions0052 } from './0052_sms_messages_partitions';
 import { recordArchives0053 } from './0053_record_archives';
 import { partitionReportTriggers0054 } from './0054_partition_report_triggers';
+import { smsMoPartitions0055 } from './0055_sms_mo_partitions';
 
 /** every migration by name (its file name); Kysely runs them in name order */
 export const migrationFiles: Record<string, Migration> = {
@@ -101,4 +102,5 @@ export const migrationFiles: Record<string, Migration> = {
   '0052_sms_messages_partitions': smsMessagesPartitions0052,
   '0053_record_archives': recordArchives0053,
   '0054_partition_report_triggers': partitionReportTriggers0054,
+  '0055_sms_mo_partitions': smsMoPartitions0055,
 };

@@ -7,7 +7,12 @@
  * 2. otherwise the account that most recently sent to the phone, among the latest
  *    `RECENT_WINDOW` messages (a bounded look-up: the messages table has no phone index);
  * 3. otherwise the uplink is unroutable: logged and acknowledged, not stored.
- * Rows are deduplicated on the SMSC's reference (a redelivered uplink is stored once).
+ * Rows are deduplicated on the SMSC's reference (a redelivered uplink is stored once): the
+ * reference is first written to `sms_mo_refs` (migration 0055: sms_mo is partitioned by month of
+ * received_at, so a unique index on smsc_ref alone cannot be had there), and only the uplinks whose
+ * reference is new there are stored. `received_at` is kept within the months that always have a
+ * partition (retention/partitions.ts: MO_BEHIND months before the database's, AHEAD after): an
+ * uplink stamped further off the database's clock is stored at their edge rather than refused.
  * An unsubscribe reply (TD / T / 退订, schemas/enums/blacklist-source.json) puts its number on the
  * blacklist of the account it belongs to, in the same transaction (docs/api-blacklist.md).
  */
@@ -15,6 +20,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import type { MoMessage } from '../smsc';
 import { blacklistUnsubscribes } from '../blacklist';
+import { AHEAD, MO_BEHIND } from '../retention';
 
 export const RECENT_WINDOW = 200_000;
 
@@ -134,11 +140,28 @@ export async function storeMo(
       });
     }
     if (!rows.length) return [];
+    // a reference twice in the batch: its first uplink
+    const firsts = new Map<string, (typeof rows)[number]>();
+    for (const x of rows) if (!firsts.has(x.smsc_ref)) firsts.set(x.smsc_ref, x);
+    const refs = [...firsts.values()];
+    const fresh = await sql<{ smsc_ref: string }>`
+      insert into sms_mo_refs (smsc_ref, received_at)
+      select * from unnest(${refs.map((x) => x.smsc_ref)}::text[], ${refs.map((x) => x.received_at)}::timestamptz[])
+      on conflict (smsc_ref) do nothing
+      returning smsc_ref`.execute(trx);
+    const isNew = new Set(fresh.rows.map((x) => x.smsc_ref));
+    const store = refs.filter((x) => isNew.has(x.smsc_ref));
+    if (!store.length) return [];
+    // the Beijing month of the database's clock, its start as a local time
+    const month = sql`date_trunc('month', (now() at time zone 'UTC') + interval '8 hours')`;
     const r = await sql<StoredMo>`
       insert into sms_mo (account_id, phone, content, dest, smsc_ref, received_at)
-      select * from unnest(${rows.map((x) => x.account_id)}::int[], ${rows.map((x) => x.phone)}::text[], ${rows.map((x) => x.content)}::text[],
-        ${rows.map((x) => x.dest)}::text[], ${rows.map((x) => x.smsc_ref)}::text[], ${rows.map((x) => x.received_at)}::timestamptz[])
-      on conflict (smsc_ref) do nothing
+      select a, p, c, d, s, least(greatest(t,
+          (${month} - ${sql.lit(`${MO_BEHIND} months`)}::interval - interval '8 hours') at time zone 'UTC'),
+          (${month} + ${sql.lit(`${AHEAD + 1} months`)}::interval - interval '8 hours' - interval '1 microsecond') at time zone 'UTC')
+      from unnest(${store.map((x) => x.account_id)}::int[], ${store.map((x) => x.phone)}::text[], ${store.map((x) => x.content)}::text[],
+        ${store.map((x) => x.dest)}::text[], ${store.map((x) => x.smsc_ref)}::text[], ${store.map((x) => x.received_at)}::timestamptz[])
+        as u(a, p, c, d, s, t)
       returning id, account_id, phone, content, dest, smsc_ref, received_at`.execute(trx);
     if (r.rows.length) await blacklistUnsubscribes(trx, r.rows);
     if (r.rows.length && onStored) await onStored(trx, r.rows);

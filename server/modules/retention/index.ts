@@ -7,7 +7,7 @@ import { defineModule, moduleTimer } from '../module';
 import { RetentionService } from './service';
 
 export { RetentionService, uplinksKeptSince } from './service';
-export { keptSince } from './partitions';
+export { AHEAD, keptSince, MO_BEHIND } from './partitions';
 
 declare module '../../context' {
   interface Services {
@@ -18,6 +18,7 @@ declare module '../../context' {
 export default defineModule({ name: 'retention' }, async (app, ctx) => {
   const retention = (app.services.retention = new RetentionService(ctx));
   // at start too (not awaited: a process starts, and says it is not ready, while its database does
-  // not answer): the coming months' partitions, made ahead (migration 0052 made two months' already)
+  // not answer): the coming months' partitions of both tables, made ahead (migrations 0052 and 0055
+  // made two months' already)
   moduleTimer(app, ctx.options.purgeEveryMs, () => retention.purge(), 'retention purge', 0);
 });

@@ -2,23 +2,28 @@
  * Retention (issue 40, docs/api-records.md "Retention"): rows that the console and the customers'
  * interfaces no longer show leave the database.
  *
- * - uplinks (`sms_mo`) older than MO_KEEP_MONTHS months (3 at least: the console lists the last
- *   three months, spec 02);
+ * - the uplinks' monthly partitions (`sms_mo`, migration 0055) whose whole month is before the kept
+ *   window: the business day MO_KEEP_MONTHS months back (3 at least: the console lists the last
+ *   three months, spec 02), dropped as tables (partitions.ts dropExpiredUplinks), never archived; an
+ *   uplink inside the window stays, and one before it stays until its month has gone by;
+ * - the uplinks' SMSC references (`sms_mo_refs`, the redelivery check of dispatch/mo.ts) first seen
+ *   before that window;
  * - the push outbox's rows delivered or given up (`done_at` set) more than PUSH_KEEP_DAYS days ago;
  *   a row still to be pushed is never removed;
- * - the send records' monthly partitions past RECORDS_KEEP_MONTHS (partitions.ts), which also
- *   creates the coming months' partitions ahead.
+ * - the send records' monthly partitions past RECORDS_KEEP_MONTHS (partitions.ts dropExpired),
+ *   archived first with RECORDS_ARCHIVE; each purge also creates both tables' coming partitions.
  *
- * Each table is purged in batches of BATCH rows, oldest first (migration 0051's indexes), each
- * batch its own short transaction, so no lock is held for long and a crash loses nothing but the
- * batch's work. Every API process runs the purge on its timer; one process at a time does the work
- * (a transaction-level advisory lock per batch, tried without waiting: the others skip that turn).
+ * The two row tables are purged in batches of BATCH rows, oldest first (migrations 0051's and
+ * 0055's indexes), each batch its own short transaction, so no lock is held for long and a crash
+ * loses nothing but the batch's work. Every API process runs the purge on its timer; one process at
+ * a time does the work (a transaction-level advisory lock per batch, and one per partition turn,
+ * tried without waiting: the others skip that turn).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import path from 'node:path';
-import { dropExpired, ensureAhead, type Partition } from './partitions';
+import { dropExpired, dropExpiredUplinks, ensureAhead, type Partition } from './partitions';
 import { archivePartition, listArchives } from './archive';
 import type { RecordArchive } from '../../../common/generated/schemas';
 import { addMonths, startOfBusinessDay } from '../../lib/time';
@@ -29,9 +34,12 @@ export const BATCH = 5000;
 const LOCK = sql`hashtext('retention-purge:' || current_schema())`;
 
 export interface PurgeCounts {
-  uplinks: number;
+  /** uplink partitions dropped (sms_mo_202609 …) */
+  uplinks: string[];
+  /** SMSC references of uplinks forgotten (sms_mo_refs rows) */
+  uplinkRefs: number;
   pushes: number;
-  /** send-record partitions dropped (partitions.ts) */
+  /** send-record partitions dropped (sms_messages_202605 …) */
   partitions: string[];
 }
 
@@ -54,12 +62,12 @@ export class RetentionService {
     return listArchives(this.ctx.db);
   }
 
-  /** The send records' partitions of this month and the next ones, created when missing (at start and every purge). */
+  /** The partitions of this month and the next ones (send records and uplinks), created when missing (at start and every purge). */
   ensurePartitions(): Promise<string[]> {
     return ensureAhead(this.ctx.db);
   }
 
-  /** One purge of every table; how many rows left each. `maxBatches` bounds a run's work per table. */
+  /** One purge of every table; the partitions dropped and how many rows left the others. `maxBatches` bounds a run's work per table. */
   async purge(maxBatches = 100): Promise<PurgeCounts> {
     const now = this.ctx.now();
     await this.ensurePartitions();
@@ -75,12 +83,16 @@ export class RetentionService {
     });
     const moBefore = uplinksKeptSince(now, Math.max(3, this.ctx.config.moKeepMonths));
     const pushBefore = new Date(now.getTime() - this.ctx.config.pushKeepDays * 86_400_000);
+    const uplinks = await dropExpiredUplinks(this.ctx.db, moBefore);
+    if (partitions.length || uplinks.length)
+      this.ctx.log.info({ partitions, uplinks }, 'retention: monthly partitions dropped');
     return {
-      uplinks: await this.batches(maxBatches, (trx) =>
+      uplinks,
+      uplinkRefs: await this.batches(maxBatches, (trx) =>
         sql<{ n: number }>`
           with gone as (
-            delete from sms_mo where id in (
-              select id from sms_mo where received_at < ${moBefore} order by received_at, id limit ${BATCH})
+            delete from sms_mo_refs where smsc_ref in (
+              select smsc_ref from sms_mo_refs where received_at < ${moBefore} order by received_at limit ${BATCH})
             returning 1)
           select count(*)::int as n from gone`.execute(trx),
       ),
