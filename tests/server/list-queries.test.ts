@@ -6,13 +6,9 @@ import { backends, useServer, type TestServer } from './harness';
  * Round trips of the lists under load (issue 28 item 3, bench/list-load.ts): the first page of the
  * send-record list, the task list and the sub-account list each make at most this many database
  * statements (the session check included). On the embedded database every statement of every
- * request waits its turn on one connection, so each one cut is throughput. On PostgreSQL the
- * send-record page and its count are two statements run at once (records/service.ts countApart:
- * at 30,000,000 records the answer waits for the slower, not for both).
+ * request waits its turn on one connection, so each one cut is throughput.
  */
 const MAX = { records: 2, tasks: 2, accounts: 2 };
-const maxOf = (backend: string, name: keyof typeof MAX) =>
-  MAX[name] + (backend === 'postgres' && name === 'records' ? 1 : 0);
 
 async function lists(server: TestServer) {
   const client = await server.client().init();
@@ -40,7 +36,7 @@ describe.each(backends)('statements per list request (%s)', (backend) => {
       expect(result.body.code, name).toBe(0);
       // the demo data has rows in each list: the page is read, not only counted
       expect(result.body.data.list.length, name).toBeGreaterThan(0);
-      expect(queries, name).toBeLessThanOrEqual(maxOf(backend, name as keyof typeof MAX));
+      expect(queries, name).toBeLessThanOrEqual(MAX[name as keyof typeof MAX]);
     }
   });
 });
@@ -96,8 +92,7 @@ describe.each(backends)('lists with the cached session (%s)', (backend) => {
       const { result, queries } = await countQueries(call);
       expect(result.body.code, name).toBe(0);
       expect(result.body.data.list.length, name).toBeGreaterThan(0);
-      // no session check: the page alone (on PostgreSQL the send records' page and its count)
-      expect(queries, name).toBe(maxOf(backend, name as keyof typeof MAX) - 1);
+      expect(queries, name).toBe(1);
     }
   });
 

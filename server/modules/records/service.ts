@@ -24,7 +24,6 @@ import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { pageOf } from '../../db/page';
-import { driverOf } from '../../db/driver';
 import { keysetPages, mapPages, writeXlsx, xlsxStream } from '../../lib/xlsx-export';
 import { dayOf, formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
@@ -190,8 +189,6 @@ export function scheduleOf(t: Parameters<typeof pendingOf>[0] & { status: number
 export class RecordsService {
   /** accounts whose xlsx export is being written (one at a time per account) */
   private readonly exporting = new Set<number>();
-  /** countApart's answer, asked once */
-  private apart?: Promise<boolean>;
 
   constructor(
     private readonly ctx: AppContext,
@@ -638,19 +635,17 @@ export class RecordsService {
     const paging = pagingOf(bd, RECORD_PAGE_SIZE);
     const cap = this.ctx.config.recordCountCap;
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
-    // pages past the counted rows are not read (the list is bounded by the cap)
-    const page = (count?: number) =>
+    // one statement for the page and its count; pages past the counted rows are not read (the
+    // list is bounded by the cap), and a page past the last row counts alone
+    const rows =
       paging.offset < cap
-        ? this.recordRows(ids, f, { limit: Math.min(paging.size, cap - paging.offset), offset: paging.offset, count })
-        : Promise.resolve([]);
-    let rows: MessageRow[];
-    let counted: number;
-    if (await this.countApart()) [rows, counted] = await Promise.all([page(), this.recordCount(ids, f, cap)]);
-    else {
-      // one statement for the page and its count; a page past the last row counts alone
-      rows = await page(cap);
-      counted = rows.length ? Number(rows[0].total) : await this.recordCount(ids, f, cap);
-    }
+        ? await this.recordRows(ids, f, {
+            limit: Math.min(paging.size, cap - paging.offset),
+            offset: paging.offset,
+            count: cap,
+          })
+        : [];
+    const counted = rows.length ? Number(rows[0].total) : await this.recordCount(ids, f, cap);
     return {
       ...listPage(
         rows.map((r) => this.recordRow(r, clientids)),
@@ -670,16 +665,6 @@ export class RecordsService {
     const months = this.ctx.config.recordsKeepMonths;
     const kept = keptSince(this.ctx.now(), months);
     return f.from < kept ? { retention: { months, from: dayOf(kept) } } : {};
-  }
-
-  /**
-   * Whether a record page and its count run as two statements at once: on PostgreSQL (two pool
-   * connections: the answer waits for the slower of them, not for both; a count below the cap can
-   * read some 50,000 index entries at 30,000,000 records, docs/benchmarks.md), not on PGlite (one
-   * connection: one statement costs less than two in turn).
-   */
-  private countApart(): Promise<boolean> {
-    return (this.apart ??= driverOf(this.ctx.db).then((d) => d === 'pg'));
   }
 
   /** every matching record in keyset batches of BATCH (at most `max`) */
