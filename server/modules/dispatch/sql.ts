@@ -755,15 +755,23 @@ async function applyToInflight(
     if (!hit.length) return { rows: [], matched };
   }
   const ids = hit.map((x) => x.message_id);
-  // the records by primary key (`m.id = any`), joined to the receipts' arrays (of a size the planner knows)
+  // the records by primary key (`m.id = any`), joined to the receipts' arrays (of a size the planner
+  // knows), unnested once (materialized). The planner's estimate of the records the state check
+  // leaves is a guess (a batch is exactly the in-flight rows, all 0 or 1; a month's partition not
+  // analyzed yet knows nothing at all); from an estimate of one record it loops over the receipts for
+  // each record, and without the CTE it unnested the arrays again each time: 10.9 ms a batch of
+  // ~70 receipts in bench/cmpp-customer-e2e.ts, 5.3 ms with it
   const r = await sql<AppliedReport & { msg_id: string }>`
+    with u as materialized (
+      select * from unnest(${ids}::bigint[], ${hit.map((x) => x.msg_id)}::text[], ${hit.map((x) => iso(new Date(x.submitted_at)))}::timestamptz[],
+        ${hit.map((x) => x.r.state)}::int[], ${hit.map((x) => x.r.errorCode)}::text[], ${hit.map((x) => x.r.report)}::text[],
+        ${hit.map((x) => iso(x.r.doneAt))}::timestamptz[]) as u(id, msg_id, submitted_at, state, error_code, report, done_at)
+    )
     update sms_messages m set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at,
       msg_id = u.msg_id,
       submitted_at = case when m.state = ${SendRecordStatus.NotSent} then u.submitted_at else m.submitted_at end,
       attempts = case when m.state = ${SendRecordStatus.NotSent} then least(m.attempts + 1, 32767) else m.attempts end
-    from unnest(${ids}::bigint[], ${hit.map((x) => x.msg_id)}::text[], ${hit.map((x) => iso(new Date(x.submitted_at)))}::timestamptz[],
-                ${hit.map((x) => x.r.state)}::int[], ${hit.map((x) => x.r.errorCode)}::text[], ${hit.map((x) => x.r.report)}::text[],
-                ${hit.map((x) => iso(x.r.doneAt))}::timestamptz[]) as u(id, msg_id, submitted_at, state, error_code, report, done_at)
+    from u
     -- 0 or 1, not by the in-flight row's marked: markSubmitted may commit 1 between this statement's
     -- snapshot and the record's lock; the record's visible 0 must still be locked and re-read as 1
     where m.id = any(${ids}::bigint[]) and m.id = u.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.Submitted})
