@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import FinanceList from './FinanceList';
 import { confirmTransfer, subAccountHandlers } from './storyMocks';
+import { subAccountFinance } from './data';
 
 const T = { timeout: 10000 };
 const body = () => within(document.body);
@@ -48,13 +50,6 @@ export const Empty: Story = {
   name: '空列表',
   parameters: { msw: { handlers: subAccountHandlers({ list: [] }) } },
   play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T),
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: subAccountHandlers({ list: 'loading' }) } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const InsufficientBalance: Story = {
@@ -114,3 +109,7 @@ export const Expiration: Story = {
     await expect(await body().findByText('到期时间设置成功', {}, T)).toBeInTheDocument();
   },
 };
+
+const states = listStates(subAccountFinance, subAccountHandlers());
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;

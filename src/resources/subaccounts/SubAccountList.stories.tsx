@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
 import { alertRows, confirmTransfer, subAccountHandlers } from './storyMocks';
+import { subAccounts } from './data';
 
 const T = { timeout: 10000 };
 const body = () => within(document.body);
@@ -82,22 +84,6 @@ export const Empty: Story = {
   parameters: { msw: { handlers: subAccountHandlers({ list: [] }) } },
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
-  },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: subAccountHandlers({ list: 'loading' }) } },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const LoadError: Story = {
-  name: '加载失败',
-  parameters: { msw: { handlers: subAccountHandlers({ list: 'error' }) } },
-  play: async () => {
-    await expect(await body().findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -399,3 +385,7 @@ export const Freeze: Story = {
     await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();
   },
 };
+
+const states = listStates(subAccounts, subAccountHandlers());
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;

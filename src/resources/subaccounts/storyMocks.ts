@@ -159,7 +159,7 @@ const page = (list: SubAccountRow[]) => ({
 
 export interface SubAccountMockOptions {
   mode?: '0' | '1';
-  list?: SubAccountRow[] | 'loading' | 'error';
+  list?: SubAccountRow[];
   recharge?: 'ok' | 'insufficient';
   /** the password-reset mail cannot be sent */
   resetMail?: 'ok' | 'fail';
@@ -235,15 +235,7 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
   const list = o.list ?? (o.testAccount === 'listed' || o.testAccount === 'convertRefused' ? [testRow, ...rows] : rows);
   // a converted test account is an ordinary one in the next answer
   const converted = new Set<string>();
-  const listAnswer = async () => {
-    if (list === 'loading') {
-      await delay('infinite');
-    }
-    if (list === 'error') return fail(500, '服务器繁忙，请稍后再试');
-    return ok(
-      page((list as SubAccountRow[]).map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))),
-    );
-  };
+  const listAnswer = () => ok(page(list.map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))));
   return [
     ...consoleApi({
       user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode,
