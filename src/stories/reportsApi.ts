@@ -4,7 +4,15 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { businessNow } from '@/lib/businessTime';
-import type { AgentOverview, DeliveryStats, RemainRow, ReportRow } from '@/generated/schemas';
+import type {
+  AgentOverview,
+  DeliveryStats,
+  RemainList,
+  RemainRow,
+  ReportAccount,
+  ReportRow,
+  ReportTotals,
+} from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { listOf, paramsOf, type Calls } from './sendApi';
@@ -236,7 +244,7 @@ export const remainRows: RemainRow[] = [
 ];
 
 /** totals of report rows, as the server's `totals` (every row, not the page's) */
-export const totalsOf = (rows: ReportRow[]) => {
+export const totalsOf = (rows: ReportRow[]): ReportTotals => {
   const sum = (k: keyof ReportRow) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
   const send = sum('send_num');
   const success = sum('success_num');
@@ -413,8 +421,10 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
           (p.product_type === undefined || String(r.product_type) === p.product_type) &&
           (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
       );
-      return ok({ list: rows, totalCount: rows.length, total: null });
+      return ok<RemainList>({ list: rows, totalCount: rows.length, total: null });
     }),
-    http.get('/api/client/consume/user', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+    http.get('/api/client/consume/user', () =>
+      ok<ReportAccount[]>([{ clientid: 'b20001', name: '上海优品电商有限公司' }]),
+    ),
   ];
 }

@@ -1,15 +1,10 @@
 /** The dashboard's calls (docs/api-reports.md, docs/api-subaccounts.md): shapes of their answers. */
-import type { TodayStats } from '@/generated/schemas';
+import type { TodayStats, WeekSubmits } from '@/generated/schemas';
 
 export type { TodayStats };
 
-export interface WeekData {
-  dates: string[];
-  submitTotal: number[];
-  sendSuccess: number[];
-  sendFail: number[];
-  unknown: number[];
-}
+/** POST /WeekSubmitNumber */
+export type WeekData = WeekSubmits;
 
 export type RemainKey = 'hy_remain_num' | 'yzm_remain_num' | 'tz_remain_num' | 'yx_remain_num' | 'gj_remain_amount';
 
