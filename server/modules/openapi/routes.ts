@@ -423,7 +423,13 @@ export function openApiRoutes(
     let document: unknown;
     app.get(
       '/openapi.json',
-      route({ tag: TAG, summary: 'OpenAPI 文档', access: 'public', with: config({ apiPublic: true }) }),
+      route({
+        tag: TAG,
+        summary: 'OpenAPI 文档',
+        access: 'public',
+        response: ctx.schemas.registry.inline('responses/openapi-document'),
+        with: config({ apiPublic: true }),
+      }),
       async (_req, reply) => {
         document ??= buildDocument(ctx.config.platformName, OPENAPI_PREFIX, docRoutes);
         return reply.header('cache-control', 'no-cache').send(document);
