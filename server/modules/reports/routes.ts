@@ -14,8 +14,10 @@ const HOME = '首页';
  * query and body together, both validated by the route's schema and typed by it (GET routes read
  * the query, POST the form body; older callers put parameters in the query)
  */
-const input = <Q extends object, B extends object>(req: { query?: Q; body?: B }): Q & B =>
-  ({ ...req.query, ...req.body }) as Q & B;
+const input = <Q extends object, B extends object>(req: { query: Q; body: B }): Q & B => ({
+  ...req.query,
+  ...req.body,
+});
 
 /** Reports, the dashboard's figures and the remaining pieces (docs/api-reports.md). */
 export function reportsRoutes(ctx: AppContext, reports: ReportsService): FastifyPluginAsync {
