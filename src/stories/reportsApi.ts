@@ -57,7 +57,7 @@ export const emptyWeek = (): WeekData => ({
 
 const due = (n: number) => businessNow().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
 export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
-  userType: 1,
+  userType: '1',
   clientid: 'a10001',
   balance: '50000.00',
   agent_account_data: { available_line: '50000.00', balance: '50000.00' },
@@ -75,7 +75,7 @@ export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
 });
 export const subIndexData = (paytype: number): IndexData =>
   indexData({
-    userType: 2,
+    userType: '2',
     clientid: 'b20001',
     balance: '1200.00',
     paytype,
