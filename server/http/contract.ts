@@ -154,11 +154,31 @@ export function okOf(ctx: HasSchemas, data: SchemaKey | JsonSchema): TypedSchema
   return envelope(typeof data === 'string' ? entity(ctx, data) : data);
 }
 
-/** The figures a page answers beside its rows: each a schema given inline or by its key under schemas/. */
-export type PageExtras = Record<string, JsonSchema | SchemaKey>;
+/** A schema of schemas/ by its key, with its own title or description (a `$ref` with siblings, as in the files). */
+export interface SchemaRef {
+  $ref: SchemaKey;
+  title?: string;
+  description?: string;
+}
+
+/**
+ * The figures a page answers beside its rows: each a schema given inline, by its key under
+ * schemas/, or by `{ $ref: key, title }`.
+ */
+export type PageExtras = Record<string, JsonSchema | SchemaKey | SchemaRef>;
+
+const isSchemaRef = (v: JsonSchema | SchemaRef): v is SchemaRef =>
+  typeof v.$ref === 'string' && !v.$ref.startsWith('#');
+
+const extraOf = (ctx: HasSchemas, v: JsonSchema | SchemaKey | SchemaRef): JsonSchema => {
+  if (typeof v === 'string') return entity(ctx, v);
+  if (!isSchemaRef(v)) return v;
+  const { $ref: key, ...rest } = v;
+  return { ...entity(ctx, key), ...rest };
+};
 
 const extrasOf = (ctx: HasSchemas, extra: PageExtras): Record<string, JsonSchema> =>
-  Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, typeof v === 'string' ? entity(ctx, v) : v]));
+  Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, extraOf(ctx, v)]));
 
 /**
  * `{code, msg, data: {list, totalCount, currentPage, pageRowCount, totalPage}}` of entity rows, and

@@ -4,7 +4,15 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { businessNow } from '@/lib/businessTime';
-import type { AgentOverview, DeliveryStats, RemainRow, ReportRow } from '@/generated/schemas';
+import type {
+  AgentOverview,
+  DeliveryStats,
+  RemainList,
+  RemainRow,
+  ReportAccount,
+  ReportRow,
+  ReportTotals,
+} from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { listOf, paramsOf, type Calls } from './sendApi';
@@ -49,7 +57,7 @@ export const emptyWeek = (): WeekData => ({
 
 const due = (n: number) => businessNow().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
 export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
-  userType: 1,
+  userType: '1',
   clientid: 'a10001',
   balance: '50000.00',
   agent_account_data: { available_line: '50000.00', balance: '50000.00' },
@@ -67,7 +75,7 @@ export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
 });
 export const subIndexData = (paytype: number): IndexData =>
   indexData({
-    userType: 2,
+    userType: '2',
     clientid: 'b20001',
     balance: '1200.00',
     paytype,
@@ -236,7 +244,7 @@ export const remainRows: RemainRow[] = [
 ];
 
 /** totals of report rows, as the server's `totals` (every row, not the page's) */
-export const totalsOf = (rows: ReportRow[]) => {
+export const totalsOf = (rows: ReportRow[]): ReportTotals => {
   const sum = (k: keyof ReportRow) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
   const send = sum('send_num');
   const success = sum('success_num');
@@ -413,8 +421,10 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
           (p.product_type === undefined || String(r.product_type) === p.product_type) &&
           (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
       );
-      return ok({ list: rows, totalCount: rows.length, total: null });
+      return ok<RemainList>({ list: rows, totalCount: rows.length, total: null });
     }),
-    http.get('/api/client/consume/user', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+    http.get('/api/client/consume/user', () =>
+      ok<ReportAccount[]>([{ clientid: 'b20001', name: '上海优品电商有限公司' }]),
+    ),
   ];
 }

@@ -12,12 +12,17 @@ const TAG = '会话与登录';
 
 /** A form post may carry the track as JSON or as flat "x,ms,x,ms,…" (before the schema runs). */
 function normaliseTrack(body: unknown): unknown {
-  const b = body as { track?: unknown } | null;
-  if (b && typeof b.track === 'string' && !b.track.trim().startsWith('[')) {
-    const n = b.track.split(',').map(Number);
+  if (
+    body &&
+    typeof body === 'object' &&
+    'track' in body &&
+    typeof body.track === 'string' &&
+    !body.track.trim().startsWith('[')
+  ) {
+    const n = body.track.split(',').map(Number);
     const pairs: number[][] = [];
     for (let i = 0; i + 1 < n.length; i += 2) pairs.push([n[i], n[i + 1]]);
-    return { ...b, track: pairs };
+    return { ...body, track: pairs };
   }
   return body;
 }

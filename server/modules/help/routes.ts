@@ -36,7 +36,7 @@ export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync 
         tag: TAG,
         summary: 'HTTP 接口的 OpenAPI 描述（JSON）',
         access: 'session',
-        response: { description: 'OpenAPI 3 文档', type: 'object' },
+        response: ctx.schemas.registry.inline('responses/openapi-document'),
       }),
       async () => openApiDocument(app),
     );

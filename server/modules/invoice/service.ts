@@ -114,9 +114,7 @@ export type InvoiceInput = InvoiceForm;
  * it chooses no account (its clientId is dropped: it applies for itself).
  */
 export function invoicePayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (
-    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
-  ) as Record<string, unknown>;
+  const raw: Record<string, unknown> = body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
   if (me.user_type !== UserType.Agent) {
     raw.invoiceType = InvoiceType.ElectronicNormal;
     delete raw.clientId;

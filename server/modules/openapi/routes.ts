@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { clientAddress } from '../../lib/ip-allow';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
-import { api, okOf, request } from '../../http/contract';
+import { api, okOf, request, type SchemaKey } from '../../http/contract';
 import { ApiError, isDataException } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
@@ -24,11 +24,6 @@ import { UnverifiedBudget, type BudgetTicket } from './budget';
 import type { OpenApiService } from './service';
 import { EMPTY_BODY_SHA256, HEADERS } from './signing';
 import { buildDocument, type DocRoute } from './document';
-import taskStatusEnum from '../../../schemas/enums/task-status.json';
-import sendRecordStatusEnum from '../../../schemas/enums/send-record-status.json';
-import signStateEnum from '../../../schemas/enums/sign-state.json';
-import smsTypeEnum from '../../../schemas/enums/sms-type.json';
-import templateStateEnum from '../../../schemas/enums/template-audit-state.json';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,171 +54,32 @@ const TAG = '客户HTTP接口';
 const SEND_BODY_LIMIT = 16 * 1024 * 1024;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-const str = (title: string): JsonSchema => ({ type: 'string', title });
-/** "0 处理中，1 等待发送，…" of an enum of schemas/enums (the document's titles say the codes as the console does) */
-const codes = (e: { oneOf: readonly { const: number; title: string }[] }) =>
-  e.oneOf.map((o) => `${o.const} ${o.title}`).join('，');
-const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (
-  properties: Record<string, JsonSchema>,
-  required = Object.keys(properties),
-  title?: string,
-): JsonSchema => ({
-  type: 'object',
-  ...(title ? { title } : {}),
-  required,
-  properties,
-});
+/** "0 处理中，1 等待发送，…": the codes of an enum of schemas/enums as the console shows them */
+const codes = (e: JsonSchema) => (e.oneOf ?? []).map((o) => `${String(o.const)} ${String(o.title)}`).join('，');
 
-const SEND_ANSWER = obj(
-  {
-    taskId: str('任务编号'),
-    submitTotal: int('有效号码数（去重后）'),
-    smsNum: int('每条计费条数（逐号码内容时为最大值）'),
-    chargeNum: int('计费总条数'),
-    amount: str('扣费金额（元，按条计费的账户为 0.00）'),
-    repeatNum: int('重复号码数'),
-    invalidNumbers: { type: 'array', items: { type: 'string' }, title: '无效号码（最多1000个）' },
-    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-    blacklistNumbers: { type: 'array', items: { type: 'string' }, title: '黑名单号码（最多1000个）' },
-    messages: {
-      type: 'array',
-      title: '逐号码消息编号',
-      items: obj({
-        mobile: str('号码'),
-        msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' },
-      }),
-    },
-    msg: str('受理说明'),
-    replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
-  },
-  [
-    'taskId',
-    'submitTotal',
-    'smsNum',
-    'chargeNum',
-    'amount',
-    'repeatNum',
-    'invalidNumbers',
-    'messages',
-    'msg',
-    'replayed',
-  ],
-  '受理结果',
-);
+/** an enum's schema (a `$ref` to schemas/enums inlined) as an integer whose title lists its codes */
+function withCodes(s: JsonSchema): JsonSchema {
+  if (s.oneOf?.length && s.oneOf.every((o) => o.const !== undefined))
+    return { type: s.type, title: `${String(s.title)}（${codes(s)}）` };
+  const { properties, items } = s;
+  return {
+    ...s,
+    ...(properties && {
+      properties: Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, withCodes(p)])),
+    }),
+    ...(items && { items: withCodes(items) }),
+  };
+}
 
-const TASK_ANSWER = obj(
-  {
-    taskId: str('任务编号'),
-    status: int(`任务状态（${codes(taskStatusEnum)}）`),
-    content: str('短信内容'),
-    smstype: int(`短信类型（${codes(smsTypeEnum)}）`),
-    extension: str('扩展号'),
-    submitTotal: int('号码数'),
-    successNum: int('成功数'),
-    failNum: int('失败数'),
-    unknownNum: int('未知数'),
-    interceptNum: int('拦截数'),
-    auditNum: int('待审核数'),
-    chargeNum: int('计费条数'),
-    amount: str('扣费金额'),
-    sendTime: str('发送时间'),
-    createTime: str('提交时间'),
-    page: int('页码'),
-    rows: int('每页条数'),
-    list: {
-      type: 'array',
-      title: '逐号码状态（按消息编号，本页）',
-      items: obj({
-        msgid: int('消息编号'),
-        mobile: str('号码'),
-        state: int(`状态（${codes(sendRecordStatusEnum)}）`),
-        stateStr: str('状态说明'),
-        errorcode: str('错误码'),
-        report: str('状态报告原文'),
-        smsNum: int('计费条数'),
-        submitTime: str('提交时间（未提交为空串）'),
-        doneTime: str('完成时间：收到状态报告的时间，不早于提交时间（未完成为空串）'),
-      }),
-    },
-  },
-  undefined,
-  '任务及逐号码状态',
-);
-
-const REPORT = obj({
-  clientid: str('账户'),
-  id: int('消息编号（msgid）'),
-  taskId: str('任务编号'),
-  phone: str('号码'),
-  state: int(`状态（${codes(sendRecordStatusEnum)}）`),
-  stateStr: str('状态说明'),
-  errorcode: str('错误码'),
-  report: str('状态报告原文'),
-  dateStr: str('完成时间'),
-  smsNum: int('计费条数'),
-});
-const MO = obj({
-  clientid: str('账户'),
-  id: int('上行编号'),
-  phone: str('号码'),
-  content: str('上行内容'),
-  dest: str('接收号码（含扩展号）'),
-  receivedateStr: str('接收时间'),
-});
-const pullAnswer = (row: JsonSchema) =>
-  obj(
-    {
-      list: { type: 'array', title: '本次交出的记录', items: row },
-      ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' },
-      more: { type: 'boolean', title: '可能还有更多记录' },
-    },
-    undefined,
-    '拉取结果',
-  );
-
-const BALANCE = obj(
-  {
-    clientid: str('账户'),
-    operationMode: int('计费方式（0 按金额，1 按条数套餐）'),
-    balance: str('余额（元）'),
-    pools: {
-      type: 'array',
-      title: '可用产品包（未过期、有剩余）',
-      items: obj({
-        id: int('套餐编号'),
-        productType: int('产品类型'),
-        operatorCode: int('运营商（0 全网）'),
-        productName: str('产品名称'),
-        remaining: { type: 'number', title: '剩余（条；国际为元）' },
-        unit: str('单位'),
-        dueTime: str('到期时间'),
-      }),
-    },
-  },
-  undefined,
-  '余额与产品包',
-);
-const SIGN = obj({
-  id: int('签名编号'),
-  sign: str('签名'),
-  state: int(`状态（${codes(signStateEnum)}）`),
-  approved: { type: 'boolean', title: '是否审核通过（可用于发送）' },
-  cause: str('驳回原因'),
-  createTime: str('创建时间'),
-});
-const TEMPLATE = obj({
-  id: int('模板编号'),
-  category: int('模板类型（10 行业，11 会员营销）'),
-  templateType: int('0 固定，1 变量'),
-  smstype: { type: ['integer', 'null'], title: '短信类型' },
-  sign: str('签名'),
-  content: str('模板内容'),
-  state: int(`审核状态（${codes(templateStateEnum)}）`),
-  approved: { type: 'boolean', title: '是否审核通过' },
-  remark: str('审核备注'),
-  createTime: str('创建时间'),
-});
+/**
+ * An answer of schemas/responses/openapi-*.json as this API declares and documents it: under its
+ * Chinese title, each enum property an integer whose title says the codes ("任务状态（0 处理中，
+ * 1 等待发送，…）"), so the document's readers need no enum table.
+ */
+function answerOf(ctx: AppContext, key: SchemaKey, title: string): JsonSchema {
+  const { type, title: _name, description: _about, $schema: _s, ...body } = ctx.schemas.registry.inline(key);
+  return { type, title, ...withCodes(body) };
+}
 
 /** An error of any layer as this API's answer. */
 function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
@@ -387,7 +243,7 @@ export function openApiRoutes(
 
     // ---- send ----
     const sendBody = request(ctx, 'params/openapi-send');
-    const sendResponse = okOf(ctx, SEND_ANSWER);
+    const sendResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-send-answer', '受理结果'));
     doc({
       method: 'post',
       path: '/sms/send',
@@ -453,7 +309,7 @@ export function openApiRoutes(
 
     // ---- query ----
     const taskQuery = request(ctx, 'params/openapi-task');
-    const taskResponse = okOf(ctx, TASK_ANSWER);
+    const taskResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-task', '任务及逐号码状态'));
     doc({
       method: 'get',
       path: '/sms/task',
@@ -480,8 +336,8 @@ export function openApiRoutes(
 
     // ---- pulls ----
     const pullBody = request(ctx, 'params/openapi-pull');
-    const reportsResponse = okOf(ctx, pullAnswer(REPORT));
-    const moResponse = okOf(ctx, pullAnswer(MO));
+    const reportsResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-report-pull', '拉取结果'));
+    const moResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-mo-pull', '拉取结果'));
     doc({
       method: 'post',
       path: '/reports/pull',
@@ -522,7 +378,7 @@ export function openApiRoutes(
     );
 
     // ---- account ----
-    const balanceResponse = okOf(ctx, BALANCE);
+    const balanceResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-balance', '余额与产品包'));
     doc({
       method: 'get',
       path: '/account/balance',
@@ -536,7 +392,7 @@ export function openApiRoutes(
       route({ tag: TAG, summary: '余额与套餐', access: 'public', response: balanceResponse, with: config() }),
       async (req) => ok(await svc.balance(me(req), payerOf(me(req)))),
     );
-    const signsResponse = okOf(ctx, { type: 'array', title: '签名列表', items: SIGN });
+    const signsResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-signs', '签名列表'));
     doc({
       method: 'get',
       path: '/signs',
@@ -549,7 +405,7 @@ export function openApiRoutes(
       route({ tag: TAG, summary: '签名列表', access: 'public', response: signsResponse, with: config() }),
       async (req) => ok(await svc.signs(me(req))),
     );
-    const templatesResponse = okOf(ctx, { type: 'array', title: '模板列表', items: TEMPLATE });
+    const templatesResponse = okOf(ctx, answerOf(ctx, 'responses/openapi-templates', '模板列表'));
     doc({
       method: 'get',
       path: '/templates',
@@ -567,7 +423,13 @@ export function openApiRoutes(
     let document: unknown;
     app.get(
       '/openapi.json',
-      route({ tag: TAG, summary: 'OpenAPI 文档', access: 'public', with: config({ apiPublic: true }) }),
+      route({
+        tag: TAG,
+        summary: 'OpenAPI 文档',
+        access: 'public',
+        response: ctx.schemas.registry.inline('responses/openapi-document'),
+        with: config({ apiPublic: true }),
+      }),
       async (_req, reply) => {
         document ??= buildDocument(ctx.config.platformName, OPENAPI_PREFIX, docRoutes);
         return reply.header('cache-control', 'no-cache').send(document);

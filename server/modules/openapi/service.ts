@@ -21,6 +21,8 @@ import {
   SignState,
   TemplateAuditState,
   TemplateBusiness,
+  type OpenApiBalance,
+  type OpenApiSendAnswer,
 } from '../../../common/generated/schemas';
 import { apiError, openApiMessage } from './errors';
 
@@ -33,20 +35,8 @@ export const PULL_KEEP_MS = 72 * 3600_000;
 
 export const PULL_KIND = { report: 1, mo: 2 } as const;
 
-/** the stored answer of an idempotent send */
-export interface SendAnswer {
-  taskId: string;
-  submitTotal: number;
-  smsNum: number;
-  chargeNum: number;
-  amount: string;
-  repeatNum: number;
-  invalidNumbers: string[];
-  blacklistNum: number;
-  blacklistNumbers: string[];
-  messages: { mobile: string; msgid: number | null }[];
-  msg: string;
-}
+/** the stored answer of an idempotent send (the answer without `replayed`) */
+export type SendAnswer = Omit<OpenApiSendAnswer, 'replayed'>;
 
 const answerOf = (r: InterfaceSendResult): SendAnswer => ({
   taskId: r.taskId,
@@ -314,7 +304,7 @@ export class OpenApiService {
   }
 
   /** Balance (of the payer: a postpaid sub-account's agent pays) and the usable pools. */
-  async balance(me: Account, payerId: number) {
+  async balance(me: Account, payerId: number): Promise<OpenApiBalance> {
     const now = this.ctx.now();
     const payer = await this.ctx.db
       .selectFrom('accounts')

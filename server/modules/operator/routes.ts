@@ -175,13 +175,13 @@ export function operatorRoutes(
       async (req) => ok(null, await review.invoiceStatus(actor(req), req.body)),
     );
     // a certification's images (only those: an operator reads no other customer file)
-    app.get(
+    app.get<{ Params: { '*': string } }>(
       '/operator/files/*',
       route({ tag: TAG, summary: '资质认证的证件图片', access: 'operator', roles: ALL }),
       async (req, reply) => {
         let p: string;
         try {
-          p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+          p = decodeURIComponent(req.params['*'] ?? '');
         } catch {
           throw errors.notFound('文件');
         }

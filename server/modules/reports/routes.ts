@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { api, arrayOf, fileReply, listOf, okOf, request } from '../../http/contract';
+import { api, arrayOf, fileReply, listOf, okOf, request, type SchemaRef } from '../../http/contract';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { sessionOf } from '../../http/session';
 import type { ReportsService } from './service';
-import type { JsonSchema } from '../../../common/schema/registry';
 
 const REPORTS = '报表';
 const HOME = '首页';
@@ -15,8 +14,10 @@ const HOME = '首页';
  * query and body together, both validated by the route's schema and typed by it (GET routes read
  * the query, POST the form body; older callers put parameters in the query)
  */
-const input = <Q extends object, B extends object>(req: { query?: Q; body?: B }): Q & B =>
-  ({ ...req.query, ...req.body }) as Q & B;
+const input = <Q extends object, B extends object>(req: { query: Q; body: B }): Q & B => ({
+  ...req.query,
+  ...req.body,
+});
 
 /** Reports, the dashboard's figures and the remaining pieces (docs/api-reports.md). */
 export function reportsRoutes(ctx: AppContext, reports: ReportsService): FastifyPluginAsync {
@@ -28,69 +29,11 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
     start_time_day: { type: 'string', title: '开始日期' },
     end_time_day: { type: 'string', title: '结束日期' },
   };
-  const row = ctx.schemas.registry.inline('entities/report-row').properties ?? {};
-  const totals: JsonSchema = {
-    type: 'object',
-    title: '合计（全部行，不只本页）',
-    properties: Object.fromEntries(
-      [
-        'send_num',
-        'chargeTotal',
-        'success_num',
-        'not_known_num',
-        'fail_num',
-        'wait_send_num',
-        'intercept_num',
-        'success_rate',
-      ].map((k) => [k, row[k] ?? {}]),
-    ),
-  };
+  const totals: SchemaRef = { $ref: 'responses/report-totals', title: '合计（全部行，不只本页）' };
   const reportPage = listOf(ctx, 'entities/report-row', { ...range, totals });
-  const week = okOf(ctx, {
-    type: 'object',
-    required: ['dates', 'submitTotal', 'sendSuccess', 'sendFail', 'unknown'],
-    properties: Object.fromEntries(
-      [
-        ['dates', '日期', 'string'],
-        ['submitTotal', '提交', 'integer'],
-        ['sendSuccess', '成功', 'integer'],
-        ['sendFail', '失败', 'integer'],
-        ['unknown', '未知', 'integer'],
-      ].map(([k, title, type]) => [k, { type: 'array', title, items: { type } }]),
-    ),
-  });
-  const remain = okOf(ctx, {
-    type: 'object',
-    required: ['list', 'totalCount'],
-    properties: {
-      list: { type: 'array', items: ctx.schemas.registry.inline('entities/remain-row') },
-      totalCount: { type: 'integer', title: '总条数' },
-      total: {
-        type: ['object', 'null'],
-        title: '合计（代理商；子账户为 null）：本账户的产品池与子账户的产品池分开合计，条数与国际的元分开',
-        properties: Object.fromEntries(
-          (['own', 'subAccounts'] as const).map((k) => [
-            k,
-            {
-              type: 'object',
-              title: k === 'own' ? '本账户' : '子账户',
-              properties: {
-                pieces: { type: 'integer', title: '剩余条数（国际除外）' },
-                yuan: { type: 'string', title: '国际剩余（元）' },
-                pools: { type: 'integer', title: '产品池数' },
-              },
-            },
-          ]),
-        ),
-      },
-      expiringDays: { type: 'integer', title: '即将过期的天数' },
-    },
-  });
-  const users = arrayOf(ctx, {
-    type: 'object',
-    required: ['clientid'],
-    properties: { clientid: { type: 'string', title: '子账户' }, name: { type: 'string', title: '账户名称' } },
-  });
+  const week = okOf(ctx, 'responses/week-submits');
+  const remain = okOf(ctx, 'responses/remain-list');
+  const users = arrayOf(ctx, 'responses/report-account');
 
   return async (plugin) => {
     const app = api(plugin);

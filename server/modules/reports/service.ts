@@ -32,8 +32,11 @@ import {
   type DeliveryStats,
   type DeliveryStatsParams,
   type RemainFilter,
+  type ReportAccount,
   type ReportFilter,
   type ReportsClientParams,
+  type ReportTotals,
+  type WeekSubmits,
 } from '../../../common/generated/schemas';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -282,7 +285,7 @@ export class ReportsService {
   }
 
   /** the sums of every row of the report (not only the page's): the totals row */
-  private async totals(q: ReportQuery) {
+  private async totals(q: ReportQuery): Promise<ReportTotals> {
     const r = (await sql<Sums>`select ${SUMS} from report_rows r where ${this.where(q)}`.execute(this.ctx.db)).rows[0];
     return {
       send_num: r.send_num,
@@ -412,7 +415,7 @@ export class ReportsService {
   }
 
   /** GET /client/consume/user: the report's account picker: the agent itself first, then its sub-accounts */
-  async users(me: Account) {
+  async users(me: Account): Promise<ReportAccount[]> {
     const rows = await this.ctx.db
       .selectFrom('accounts')
       .select(['clientid', 'name'])
@@ -463,7 +466,7 @@ export class ReportsService {
   }
 
   /** POST /WeekSubmitNumber: the last 7 days (today included), per day */
-  async week(me: Account, p: ReportsClientParams) {
+  async week(me: Account, p: ReportsClientParams): Promise<WeekSubmits> {
     const scope = await this.dashScope(me, p);
     const today = this.today();
     const first = addDays(today, -6);

@@ -27,9 +27,7 @@ const TAG = '短信发送';
 
 /** A sub-account (or direct customer) always sends as itself: its clientId comes from the session. */
 export function sendPayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (
-    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
-  ) as Record<string, unknown>;
+  const raw: Record<string, unknown> = body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
   if (me.user_type !== UserType.Agent) raw.clientId = me.clientid;
   else if (raw.clientId === undefined && raw.clientid !== undefined) raw.clientId = raw.clientid;
   return raw;

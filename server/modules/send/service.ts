@@ -590,11 +590,10 @@ export class SendService {
 
   /** /send/sendTim: the JSON body's jsmsAccessTimerSms mapped onto forms/send. */
   async sendTimed(me: Account, body: SendTimedParams): Promise<SendResult> {
-    const j = (
+    const j: Record<string, unknown> =
       body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms)
-        ? body.jsmsAccessTimerSms
-        : {}
-    ) as Record<string, unknown>;
+        ? { ...body.jsmsAccessTimerSms }
+        : {};
     const raw: Record<string, unknown> = {
       clientId: me.user_type === UserType.Agent ? (j.clientid ?? j.clientId) : me.clientid,
       content: j.content,

@@ -129,9 +129,7 @@ function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
  * session (any posted one is dropped); an agent must choose one.
  */
 export function signAddPayload(me: Account, body: unknown): Record<string, unknown> {
-  const raw = (
-    body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}
-  ) as Record<string, unknown>;
+  const raw: Record<string, unknown> = body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
   if (me.user_type !== UserType.Agent) delete raw.clientid;
   if (me.user_type === UserType.Agent && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
   if (me.user_type === UserType.Agent && !raw.clientid)

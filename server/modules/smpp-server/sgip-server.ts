@@ -530,7 +530,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
   private async pollOnce() {
     const db = this.ctx.db;
     const now = new Date();
-    const rows = (await db
+    const rows: CallbackRow[] = await db
       .selectFrom('accounts as a')
       .select([
         'a.id',
@@ -549,7 +549,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       )
       .orderBy('a.id')
       .limit(1000)
-      .execute()) as CallbackRow[];
+      .execute();
     const want = new Map(rows.map((r) => [r.id, r]));
     // let go of what has nothing left (or no listener any more), once its packets are answered
     for (const [id, b] of this.backs) {

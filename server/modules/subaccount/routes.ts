@@ -39,7 +39,7 @@ export function subaccountRoutes(
   const either = <T>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) =>
     route({ ...d, body: s, querystring: s });
   /** query and body together, the body's values first */
-  const both = <T>(req: { query: T; body: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) }) as T;
+  const both = <T extends object>(req: { query: T; body: T }): T => ({ ...req.query, ...req.body });
   const me = (req: FastifyRequest) => sessionOf(req).account;
 
   const accounts = request(ctx, 'filters/sub-account', { paging: 'currentPage' });

@@ -56,11 +56,11 @@ export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPl
       },
     );
 
-    app.get(
+    app.get<{ Params: { '*': string } }>(
       '/files/*',
       route({ tag: '文件', summary: '读取已上传的文件（本人及其代理商）', access: 'session' }),
       async (req, reply) => {
-        const p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+        const p = decodeURIComponent(req.params['*'] ?? '');
         if (!(await uploads.canRead(sessionOf(req).account, p))) throw errors.forbidden();
         const f = await uploads.open(p);
         if (!f) throw errors.notFound('文件');

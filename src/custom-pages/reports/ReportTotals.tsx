@@ -6,15 +6,14 @@
  */
 import { Table, Typography } from 'antd';
 import type { BaseRecord } from '@refinedev/core';
+import type { ReportTotals } from '@/generated/schemas';
 import { ratePct, REPORT_COUNT_FIELDS } from './tabs';
 
-export type ReportTotalsData = Partial<Record<(typeof REPORT_COUNT_FIELDS)[number] | 'success_rate', number>>;
-
 /** the list's totals from Refine's answer (the data provider keeps `totals` of the page's answer) */
-export const totalsOf = (data: BaseRecord | undefined): ReportTotalsData | undefined =>
-  data?.totals && typeof data.totals === 'object' ? (data.totals as ReportTotalsData) : undefined;
+export const totalsOf = (data: BaseRecord | undefined): ReportTotals | undefined =>
+  data?.totals && typeof data.totals === 'object' ? (data.totals as ReportTotals) : undefined;
 
-export function reportSummary(totals: ReportTotalsData | undefined, leading: number, trailing = 0) {
+export function reportSummary(totals: ReportTotals | undefined, leading: number, trailing = 0) {
   if (!totals) return undefined;
   return function ReportTotalsRow() {
     let i = leading;
