@@ -2,9 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
-import { never, refuse, sendApi, type Calls } from '@/stories/sendApi';
+import { refuse, sendApi, type Calls } from '@/stories/sendApi';
 import { SendRecordList } from './SendRecordList';
+import { sendRecords } from './data';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
@@ -86,13 +88,6 @@ export const SubAccount: Story = {
   },
 };
 
-export const Empty: Story = {
-  name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ records: [] })] } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
 /** kept since 30 days ago: the default 90 days reach before it */
 const keptFrom = () => businessNow().subtract(30, 'day').format('YYYY-MM-DD');
 
@@ -137,13 +132,6 @@ export const PastRetention: Story = {
     // the list says why it has no rows, not 暂无数据 alone
     await expect(await within(canvasElement).findAllByText('只能查询近6个月的发送记录', {}, T)).not.toHaveLength(0);
   },
-};
-
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: [never('send/getrecords'), ...consoleApi(), ...sendApi()] } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
 };
 
 export const ExportRecords: Story = {
@@ -260,3 +248,8 @@ export const BadPhoneOneToast: Story = {
     await expect(calls.getrecords?.length ?? 0).toBe(before);
   },
 };
+
+const states = listStates(sendRecords, [...consoleApi(), ...sendApi()]);
+export const Loading: Story = states.loading;
+export const LoadError: Story = states.error;
+export const Empty: Story = states.empty;
