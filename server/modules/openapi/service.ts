@@ -213,13 +213,15 @@ export class OpenApiService {
           .where('batch', '=', ack)
           .execute();
       const leaseEnd = new Date(now.getTime() - PULL_LEASE_MS).toISOString();
+      // the rows picked once, as an array (door-core.ts pump: a queue's plan made while it was nearly
+      // empty must not run the locking subquery for each row)
       const r = await sql<{ id: number; ref_id: number }>`
         update api_pull set handed_at = ${now.toISOString()}::timestamptz, batch = ${token}
-        where id in (
+        where id = any(array(
           select id from api_pull
           where account_id = ${me.id} and kind = ${kind} and (handed_at is null or handed_at < ${leaseEnd}::timestamptz)
           order by id limit ${limit}
-          for update skip locked)
+          for update skip locked))
         returning id, ref_id`.execute(trx);
       const more = r.rows.length === limit;
       return {

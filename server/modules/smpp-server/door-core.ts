@@ -573,12 +573,16 @@ export class DoorCore<S extends DoorSession> {
         const k = `${table}:${accountId}`;
         for (const x of rows) if (x.id > (this.cursor.get(k) ?? 0)) this.cursor.set(k, x.id);
       };
+      // the rows to lease are picked once, as an array (an InitPlan). Written `id in (subquery)`, a
+      // plan made while the queue was nearly empty (a prepared statement's generic plan, statistics
+      // not caught up with a burst) could run the locking subquery again for each row: one pump turn
+      // ran for minutes with 60,363 receipts queued (bench/smpp-customer-e2e.ts, 100,000 messages)
       const r = await sql<ReceiptRow>`
         update smpp_receipts set lease_until = ${lease}, attempts = attempts + 1
-        where id in (
+        where id = any(array(
           select id from smpp_receipts
           where account_id = ${accountId} and id > ${above('r')} and (lease_until is null or lease_until < ${now})
-          order by id limit ${room} for update skip locked)
+          order by id limit ${room} for update skip locked))
         returning id, account_id, message_id, part_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
       advance('r', r.rows);
       // in order, each to the receiver session with the fewest unanswered
@@ -588,10 +592,10 @@ export class DoorCore<S extends DoorSession> {
       if (room <= 0) continue;
       const mo = await sql<MoRow>`
         update smpp_mo set lease_until = ${lease}, attempts = attempts + 1
-        where id in (
+        where id = any(array(
           select id from smpp_mo
           where account_id = ${accountId} and id > ${above('m')} and (lease_until is null or lease_until < ${now})
-          order by id limit ${room} for update skip locked)
+          order by id limit ${room} for update skip locked))
         returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
       advance('m', mo.rows);
       if (mo.rows.length) this.pumpMore = true;
