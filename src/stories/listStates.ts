@@ -13,7 +13,7 @@ import { delay, http, type HttpHandler } from 'msw';
 import { expect, waitFor, within } from 'storybook/test';
 import type { DataResource } from '@/layout/declarations';
 import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
-import { fail, ok } from './mockApi';
+import { fail, listPageOf, ok } from './mockApi';
 
 /** what the server answers when it cannot serve a request (schemas/messages/openapi.json INTERNAL) */
 export const BUSY = '服务器繁忙，请稍后再试';
@@ -25,8 +25,7 @@ const T = { timeout: 5000 };
 /** the list's own answer with no rows: the endpoint's shape (a bare array when it is not paged) */
 function emptyAnswer(r: DataResource) {
   if (r.list?.paging === 'none') return [];
-  const size = r.list?.pageSize ?? DEFAULT_PAGE_SIZE;
-  return { list: [], totalCount: 0, currentPage: 1, pageRowCount: size, totalPage: 0 };
+  return listPageOf([], { pageRowCount: r.list?.pageSize ?? DEFAULT_PAGE_SIZE });
 }
 
 /**
