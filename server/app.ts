@@ -126,7 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     db: opts.db,
     config,
     now,
-    schemas: new ServerSchemas(opts.schemaDir ?? DEFAULT_SCHEMA_DIR),
+    schemas: ServerSchemas.shared(opts.schemaDir ?? DEFAULT_SCHEMA_DIR),
     dataDir: opts.dataDir,
     log: app.log,
     sms: opts.sms ?? new OutboxSmsChannel(opts.dataDir, app.log, now),

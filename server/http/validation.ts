@@ -216,10 +216,7 @@ export function installSerializer(app: FastifyInstance, opts: { exact?: boolean 
     // a file answer (fileReply) declares its types under `content`: written as JSON when it is one
     if (String(httpStatus) !== String(HTTP_OK) || !declared || declared.content || declared.type !== 'object')
       return (data: unknown) => JSON.stringify(data);
-    // its ajv (for anyOf branches) knows our formats, as the validators' does: no "unknown format" warning
-    const fast = fastJson(freeFormObjects(declared) as Parameters<typeof fastJson>[0], {
-      ajv: { formats: CUSTOM_FORMATS },
-    });
+    const fast = fastSerializer(declared);
     const route = `${String(method)} ${url}`;
     return (data: unknown) => {
       if (!data || typeof data !== 'object' || (data as Data).code !== 0) return JSON.stringify(data);
@@ -241,6 +238,23 @@ export function installSerializer(app: FastifyInstance, opts: { exact?: boolean 
       return out;
     };
   });
+}
+
+type FastSerializer = ReturnType<typeof fastJson>;
+/** compiled serializers by their schema's text, for every app of the process (as ServerSchemas.shared) */
+const serializers = new Map<string, FastSerializer>();
+function fastSerializer(declared: JsonSchema): FastSerializer {
+  const text = JSON.stringify(declared);
+  let fast = serializers.get(text);
+  // its ajv (for anyOf branches) knows our formats, as the validators' does: no "unknown format" warning
+  if (!fast)
+    serializers.set(
+      text,
+      (fast = fastJson(freeFormObjects(declared) as Parameters<typeof fastJson>[0], {
+        ajv: { formats: CUSTOM_FORMATS },
+      })),
+    );
+  return fast;
 }
 
 /**
@@ -276,14 +290,36 @@ function differences(a: unknown, b: unknown, at: string, out: string[] = [], max
   return out;
 }
 
+const responseChecks = new WeakMap<ServerSchemas, (schema: JsonSchema) => ValidateFunction>();
+/** The answers' validators of a schema set, compiled once per response schema text. */
+function responseCheckOf(schemas: ServerSchemas): (schema: JsonSchema) => ValidateFunction {
+  let check = responseChecks.get(schemas);
+  if (!check) {
+    // its own ajv: a response schema's $id must not meet the request validators' copies
+    const ajv = createAjv(schemas.registry.schemas);
+    const byObject = new WeakMap<object, ValidateFunction>();
+    const byText = new Map<string, ValidateFunction>();
+    check = (schema) => {
+      let fn = byObject.get(schema);
+      if (fn) return fn;
+      const text = JSON.stringify(schema);
+      fn = byText.get(text);
+      if (!fn) byText.set(text, (fn = ajv.compile(schema)));
+      byObject.set(schema, fn);
+      return fn;
+    };
+    responseChecks.set(schemas, check);
+  }
+  return check;
+}
+
 /**
  * The contract check of the tests (config.checkResponses): every successful answer (`code` 0) of a
  * route that declares a response schema is validated against it; a mismatch is a 500 naming the
  * route and the first differences, so an entity schema and the answers can never drift apart.
  */
 export function installResponseCheck(app: FastifyInstance, schemas: ServerSchemas) {
-  const ajv = createAjv(schemas.registry.schemas);
-  const compiled = new WeakMap<object, ValidateFunction>();
+  const check = responseCheckOf(schemas);
   app.addHook('preSerialization', async (req, reply, payload) => {
     if (reply.statusCode !== HTTP_OK || !payload || typeof payload !== 'object' || (payload as Data).code !== 0)
       return payload;
@@ -292,8 +328,7 @@ export function installResponseCheck(app: FastifyInstance, schemas: ServerSchema
     const content = declared.content as Record<string, { schema?: JsonSchema } | undefined> | undefined;
     const schema: JsonSchema | undefined = content ? content['application/json']?.schema : declared;
     if (!schema) return payload;
-    let fn = compiled.get(schema);
-    if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+    const fn = check(schema);
     if (!fn(payload)) {
       const detail = (fn.errors ?? [])
         .slice(0, 5)
