@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, sessionTimeout, subAccount } from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
 import { reportsApi } from '@/stories/reportsApi';
@@ -13,8 +13,6 @@ import { RequireSession } from './ConsoleRoot';
 
 /** The shell's calls and the home page's (the layout opens on 首页), so nothing passes through to a real server. */
 const shellAndHome = (opts?: Parameters<typeof consoleApi>[0]) => [...consoleApi(opts), ...reportsApi(), ...payApi()];
-
-const T = { timeout: 5000 };
 
 /** The protected composition as the app uses it: session check, layout, home page inside. */
 const meta = {

@@ -1,14 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { admin, operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { OperatorRole } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
 import OpsHome from './home/OpsHome';
 import OpsLayout from './OpsLayout';
-
-const T = { timeout: 5000 };
 
 /** The protected composition as the app uses it: session check, the shell, 工作台 inside. */
 const meta = {

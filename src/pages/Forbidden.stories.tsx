@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import ConsoleLayout from '@/layout/ConsoleLayout';
 import { RequireSession } from '@/layout/ConsoleRoot';
 import Forbidden from './Forbidden';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Pages/Forbidden',

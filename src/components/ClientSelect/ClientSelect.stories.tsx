@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, ok } from '@/stories/mockApi';
 import { ClientSelect } from './ClientSelect';
 
-const T = { timeout: 5000 };
 const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
   { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },

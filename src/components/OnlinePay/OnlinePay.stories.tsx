@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
@@ -29,9 +29,7 @@ const meta = {
       ],
     },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof RechargeButton>;
 export default meta;
 type Story = StoryObj<typeof meta>;

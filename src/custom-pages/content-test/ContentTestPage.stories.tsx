@@ -1,11 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, ok } from '@/stories/mockApi';
 import ContentTestPage from './ContentTestPage';
-
-const T = { timeout: 5000 };
 
 /** The server's answer for a small word list, computed like the server does (UTF-16 offsets). */
 const WORDS = ['刷单', '赌博', '<script>'];

@@ -1,11 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import FaqPage from './FaqPage';
 import { FAQ } from './faq';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Help/FaqPage',

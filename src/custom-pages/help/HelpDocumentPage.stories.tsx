@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { branding, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
 import HelpDocumentPage from './HelpDocumentPage';
 
-const T = { timeout: 5000 };
 const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
 const loginInfo = (systemInfoShow: Record<string, number>) =>
   http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));

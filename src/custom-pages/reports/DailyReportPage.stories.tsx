@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
@@ -18,9 +18,7 @@ const meta = {
     app: { path: '/customer/report/daily_post?id=b20001&clickType=normal' },
     msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof DailyReportPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;

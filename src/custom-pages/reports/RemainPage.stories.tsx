@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { remainRows, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
@@ -14,9 +14,7 @@ const meta = {
   component: RemainPage,
   decorators: [withApp],
   parameters: { app: { path: '/remain' }, msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof RemainPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { noDelivery, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
@@ -18,9 +18,7 @@ const meta = {
     app: { path: '/customer/deliverlayout/customer/report/pre' },
     msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReportPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { never, sendApi, type Calls } from '@/stories/sendApi';
@@ -10,7 +10,6 @@ import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 import { PhonePreview } from './PhonePreview';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 /** the page, and where a navigation went */
@@ -32,14 +31,10 @@ const meta = {
     app: { path: '/customer/deliverlayout/deliver' },
     msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-const body = () => within(document.body);
 
 /** a sub-account's page filled: type, template, two numbers */
 async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {

@@ -8,7 +8,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { Form } from 'antd';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { consoleApi, ok } from '@/stories/mockApi';
 import { SendTimeType } from '@/generated/schemas';
 import { businessNow } from '@/lib/businessTime';
@@ -19,8 +19,6 @@ import { NumberSource, type NumberMode } from './NumberSource';
 import { SendTimeField } from './SendTimeField';
 import { ChargeDialog, type ChargeFigures } from './ChargeDialog';
 
-const T = { timeout: 5000 };
-const body = () => within(document.body);
 const error = (help: string) => ({ validateStatus: 'error' as const, help });
 
 function Pieces({ children }: { children: ReactNode }) {

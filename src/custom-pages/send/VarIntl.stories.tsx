@@ -2,17 +2,15 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
 import { never, paramsOf, sendApi, type Calls } from '@/stories/sendApi';
 import type { SmsTemplate } from '@/generated/schemas';
 import { InternationalPage } from './InternationalPage';
 import { VariablePage } from './VariablePage';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const both = { ...subAccount, phone_inout_type: 2 as const };
-const body = () => within(document.body);
 
 const countries = [
   { intercode: 'US', countryCode: '1', countryName: '美国', num: 2, fee: '0.0600' },
@@ -123,9 +121,7 @@ const meta = {
     app: { path: '/customer/deliverlayout/internaldeliver' },
     msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
 import { recordArchives } from './data';
 import { archiveRows, archivesApi } from './archives.mock';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: operations });
 const calls = { list: 0 };
 

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
@@ -9,7 +9,6 @@ import AuditLog from './AuditLog';
 import { auditApi } from './audit.mock';
 import { auditLog } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, unknown>[] = [];
 const shell = opsApi({ operator: operations });
 

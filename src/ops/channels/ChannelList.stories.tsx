@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
@@ -9,10 +9,8 @@ import ChannelList from './ChannelList';
 import { channelsApi, defaultLinkRow } from './channels.mock';
 import { operatorChannels } from './data';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const entity = schemas.get('entities/operator-channel')['x-messages'] as { fromFile: string; defaultLink: string };
 
 const meta = {
@@ -20,9 +18,7 @@ const meta = {
   component: ChannelList,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/channels'), msw: { handlers: [...channelsApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ChannelList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,15 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import NoticeAdmin from './NoticeAdmin';
 import { contentApi } from './content.mock';
 import { operatorNotices } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 
 const meta = {
@@ -17,9 +15,7 @@ const meta = {
   component: NoticeAdmin,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/content/notices'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof NoticeAdmin>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,15 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
 import { sensitiveWords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 /** the dialog's text area, once its code has loaded */
 const wordsField = (dialog: ReturnType<typeof within>) =>
@@ -20,9 +18,7 @@ const meta = {
   component: SensitiveWords,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/content/words'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SensitiveWords>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -13,9 +13,7 @@ import { accountConsole } from './api';
 import { customerApi, LOGIN_AS_TOKEN } from './customers.mock';
 import { operatorCustomers } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 
 const meta = {
@@ -23,9 +21,7 @@ const meta = {
   component: CustomerList,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/customers'), msw: { handlers: [...customerApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CustomerList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

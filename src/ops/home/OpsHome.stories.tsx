@@ -1,10 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import OpsHome from './OpsHome';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Ops/工作台',

@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import Monitor from './Monitor';
 import { emptySeries, monitorApi, monitorSeries } from './monitor.mock';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: operations });
 const calls: Record<string, string>[] = [];
 

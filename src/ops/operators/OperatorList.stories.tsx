@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -10,19 +10,15 @@ import OperatorList from './OperatorList';
 import { operatorsApi, TOTP_SECRET } from './operators.mock';
 import { operators } from './data';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 
 const meta = {
   title: 'Ops/运营人员',
   component: OperatorList,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/operators'), msw: { handlers: [...operatorsApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof OperatorList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

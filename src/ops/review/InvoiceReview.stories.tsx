@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +9,7 @@ import InvoiceReview from './InvoiceReview';
 import { invoiceRows, reviewApi } from './review.mock';
 import { reviewInvoices } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const label = (s: InvoiceStatus) => enumLabel('invoice-status', s)!;
 
 const meta = {
@@ -19,9 +17,7 @@ const meta = {
   component: InvoiceReview,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/review/invoices'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof InvoiceReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +9,7 @@ import SignReview from './SignReview';
 import { reviewApi, signRows } from './review.mock';
 import { reviewSigns } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
 const reasonField = (dialog: ReturnType<typeof within>) =>
   waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
@@ -21,9 +19,7 @@ const meta = {
   component: SignReview,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/review/signs'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +9,7 @@ import TemplateReview from './TemplateReview';
 import { reviewApi, templateRows } from './review.mock';
 import { reviewTemplates } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
 const reasonField = (dialog: ReturnType<typeof within>) =>
   waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
@@ -21,9 +19,7 @@ const meta = {
   component: TemplateReview,
   decorators: [withApp],
   parameters: { app: opsApp('/ops/review/templates'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof TemplateReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
 import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
 import { blacklist } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 
 const meta = {
@@ -15,9 +14,7 @@ const meta = {
   component: BlacklistList,
   decorators: [withApp],
   parameters: { app: { path: '/sms/blacklist' }, msw: { handlers: [...consoleApi(), ...blacklistApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof BlacklistList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -3,7 +3,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import InvoiceApply from './InvoiceApply';
 import { initFor, invoiceApi } from './storyMocks';
 
@@ -25,9 +25,7 @@ const meta = {
   component: Harness,
   decorators: [withApp],
   parameters: { app: { path: '/finance/invoice/add' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;

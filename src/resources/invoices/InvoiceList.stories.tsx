@@ -3,7 +3,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import InvoiceList from './InvoiceList';
 import { invoiceApi } from './storyMocks';
@@ -30,9 +30,7 @@ const meta = {
     app: { path: '/finance/invoice/add/list' },
     msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,13 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok } from '@/stories/mockApi';
 import Home from '@/pages/Home';
 import { LatestNotices } from './LatestNotices';
 import { demoNotices } from './fixtures';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Notices/LatestNotices',

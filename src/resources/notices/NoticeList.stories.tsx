@@ -2,13 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok } from '@/stories/mockApi';
 import NoticeList from './NoticeList';
 import NoticeView from './NoticeView';
 import { demoNotices } from './fixtures';
-
-const T = { timeout: 5000 };
 
 /** POST /agent/noticePage answering `total` notices in pages, recording the search term. */
 function noticePage(total: number, seen: string[] = []) {

@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok } from '@/stories/mockApi';
 import NoticeView from './NoticeView';
 import { demoNotices, xssNotice } from './fixtures';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Notices/NoticeView',

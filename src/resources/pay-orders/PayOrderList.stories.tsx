@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
@@ -16,9 +16,7 @@ const meta = {
   component: PayOrderList,
   decorators: [withApp],
   parameters: { app: { path: '/finance/payorder' }, msw: { handlers: [...consoleApi(), ...payApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PayOrderList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { CurrentUser } from '@/generated/schemas';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { SmsBillList } from './SmsBillList';
 import { RebateBillList } from './RebateBillList';
@@ -9,7 +9,6 @@ import { PurchaseRecordList } from './PurchaseRecordList';
 import { purchaseHandlers } from './purchase.mock';
 
 /** The bill screens of the purchase area: filled, empty, loading, export refused. (剩余条数 is /remain: src/custom-pages/reports.) */
-const T = { timeout: 5000 };
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [
   ...purchaseHandlers(o),
   ...consoleApi(user ? { user } : {}),
@@ -30,7 +29,6 @@ const meta = {
 } satisfies Meta<typeof Screens>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const SmsBill: Story = {
   name: '短信账单',

@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http, HttpResponse } from 'msw';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { InternationalPrices } from './InternationalPrices';
 import { purchaseHandlers } from './purchase.mock';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Purchase/InternationalPrices',

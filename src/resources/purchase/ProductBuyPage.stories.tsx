@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { ProductBuyPage } from './ProductBuyPage';
 import { purchaseHandlers } from './purchase.mock';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const handlers = (cert = certCertified) => [...purchaseHandlers({ calls }), ...accountApi({ cert }), ...consoleApi()];
 
@@ -25,13 +24,10 @@ const meta = {
   component: Screen,
   decorators: [withApp],
   parameters: { app: { path: '/sms/purchase/2' }, msw: { handlers: handlers() } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Buy: Story = {
   name: '单个产品：购买',

@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { PurchasePage } from './PurchasePage';
 import { purchaseHandlers } from './purchase.mock';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [
   ...purchaseHandlers({ calls, ...o }),
@@ -20,13 +19,10 @@ const meta = {
   component: PurchasePage,
   decorators: [withApp],
   parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, msw: { handlers: handlers() } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PurchasePage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 const row = (c: ReturnType<typeof within>, name: string) => c.getByRole('row', { name: new RegExp(name) });
 async function pick(c: ReturnType<typeof within>, name: string, num: string) {

@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { ReplyList } from './ReplyList';
 import { moRecords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {
@@ -19,9 +18,7 @@ const meta = {
     app: { path: '/customer/sendlayout/sendrecord/reply' },
     msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReplyList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

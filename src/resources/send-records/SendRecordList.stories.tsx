@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { refuse, sendApi, type Calls } from '@/stories/sendApi';
 import { SendRecordList } from './SendRecordList';
 import { sendRecords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {
@@ -19,14 +18,10 @@ const meta = {
     app: { path: '/customer/sendlayout/sendrecord' },
     msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SendRecordList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-const body = () => within(document.body);
 
 export const Filled: Story = {
   name: '近90天，每页10条，状态颜色',

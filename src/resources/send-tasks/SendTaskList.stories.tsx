@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { sendApi, taskRows, type Calls } from '@/stories/sendApi';
@@ -8,7 +8,6 @@ import { SendTaskList } from './SendTaskList';
 import { sendTasks } from './data';
 import { TaskStatus } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {

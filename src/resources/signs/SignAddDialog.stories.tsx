@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { SignAddDialog } from './SignAddDialog';
 import { addDuplicate, signApi } from './signs.mock';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 const page = () => within(document.body);
 
@@ -15,9 +14,7 @@ const meta = {
   decorators: [withApp],
   args: { open: true, agent: true, onClose: fn(), onAdded: fn() },
   parameters: { msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignAddDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { SignImportDialog } from './SignImportDialog';
 import { importRefused, importResult, signApi } from './signs.mock';
 
-const T = { timeout: 5000 };
 const page = () => within(document.body);
 const xlsxFile = (name = '签名.xlsx') =>
   new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, {

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { SignList } from './SignList';
@@ -8,7 +8,6 @@ import { exportNoData, signApi, signRows } from './signs.mock';
 import { signs } from './data';
 import { SignState } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 
 const meta = {
@@ -16,9 +15,7 @@ const meta = {
   component: SignList,
   decorators: [withApp],
   parameters: { app: { path: '/template/SignReport' }, msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

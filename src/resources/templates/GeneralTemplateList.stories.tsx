@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { templateApi } from './mockTemplates';
 import { generalTemplates } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
 
 const meta = {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within, screen } from 'storybook/test';
 import { Route, Routes } from 'react-router';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
@@ -11,7 +11,6 @@ import { smartTemplates, templateApi } from './mockTemplates';
 import { templates } from './data';
 import { YesNo } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
 
 const meta = {

@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { http } from 'msw';
 import { consoleApi, ok } from '@/stories/mockApi';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { sensitiveRefusal, smartTemplates, templateApi } from './mockTemplates';
-
-const T = { timeout: 5000 };
 
 /** the approved signs of each account (/sign/list by clientid): b20001 two, b20002 none, the others two */
 const signList = http.post('/api/sign/list', async ({ request }) => {

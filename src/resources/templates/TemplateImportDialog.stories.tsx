@@ -1,11 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { TemplateImportDialog } from './TemplateImportDialog';
 import { importAnswer, importRefusal, templateApi } from './mockTemplates';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Templates/TemplateImportDialog',

@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import BaseInfoLayout from '../BaseInfoLayout';
 import BaseInfoPage from '../BaseInfoPage';
 import CertificationPage from '../CertificationPage';
 import { accountApi, certNone, certRejected, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 const b = (w: string) => new RegExp(w.split('').join('\\s*'));
 
@@ -31,7 +30,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Loading: Story = {
   name: '加载中',

@@ -2,12 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { http } from 'msw';
 import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { fail } from '@/stories/mockApi';
 import CertificationPage, { ReCertificationPage } from '../CertificationPage';
 import { accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 
 function Screen() {
@@ -27,7 +26,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 /** a tiny real PNG */
 const pngFile = (name = 'licence.png') =>

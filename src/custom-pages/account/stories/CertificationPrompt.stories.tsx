@@ -2,11 +2,9 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Button } from 'antd';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { useCertificationPrompt } from '../CertificationPrompt';
 import { accountApi, certCertified, certNone } from './accountMocks';
-
-const T = { timeout: 5000 };
 
 /** A screen guarding an action (e.g. 购买) with the prompt. */
 function Guarded() {
@@ -38,7 +36,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const AskAndGo: Story = {
   name: '未认证：提示并前往资质认证（是）',

@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import PasswordPage from '../PasswordPage';
 import SecurityPage from '../SecurityPage';
 import { passwordDigest as sha256 } from '@/lib/password';
 import { accountApi, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const b = (w: string) => new RegExp(w.split('').join('\\s*'));
 const posted: Record<string, Record<string, string>[]> = {};
 
@@ -28,7 +27,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Loading: Story = {
   name: '账户安全：加载中',

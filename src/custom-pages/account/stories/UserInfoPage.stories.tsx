@@ -1,10 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import UserInfoPage from '../UserInfoPage';
 import { accountApi, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 
 const meta = {
@@ -15,8 +14,6 @@ const meta = {
 } satisfies Meta<typeof UserInfoPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-const body = () => within(document.body);
 
 export const Loading: Story = {
   name: '加载中',
