@@ -2,7 +2,15 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, sessionTimeout, subAccount } from '@/stories/mockApi';
+import {
+  agentDirectChargeMode,
+  agentPackageMode,
+  consoleApi,
+  ok,
+  sessionTimeout,
+  subAccount,
+  msw,
+} from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
 import { reportsApi } from '@/stories/reportsApi';
 import Home from '@/pages/Home';
@@ -69,7 +77,7 @@ export const NarrowWindowMenuCollapsed: Story = {
 /** 在线充值 in the header: agents, when the platform offers it (isOpenPay = 1) */
 export const OnlineRechargeOffered: Story = {
   name: '代理商：在线充值',
-  parameters: { msw: { handlers: [...payApi({ isOpenPay: 1 }), ...shellAndHome()] } },
+  parameters: msw(...payApi({ isOpenPay: 1 }), ...shellAndHome()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('online-recharge', {}, T)).toHaveTextContent('在线充值');
@@ -163,7 +171,7 @@ export const SupportPanelOpen: Story = {
 
 const timeoutParameters = {
   app: { path: '/?from=menu' },
-  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...shellAndHome()] },
+  ...msw(http.get('/api/admin/baseinfo', sessionTimeout), ...shellAndHome()),
 };
 
 export const SessionTimeout: Story = {
@@ -226,7 +234,10 @@ export const TabTitle: Story = {
  */
 export const BrandBeforeLoginInfo: Story = {
   name: '品牌信息加载前：显示页面中服务器写入的平台名称',
-  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => delay('infinite')), ...shellAndHome()] } },
+  parameters: msw(
+    http.get('/api/loginInfo', () => delay('infinite')),
+    ...shellAndHome(),
+  ),
   beforeEach: () => {
     const meta = document.createElement('meta');
     meta.name = 'application-name';
@@ -252,25 +263,21 @@ let identityCalls = 0;
 export const CertificationApprovedWhileOpen: Story = {
   name: '待认证期间审核通过：无需刷新即更新',
   args: { certificationPollMs: 300 },
-  parameters: {
-    msw: {
-      handlers: [
-        http.get('/api/admin/baseinfo', () => {
-          baseInfoCalls++;
-          return ok({
-            agent_id: 'a10001',
-            agent_name: '深圳市云讯通信有限公司',
-            oauth_status: baseInfoCalls <= 2 ? '待认证' : 3,
-          });
-        }),
-        http.get('/api/admin/info', () => {
-          identityCalls++;
-          return ok(agentPackageMode);
-        }),
-        ...shellAndHome(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.get('/api/admin/baseinfo', () => {
+      baseInfoCalls++;
+      return ok({
+        agent_id: 'a10001',
+        agent_name: '深圳市云讯通信有限公司',
+        oauth_status: baseInfoCalls <= 2 ? '待认证' : 3,
+      });
+    }),
+    http.get('/api/admin/info', () => {
+      identityCalls++;
+      return ok(agentPackageMode);
+    }),
+    ...shellAndHome(),
+  ),
   beforeEach: () => {
     baseInfoCalls = 0;
     identityCalls = 0;
@@ -298,7 +305,7 @@ export const CertificationScreenOnePrompt: Story = {
   name: '资质认证页：只显示一条未认证提示',
   parameters: {
     app: { path: '/account/info/base/auth' },
-    msw: { handlers: [...accountApi({ cert: certNone }), ...shellAndHome()] },
+    ...msw(...accountApi({ cert: certNone }), ...shellAndHome()),
   },
   render: (args) => (
     <RequireSession>

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, subAccount, msw } from '@/stories/mockApi';
 import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stories/reportsApi';
 import Home from './Home';
 
@@ -14,7 +14,7 @@ const meta = {
   title: 'Pages/Home',
   component: Home,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...consoleApi(), ...reportsApi()] } },
+  parameters: { layout: 'padded', ...msw(...consoleApi(), ...reportsApi()) },
 } satisfies Meta<typeof Home>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -56,14 +56,10 @@ export const Agent: Story = {
 
 export const AgentDirect: Story = {
   name: '代理商（直充模式）：余额，无条数',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: agentDirectChargeMode }),
-        ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: agentDirectChargeMode }),
+    ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const header = within(await c.findByTestId('header-balances', {}, T));
@@ -76,14 +72,10 @@ export const AgentDirect: Story = {
 
 export const SubAccount: Story = {
   name: '子账户（未认证，预付费条数）：库存、赠送池、接口信息',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
-        ...reportsApi({ index: subIndexData(0) }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
+    ...reportsApi({ index: subIndexData(0) }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
@@ -111,16 +103,12 @@ export const SubAccount: Story = {
 
 export const SubAccountInterfaceMalformed: Story = {
   name: '子账户：接口信息的应答缺少接入地址（代理错误页、旧服务端）时卡片留空，首页照常',
-  parameters: {
-    msw: {
-      handlers: [
-        // first match wins: this answer replaces reportsApi's 接口信息
-        http.post('/api/account/getAccountInfo', () => ok({ clientid: 'b20001' })),
-        ...consoleApi({ user: subAccount }),
-        ...reportsApi({ index: subIndexData(0) }),
-      ],
-    },
-  },
+  parameters: msw(
+    // first match wins: this answer replaces reportsApi's 接口信息
+    http.post('/api/account/getAccountInfo', () => ok({ clientid: 'b20001' })),
+    ...consoleApi({ user: subAccount }),
+    ...reportsApi({ index: subIndexData(0) }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
@@ -133,11 +121,7 @@ export const SubAccountInterfaceMalformed: Story = {
 
 export const SubAccountByAmount: Story = {
   name: '子账户（按金额预付费）：余额，无条数',
-  parameters: {
-    msw: {
-      handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })],
-    },
-  },
+  parameters: msw(...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })),
   play: async ({ canvasElement }) => {
     const header = within(await within(canvasElement).findByTestId('header-balances', {}, T));
     await waitFor(() => expect(header.getByTestId('balance')).toHaveTextContent('1,200.00'), T);
@@ -147,26 +131,22 @@ export const SubAccountByAmount: Story = {
 
 export const Empty: Story = {
   name: '无数据：今日为 0，图表为空',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...reportsApi({
-          today: noStats,
-          week: emptyWeek(),
-          index: indexData({
-            agent_pool_due_time_data: {
-              hy_remain_num: 0,
-              yzm_remain_num: 0,
-              tz_remain_num: 0,
-              yx_remain_num: 0,
-              gj_remain_amount: 0,
-            },
-          }),
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...reportsApi({
+      today: noStats,
+      week: emptyWeek(),
+      index: indexData({
+        agent_pool_due_time_data: {
+          hy_remain_num: 0,
+          yzm_remain_num: 0,
+          tz_remain_num: 0,
+          yx_remain_num: 0,
+          gj_remain_amount: 0,
+        },
+      }),
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByTestId('today-stats', {}, T);
@@ -198,7 +178,7 @@ export const DeliveryCard: Story = {
 
 export const DeliveryCardFailed: Story = {
   name: '近7天投递分析：加载失败',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ delivery: 'fail' })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ delivery: 'fail' })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useState } from 'react';
 import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { ChunkedUpload, UploadItem } from './ChunkedUpload';
 import type { QueueItemView, UploadedFile } from './types';
@@ -31,7 +31,7 @@ const meta = {
   title: 'Components/ChunkedUpload',
   component: UploadItem,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(...consoleApi()) },
   args: { item: item({}), onPause: () => {}, onResume: () => {}, onCancel: () => {} },
 } satisfies Meta<typeof UploadItem>;
 export default meta;
@@ -146,7 +146,7 @@ const txt = () => new File([CONTENT], '号码.txt', { type: 'text/plain' });
 export const LiveUpload: Story = {
   name: '上传（MD5 在 Worker 中计算，分片，合并）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi()] } },
+  parameters: msw(...consoleApi(), ...fileApi()),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -158,7 +158,7 @@ export const LiveUpload: Story = {
 export const LiveRemoveDone: Story = {
   name: '移除已上传的文件（服务器保留，再选同一文件可秒传）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ calls: removeCalls })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ calls: removeCalls })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -173,7 +173,7 @@ export const LiveRemoveDone: Story = {
 export const LiveReuse: Story = {
   name: '秒传：服务器已有完整文件',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ complete: [CONTENT_MD5] })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ complete: [CONTENT_MD5] })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -185,7 +185,7 @@ export const LiveReuse: Story = {
 export const LiveTooManyTries: Story = {
   name: '分片失败 3 次',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ chunkFails: 'network' })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ chunkFails: 'network' })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -197,7 +197,7 @@ export const LiveTooManyTries: Story = {
 export const LiveCheckNetwork: Story = {
   name: '网络错误',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ checkFails: true })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ checkFails: true })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     await expect(await within(canvasElement).findByText('上传出错，请检查网络连接', {}, T)).toBeInTheDocument();
@@ -207,9 +207,7 @@ export const LiveCheckNetwork: Story = {
 export const LiveMergeRefused: Story = {
   name: '合并被拒（错误代码）',
   render: () => <Live />,
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })] },
-  },
+  parameters: msw(...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     await expect(
@@ -225,7 +223,7 @@ export const LiveMergeRefused: Story = {
 export const LivePauseResumeCancel: Story = {
   name: '暂停、继续、取消（删除分片）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ chunkDelay: 400, calls: liveCalls })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ chunkDelay: 400, calls: liveCalls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // 3 MB: 3 chunks, slow
@@ -243,7 +241,7 @@ export const LivePauseResumeCancel: Story = {
 export const LiveLimits: Story = {
   name: '文件类型、大小、名称限制',
   render: () => <Live maxSize={10} />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi()] } },
+  parameters: msw(...consoleApi(), ...fileApi()),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, new File(['x'.repeat(20)], 'n.txt'));
     await expect(await within(document.body).findByText('单个文件大小不能超过250M', {}, T)).toBeInTheDocument();

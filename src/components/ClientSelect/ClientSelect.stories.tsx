@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { ClientSelect } from './ClientSelect';
 
 const clients = [
@@ -18,7 +18,10 @@ const meta = {
   args: { onChange: fn() },
   parameters: {
     layout: 'padded',
-    msw: { handlers: [http.post('/api/send/getclients', () => ok(clients)), ...consoleApi()] },
+    ...msw(
+      http.post('/api/send/getclients', () => ok(clients)),
+      ...consoleApi(),
+    ),
   },
 } satisfies Meta<typeof ClientSelect>;
 export default meta;
@@ -53,7 +56,10 @@ export const WithAllAccounts: Story = {
 
 export const NoSubAccounts: Story = {
   name: '没有子账户',
-  parameters: { msw: { handlers: [http.post('/api/send/getclients', () => ok([])), ...consoleApi()] } },
+  parameters: msw(
+    http.post('/api/send/getclients', () => ok([])),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('combobox'));
     await expect(await within(document.body).findByText('暂无子账户', {}, T)).toBeInTheDocument();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within, waitFor } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { SchemaFilterBar } from './SchemaFilterBar';
 
 // the client-select widget (ClientSelect) reads /send/getclients through Refine
@@ -12,12 +12,10 @@ const meta: Meta<typeof SchemaFilterBar> = {
   decorators: [withApp],
   parameters: {
     layout: 'padded',
-    msw: {
-      handlers: [
-        http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
-        ...consoleApi(),
-      ],
-    },
+    ...msw(
+      http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+      ...consoleApi(),
+    ),
   },
 };
 export default meta;

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import ContentTestPage from './ContentTestPage';
 
 /** The server's answer for a small word list, computed like the server does (UTF-16 offsets). */
@@ -21,7 +21,7 @@ const meta = {
   title: 'Content/ContentTestPage',
   component: ContentTestPage,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: { path: '/content/test' }, msw: { handlers: [contentTest, ...consoleApi()] } },
+  parameters: { layout: 'padded', app: { path: '/content/test' }, ...msw(contentTest, ...consoleApi()) },
 } satisfies Meta<typeof ContentTestPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;

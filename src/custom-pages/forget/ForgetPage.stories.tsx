@@ -4,6 +4,7 @@ import { http } from 'msw';
 import ForgetPage from './ForgetPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { msw } from '@/stories/mockApi';
 
 const handlers = [
   http.post('*/api/password/email', () => ok(undefined, '发送成功')),
@@ -66,9 +67,10 @@ export const CodeSent: Story = {
 };
 
 export const SendFailed: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/password/email', () => fail(400, '图形验证码错误')), ...handlers] },
-  },
+  parameters: msw(
+    http.post('*/api/password/email', () => fail(400, '图形验证码错误')),
+    ...handlers,
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('邮箱'), 'agent@example.com');

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { branding, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import { branding, consoleApi, fail, ok, subAccount, msw } from '@/stories/mockApi';
 import HelpDocumentPage from './HelpDocumentPage';
 
 const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
@@ -20,7 +20,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AgentAllDocuments: Story = {
   name: '代理商：全部文档',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi()] } },
+  parameters: msw(loginInfo(all), ...consoleApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
@@ -43,14 +43,10 @@ export const AgentAllDocuments: Story = {
 /** Issue 41 item 7: the user guide (how to send, read the reports, buy packages) comes first, for every account. */
 export const UserGuide: Story = {
   name: '用户使用手册（平台自带，排在首位）',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi({ user: subAccount }),
-      ],
-    },
-  },
+  parameters: msw(
+    loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi({ user: subAccount }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const guide = await c.findByTestId('help-doc-guide', {}, T);
@@ -65,7 +61,7 @@ export const UserGuide: Story = {
 
 export const SubAccountNoFaq: Story = {
   name: '子账户：无常见问题文档',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
+  parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
@@ -76,14 +72,10 @@ export const SubAccountNoFaq: Story = {
 
 export const OnlyGeneratedHttpDocument: Story = {
   name: '仅 HTTP 接口文档（CMPP、SMPP 接口未开通，未放置文件）',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
@@ -94,14 +86,10 @@ export const OnlyGeneratedHttpDocument: Story = {
 
 export const DoorDocuments: Story = {
   name: 'CMPP、SMPP 接口开通：生成的接口文档',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi({ user: subAccount }),
-      ],
-    },
-  },
+  parameters: msw(
+    loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi({ user: subAccount }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
@@ -121,7 +109,7 @@ export const DoorDocuments: Story = {
 
 export const NoDocuments: Story = {
   name: '无文档',
-  parameters: { msw: { handlers: [loginInfo({}), ...consoleApi()] } },
+  parameters: msw(loginInfo({}), ...consoleApi()),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('暂无可下载的文档', {}, T)).toBeInTheDocument();
   },
@@ -129,11 +117,10 @@ export const NoDocuments: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: {
-    msw: {
-      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
-    },
-  },
+  parameters: msw(
+    http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
   },
@@ -141,7 +128,7 @@ export const Failed: Story = {
 
 export const CustomerHttpApi: Story = {
   name: '客户 HTTP API 接入说明（OpenAPI 文档、签名、curl 示例）',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
+  parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(/客户 HTTP API 接入/, {}, T)).toBeInTheDocument();
@@ -168,11 +155,10 @@ export const CustomerHttpApi: Story = {
 
 export const CustomerHttpApiWhenListFails: Story = {
   name: '文档列表加载失败时仍显示客户 HTTP API 接入说明',
-  parameters: {
-    msw: {
-      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
-    },
-  },
+  parameters: msw(
+    http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();

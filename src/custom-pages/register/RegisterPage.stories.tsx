@@ -4,6 +4,7 @@ import { http } from 'msw';
 import RegisterPage from './RegisterPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { msw } from '@/stories/mockApi';
 
 /** The last sendCode body the mock received (the page must send the slider's server and token). */
 const sent: { body?: Record<string, string> } = {};
@@ -23,7 +24,7 @@ const meta = {
       </PageRouter>
     ),
   ],
-  parameters: { msw: { handlers: [sendCodeOk, ...publicHandlers] } },
+  parameters: msw(sendCodeOk, ...publicHandlers),
 } satisfies Meta<typeof RegisterPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -50,7 +51,7 @@ async function fillAll(c: Canvas) {
 }
 
 const registerAnswer = (answer: () => Response) => ({
-  msw: { handlers: [http.post('*/api/userCenter/agentRegister', answer), sendCodeOk, ...publicHandlers] },
+  ...msw(http.post('*/api/userCenter/agentRegister', answer), sendCodeOk, ...publicHandlers),
 });
 
 export const Form: Story = {
@@ -119,9 +120,10 @@ export const CountdownRunning: Story = {
 };
 
 export const SendCodeRefused: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/userCenter/sendCode', () => fail(500, '手机号码已存在')), ...publicHandlers] },
-  },
+  parameters: msw(
+    http.post('*/api/userCenter/sendCode', () => fail(500, '手机号码已存在')),
+    ...publicHandlers,
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');

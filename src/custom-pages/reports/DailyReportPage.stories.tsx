@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { DailyReportPage } from './DailyReportPage';
@@ -16,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/report/daily_post?id=b20001&clickType=normal' },
-    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+    ...msw(...consoleApi(), ...reportsApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof DailyReportPage>;
@@ -48,7 +48,7 @@ export const International: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, days: [] })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, days: [] })),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
 import { clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { remainRows, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { RemainPage } from './RemainPage';
@@ -13,7 +13,7 @@ const meta = {
   title: 'Reports/RemainPage',
   component: RemainPage,
   decorators: [withApp],
-  parameters: { app: { path: '/remain' }, msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] } },
+  parameters: { app: { path: '/remain' }, ...msw(...consoleApi(), ...reportsApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof RemainPage>;
 export default meta;
@@ -52,9 +52,7 @@ export const ByType: Story = {
 
 export const SubAccountNoSummary: Story = {
   name: '子账户：无合计行、无账户列',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, remain: remainRows.slice(0, 2) })] },
-  },
+  parameters: msw(...consoleApi({ user: subAccount }), ...reportsApi({ calls, remain: remainRows.slice(0, 2) })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
@@ -66,53 +64,49 @@ export const SubAccountNoSummary: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, remain: [] })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, remain: [] })),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const AgentOwnAndSubAccountsApart: Story = {
   name: '代理商：本账户与子账户分开合计（条与国际元分开，赠送单价）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...reportsApi({
-          calls,
-          remain: [
-            ...remainRows,
-            {
-              ...remainRows[0],
-              rownum: 4,
-              client_id: 'a10001',
-              client_name: '深圳云讯科技有限公司',
-              account_balance: 50000,
-              dead: 1,
-              sms_unitprice: '0.0428',
-            },
-            {
-              ...remainRows[0],
-              rownum: 5,
-              client_id: 'b20001',
-              product_type: 2,
-              product_type_str: '国际',
-              account_balance: 200,
-              dead: 1,
-            },
-            {
-              ...remainRows[0],
-              rownum: 6,
-              client_id: 'b20001',
-              account_balance: 500,
-              dead: 1,
-              gift: 1,
-              sms_unitprice: '0',
-            },
-          ],
-        }),
+  parameters: msw(
+    ...consoleApi(),
+    ...reportsApi({
+      calls,
+      remain: [
+        ...remainRows,
+        {
+          ...remainRows[0],
+          rownum: 4,
+          client_id: 'a10001',
+          client_name: '深圳云讯科技有限公司',
+          account_balance: 50000,
+          dead: 1,
+          sms_unitprice: '0.0428',
+        },
+        {
+          ...remainRows[0],
+          rownum: 5,
+          client_id: 'b20001',
+          product_type: 2,
+          product_type_str: '国际',
+          account_balance: 200,
+          dead: 1,
+        },
+        {
+          ...remainRows[0],
+          rownum: 6,
+          client_id: 'b20001',
+          account_balance: 500,
+          dead: 1,
+          gift: 1,
+          sms_unitprice: '0',
+        },
       ],
-    },
-  },
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('remain-summary-own', {}, T)).toHaveTextContent('50,000 条');

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { clearCalls, withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { noDelivery, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { ReportPage } from './ReportPage';
@@ -16,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/customer/report/pre' },
-    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+    ...msw(...consoleApi(), ...reportsApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReportPage>;
@@ -62,7 +62,7 @@ export const PackagePostpaid: Story = {
 
 export const DirectMode: Story = {
   name: '直充模式：普通短信 / 国际短信',
-  parameters: { msw: { handlers: [...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('苏州好易购电子商务有限公司', {}, T);
@@ -79,7 +79,7 @@ export const DirectMode: Story = {
 
 export const SubAccountOwn: Story = {
   name: '子账户：自己的报表（无子账户筛选）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, pre: [] })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...reportsApi({ calls, pre: [] })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
@@ -89,7 +89,7 @@ export const SubAccountOwn: Story = {
 
 export const Empty: Story = {
   name: '无数据，导出：无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, pre: [] })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, pre: [] })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
@@ -134,7 +134,7 @@ export const DeliveryAnalysis: Story = {
 
 export const DeliveryAnalysisEmpty: Story = {
   name: '投递分析：没有发送记录',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, delivery: noDelivery })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, delivery: noDelivery })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('近7天没有发送记录', {}, T)).toBeInTheDocument();
@@ -143,7 +143,7 @@ export const DeliveryAnalysisEmpty: Story = {
 
 export const DeliveryAnalysisFailed: Story = {
   name: '投递分析：加载失败（重试）',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, delivery: 'fail' })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, delivery: 'fail' })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();

@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, sendApi, type Calls } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
@@ -29,7 +29,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/deliver' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
@@ -83,7 +83,7 @@ export const AgentForSubAccount: Story = {
 
 export const SubAccountFilled: Story = {
   name: '子账户：选模板、输入号码',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await waitFor(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }), T);
@@ -101,11 +101,7 @@ export const SubAccountFilled: Story = {
 
 export const NotCertified: Story = {
   name: '子账户：资质认证审核中（不能发送）',
-  parameters: {
-    msw: {
-      handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })],
-    },
-  },
+  parameters: msw(...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const notice = await c.findByTestId('send-not-certified', {}, T);
@@ -118,7 +114,7 @@ export const NotCertified: Story = {
 
 export const InvalidNumbers: Story = {
   name: '无效号码：计数与确认清除',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -145,7 +141,7 @@ export const InvalidNumbers: Story = {
 
 export const ExportInvalidNumbers: Story = {
   name: '无效号码：导出错误号码',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -160,7 +156,7 @@ export const ExportInvalidNumbers: Story = {
 
 export const TooManyNumbers: Story = {
   name: '号码超过60000个',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const many = Array.from({ length: 60001 }, (_, i) => `138${String(i).padStart(8, '0')}`).join(',');
@@ -171,9 +167,7 @@ export const TooManyNumbers: Story = {
 
 export const ValidationErrors: Story = {
   name: '提交校验（表单规则）',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })] },
-  },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('submit', {}, T));
@@ -193,7 +187,7 @@ export const ValidationErrors: Story = {
 
 export const TemplateTextReadOnly: Story = {
   name: '固定模板内容只读（改动的内容发送时会被拒绝）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
@@ -213,21 +207,17 @@ export const TemplateTextReadOnly: Story = {
 
 export const NoFixedTemplate: Story = {
   name: '选择模板：没有审核通过的固定模板（说明原因，去新增模板 / 通用模板）',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/autoTemplate/list', () =>
-          HttpResponse.json({
-            code: 0,
-            msg: 'ok',
-            data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
-          }),
-        ),
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    http.post('/api/autoTemplate/list', () =>
+      HttpResponse.json({
+        code: 0,
+        msg: 'ok',
+        data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
+      }),
+    ),
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
@@ -247,30 +237,26 @@ export const NoFixedTemplate: Story = {
 
 export const TemplateOfRefusedType: Story = {
   name: '账户不能发送的类型的模板不能选择，已审核签名可点选',
-  parameters: {
-    msw: {
-      handlers: [
-        // the account sends 通知 only; its approved sign is 优品生活
-        http.post('/api/send/getsmstypes', () =>
-          HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
-        ),
-        http.post('/api/sign/list', () =>
-          HttpResponse.json({
-            code: 0,
-            msg: 'ok',
-            data: {
-              list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
-              totalCount: 1,
-              currentPage: 1,
-              pageRowCount: 100,
-            },
-          }),
-        ),
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    // the account sends 通知 only; its approved sign is 优品生活
+    http.post('/api/send/getsmstypes', () =>
+      HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
+    ),
+    http.post('/api/sign/list', () =>
+      HttpResponse.json({
+        code: 0,
+        msg: 'ok',
+        data: {
+          list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
+          totalCount: 1,
+          currentPage: 1,
+          pageRowCount: 100,
+        },
+      }),
+    ),
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
@@ -293,7 +279,7 @@ export const TemplateOfRefusedType: Story = {
 
 export const NoApprovedSign: Story = {
   name: '签名：账户没有审核通过的签名（去签名报备 / 模板管理）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const none = await c.findByTestId('no-approved-sign', {}, T);
@@ -306,9 +292,7 @@ export const NoApprovedSign: Story = {
 
 export const SignFromList: Story = {
   name: '签名：从已审核通过的签名中选择',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })] },
-  },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const select = await c.findByTestId('sign-select', {}, T);
@@ -322,7 +306,7 @@ export const SignFromList: Story = {
 
 export const PreviewSinglePiece: Story = {
   name: '预览：一条短信',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
@@ -350,7 +334,7 @@ export const PreviewMultiPiece: Story = {
 
 export const FiveNumbersCountsAgree: Story = {
   name: '号码计数：检测、号码框与计费确认一致（含重复与 12345）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
@@ -374,7 +358,7 @@ export const FiveNumbersCountsAgree: Story = {
 
 export const ChargeConfirmAndSend: Story = {
   name: '计费确认后立即发送',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
@@ -409,7 +393,7 @@ export const ChargeConfirmAndSend: Story = {
 
 export const PackageModeCharge: Story = {
   name: '计费确认（按条数）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })),
   play: async ({ canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(within(canvasElement).getByTestId('submit'));
@@ -421,7 +405,7 @@ export const PackageModeCharge: Story = {
 
 export const SubmitLock: Story = {
   name: '3秒内不可重复提交',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
@@ -436,14 +420,10 @@ export const SubmitLock: Story = {
 
 export const TimedCreditAlert: Story = {
   name: '定时发送：403 额度提示后重发',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
@@ -474,7 +454,7 @@ export const TimedCreditAlert: Story = {
 
 export const ClearWithConfirmation: Story = {
   name: '清空号码（确认）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -488,9 +468,7 @@ export const ClearWithConfirmation: Story = {
 
 export const ImportAndCarrierCheck: Story = {
   name: '导入号码文件（分片上传 + 解析）与运营商检测',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })] },
-  },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -513,7 +491,7 @@ export const ReEditTimedTask: Story = {
   name: '重新编辑定时任务（?id=）',
   parameters: {
     app: { path: '/customer/deliverlayout/deliver?id=T202611230010' },
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
+    ...msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -526,9 +504,7 @@ export const ReEditTimedTask: Story = {
 
 export const CarrierChecking: Story = {
   name: '运营商检测中（规格的状态文字）',
-  parameters: {
-    msw: { handlers: [never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
-  },
+  parameters: msw(never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });

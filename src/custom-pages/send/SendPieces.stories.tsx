@@ -9,7 +9,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { Form } from 'antd';
 import { T, body, withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { SendTimeType } from '@/generated/schemas';
 import { businessNow } from '@/lib/businessTime';
 import { countPieces } from '../../../common/sms/pieces';
@@ -36,18 +36,16 @@ const meta = {
   args: { children: null },
   parameters: {
     layout: 'padded',
-    msw: {
-      handlers: [
-        http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
-        http.post('/api/send/getsmstypes', () =>
-          ok([
-            { value: 0, label: '通知' },
-            { value: 5, label: '验证码' },
-          ]),
-        ),
-        ...consoleApi(),
-      ],
-    },
+    ...msw(
+      http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+      http.post('/api/send/getsmstypes', () =>
+        ok([
+          { value: 0, label: '通知' },
+          { value: 5, label: '验证码' },
+        ]),
+      ),
+      ...consoleApi(),
+    ),
   },
 } satisfies Meta<typeof Pieces>;
 export default meta;

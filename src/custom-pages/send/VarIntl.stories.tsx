@@ -3,7 +3,7 @@ import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import { consoleApi, fail, ok, subAccount, msw } from '@/stories/mockApi';
 import { never, paramsOf, sendApi, type Calls } from '@/stories/sendApi';
 import type { SmsTemplate } from '@/generated/schemas';
 import { InternationalPage } from './InternationalPage';
@@ -119,7 +119,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/internaldeliver' },
-    msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
+    ...msw(...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
@@ -143,15 +143,11 @@ export const IntlEmpty: Story = {
 
 export const IntlNotCertified: Story = {
   name: '国际短信：未通过资质认证（不能发送）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...varIntlApi(),
+    ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent(
@@ -165,13 +161,7 @@ export const VariableNotCertified: Story = {
   name: '变量短信：未通过资质认证（不能发送）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }),
-        ...sendApi({ calls }),
-      ],
-    },
+    ...msw(...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -213,26 +203,22 @@ export const IntlCountries: Story = {
  */
 export const IntlDomesticNumbers: Story = {
   name: '国际短信：86 开头的中国大陆号码提示使用国内短信',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/send/checkMobileInternational', () =>
-          ok({
-            internationalPhoneNum: 1,
-            internationalSet: ['+14155552671'],
-            countries: countries.slice(0, 1),
-            errorSet: ['12345'],
-            domesticNum: 2,
-            domesticSet: ['8613800138000', '008613912345678'],
-            parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
-          }),
-        ),
-        ...varIntlApi(),
-        ...consoleApi({ user: both }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    http.post('/api/send/checkMobileInternational', () =>
+      ok({
+        internationalPhoneNum: 1,
+        internationalSet: ['+14155552671'],
+        countries: countries.slice(0, 1),
+        errorSet: ['12345'],
+        domesticNum: 2,
+        domesticSet: ['8613800138000', '008613912345678'],
+        parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
+      }),
+    ),
+    ...varIntlApi(),
+    ...consoleApi({ user: both }),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('intl-numbers', {}, T);
@@ -258,15 +244,11 @@ export const IntlDomesticNumbers: Story = {
 /** An account that sends international SMS only (phone_inout_type 1): told, without a link onward. */
 export const IntlDomesticNumbersInternationalOnly: Story = {
   name: '国际短信：86 开头号码（仅国际账户，无国内短信入口）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...varIntlApi(),
+    ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
@@ -371,9 +353,7 @@ export const VariableScreening: Story = {
   name: '变量短信：号码筛选中（规格的状态文字）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: {
-      handlers: [never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })],
-    },
+    ...msw(never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
@@ -14,7 +15,7 @@ const meta = {
   title: 'Ops/发送记录归档',
   component: ArchiveList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/archives'), msw: { handlers: [...archivesApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/archives'), ...msw(...archivesApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.list = 0;
   },

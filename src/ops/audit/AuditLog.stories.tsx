@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
@@ -16,7 +17,7 @@ const meta = {
   title: 'Ops/审计日志',
   component: AuditLog,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/audit'), msw: { handlers: [...auditApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/audit'), ...msw(...auditApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import NoticeAdmin from './NoticeAdmin';
@@ -14,7 +15,7 @@ const meta = {
   title: 'Ops/内容/平台公告',
   component: NoticeAdmin,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/notices'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/content/notices'), ...msw(...contentApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof NoticeAdmin>;
 export default meta;
@@ -86,9 +87,7 @@ export const PublishEmpty: Story = {
 /** Content that is nothing but what the allow-list removes: the server's refusal shows in the dialog. */
 export const PublishRefused: Story = {
   name: '发布被拒绝（内容被清除后为空）',
-  parameters: {
-    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell] },
-  },
+  parameters: msw(...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('平台系统升级维护公告', {}, T);
@@ -118,7 +117,7 @@ export const Delete: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...contentApi({ notices: [] }), ...shell] } },
+  parameters: msw(...contentApi({ notices: [] }), ...shell),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

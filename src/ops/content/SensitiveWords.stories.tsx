@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
@@ -17,7 +18,7 @@ const meta = {
   title: 'Ops/内容/敏感词',
   component: SensitiveWords,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/words'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/content/words'), ...msw(...contentApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SensitiveWords>;
 export default meta;
@@ -87,9 +88,7 @@ export const AddEmpty: Story = {
 
 export const AddRefused: Story = {
   name: '添加被拒绝（词过长）',
-  parameters: {
-    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell] },
-  },
+  parameters: msw(...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('刷单返利', {}, T);
@@ -187,7 +186,7 @@ export const TestClean: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...contentApi({ words: [] }), ...shell] } },
+  parameters: msw(...contentApi({ words: [] }), ...shell),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

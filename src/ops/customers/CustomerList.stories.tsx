@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -20,7 +21,7 @@ const meta = {
   title: 'Ops/客户',
   component: CustomerList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/customers'), msw: { handlers: [...customerApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/customers'), ...msw(...customerApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CustomerList>;
 export default meta;
@@ -93,7 +94,7 @@ export const Filtered: Story = {
 /** A 审核员 at 客户: the route guard's answer, the page never mounted. */
 export const Refused: Story = {
   name: '审核员：无权访问',
-  parameters: { msw: { handlers: [...customerApi({ calls }), ...opsApi({ operator: reviewer })] } },
+  parameters: msw(...customerApi({ calls }), ...opsApi({ operator: reviewer })),
   render: () => (
     <RequireSession>
       <OpsLayout menuCollapsed={false} />
@@ -124,14 +125,10 @@ export const Freeze: Story = {
 
 export const FreezeRefused: Story = {
   name: '冻结被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
@@ -160,14 +157,10 @@ export const Unfreeze: Story = {
 
 export const UnfreezeRefused: Story = {
   name: '解冻被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
@@ -196,9 +189,7 @@ export const Unlock: Story = {
 
 export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
-  parameters: {
-    msw: { handlers: [...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell] },
-  },
+  parameters: msw(...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
@@ -231,14 +222,10 @@ export const ResetPassword: Story = {
 
 export const ResetPasswordRefused: Story = {
   name: '重置密码被拒绝（没有邮箱）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
@@ -296,14 +283,10 @@ export const CreditInvalid: Story = {
 
 export const CreditRefused: Story = {
   name: '调整额度被拒绝（余额不足）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement, 'a10011');
     await userEvent.type(await field(dialog, /金额/, 'input'), '-100');
@@ -366,14 +349,10 @@ export const LoginAs: Story = {
 
 export const LoginAsRefused: Story = {
   name: '以该账户登录被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
@@ -390,9 +369,7 @@ export const LoginAsRefused: Story = {
 
 export const LoginAsEnterRefused: Story = {
   name: '以该账户登录：令牌兑换被拒绝',
-  parameters: {
-    msw: { handlers: [...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell] },
-  },
+  parameters: msw(...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell),
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import Monitor from './Monitor';
 import { emptySeries, monitorApi, monitorSeries } from './monitor.mock';
@@ -12,7 +13,7 @@ const meta = {
   title: 'Ops/监控',
   component: Monitor,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/monitor'), msw: { handlers: [...monitorApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/monitor'), ...msw(...monitorApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },
@@ -114,7 +115,7 @@ export const DayFromAddress: Story = {
 /** A fresh platform: nothing happened yet, every chart says so instead of drawing empty axes. */
 export const Empty: Story = {
   name: '无数据（新平台）',
-  parameters: { msw: { handlers: [...monitorApi({ calls, series: emptySeries }), ...shell] } },
+  parameters: msw(...monitorApi({ calls, series: emptySeries }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('最近一小时没有受理或发送的短信', {}, T)).toBeInTheDocument();
@@ -151,7 +152,7 @@ export const Refresh: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: { msw: { handlers: [...monitorApi({ series: 'loading' }), ...shell] } },
+  parameters: msw(...monitorApi({ series: 'loading' }), ...shell),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByTestId('monitor-loading', {}, T)).toBeInTheDocument();
   },
@@ -159,7 +160,7 @@ export const Loading: Story = {
 
 export const LoadError: Story = {
   name: '加载失败',
-  parameters: { msw: { handlers: [...monitorApi({ calls, series: 'error' }), ...shell] } },
+  parameters: msw(...monitorApi({ calls, series: 'error' }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('monitor-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -17,7 +18,7 @@ const meta = {
   title: 'Ops/运营人员',
   component: OperatorList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/operators'), msw: { handlers: [...operatorsApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/operators'), ...msw(...operatorsApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof OperatorList>;
 export default meta;
@@ -142,9 +143,7 @@ export const AddInvalid: Story = {
 
 export const AddRefused: Story = {
   name: '新增被拒绝（登录名已被使用）',
-  parameters: {
-    msw: { handlers: [...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell] },
-  },
+  parameters: msw(...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const dialog = await openAdd(canvasElement);
     await fill(dialog, 'reviewer1', 'Passw0rd!');
@@ -190,9 +189,7 @@ export const Enable: Story = {
 /** one's own row: the server refuses, its message is shown */
 export const DisableSelfRefused: Story = {
   name: '停用自己：被拒绝',
-  parameters: {
-    msw: { handlers: [...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell] },
-  },
+  parameters: msw(...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));

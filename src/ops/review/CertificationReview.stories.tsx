@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -20,7 +21,7 @@ const meta = {
   title: 'Ops/审核/资质认证',
   component: CertificationReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/certifications'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  parameters: { app: opsApp('/ops/review/certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CertificationReview>;
 export default meta;
@@ -153,9 +154,7 @@ export const RejectDialog: Story = {
 /** Another operator took it first: the server's answer stays in the dialog, the list refreshes behind it. */
 export const RejectRefused: Story = {
   name: '驳回被拒绝（已被他人审核）',
-  parameters: {
-    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
-  },
+  parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
@@ -172,14 +171,10 @@ export const RejectRefused: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
-        ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
+    ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect((await c.findAllByText('暂无数据', {}, T))[0]).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -16,7 +17,7 @@ const meta = {
   title: 'Ops/审核/发票',
   component: InvoiceReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/invoices'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  parameters: { app: opsApp('/ops/review/invoices'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof InvoiceReview>;
 export default meta;
@@ -117,19 +118,15 @@ export const ToMailed: Story = {
 /** A VAT invoice mailed without its express data: said before the call, on the fields. */
 export const MailedVatNeedsExpress: Story = {
   name: '专票邮寄未填快递信息',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({
-          calls,
-          invoices: [
-            { ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] },
-          ],
-        }),
-        ...opsApi(),
+  parameters: msw(
+    ...reviewApi({
+      calls,
+      invoices: [
+        { ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] },
       ],
-    },
-  },
+    }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await pick(dialog, InvoiceStatus.Mailed);
@@ -143,14 +140,10 @@ export const MailedVatNeedsExpress: Story = {
 /** The server refuses (the status was changed meanwhile): its message stays in the dialog. */
 export const Refused: Story = {
   name: '变更被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }),
-        ...opsApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    ...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await pick(dialog, InvoiceStatus.Issuing);
@@ -174,7 +167,7 @@ export const All: Story = {
 
 export const Empty: Story = {
   name: '无待处理',
-  parameters: { msw: { handlers: [...reviewApi({ invoices: [] }), ...opsApi()] } },
+  parameters: msw(...reviewApi({ invoices: [] }), ...opsApi()),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -18,7 +19,7 @@ const meta = {
   title: 'Ops/审核/签名',
   component: SignReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/signs'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  parameters: { app: opsApp('/ops/review/signs'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignReview>;
 export default meta;
@@ -70,9 +71,7 @@ export const Approve: Story = {
 /** The server refuses 通过 (another operator rejected it meanwhile): its message is toasted, the list asked again. */
 export const ApproveRefused: Story = {
   name: '通过被拒绝（已被他人审核）',
-  parameters: {
-    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
-  },
+  parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
@@ -110,9 +109,7 @@ export const Reject: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: { handlers: [...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()] },
-  },
+  parameters: msw(...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -18,7 +19,7 @@ const meta = {
   title: 'Ops/审核/模板',
   component: TemplateReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/templates'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  parameters: { app: opsApp('/ops/review/templates'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof TemplateReview>;
 export default meta;
@@ -90,14 +91,10 @@ export const Approve: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
-        ...opsApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
 import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
 import { blacklist } from './data';
@@ -13,7 +13,7 @@ const meta = {
   title: 'Send/Blacklist',
   component: BlacklistList,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/blacklist' }, msw: { handlers: [...consoleApi(), ...blacklistApi({ calls })] } },
+  parameters: { app: { path: '/sms/blacklist' }, ...msw(...consoleApi(), ...blacklistApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof BlacklistList>;
 export default meta;
@@ -48,14 +48,10 @@ export const Agent: Story = {
 
 export const SubAccountOwn: Story = {
   name: '子账户：只有自己的黑名单',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
@@ -101,7 +97,7 @@ export const AddNumbers: Story = {
 
 export const AddRefused: Story = {
   name: '添加：没有有效号码',
-  parameters: { msw: { handlers: [addNoValid, ...consoleApi(), ...blacklistApi()] } },
+  parameters: msw(addNoValid, ...consoleApi(), ...blacklistApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(document.body);
@@ -147,7 +143,7 @@ export const ExportWithFilters: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...blacklistApi()] } },
+  parameters: msw(exportNoData, ...consoleApi(), ...blacklistApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13912345678', {}, T);

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
 import { clearCalls, withApp } from '@/stories/withApp';
 import InvoiceApply from './InvoiceApply';
@@ -24,7 +24,7 @@ const meta = {
   title: 'Finance/InvoiceApply',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/invoice/add' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
+  parameters: { app: { path: '/finance/invoice/add' }, ...msw(...consoleApi(), ...invoiceApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
@@ -76,9 +76,7 @@ export const AmountMessages: Story = {
 
 export const OrdinaryMessages: Story = {
   name: '普通发票：抬头、邮箱、手机号码、纳税人识别号',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })] },
-  },
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await amount(c, '100');
@@ -145,23 +143,19 @@ export const ConfirmAndSubmit: Story = {
 
 export const ServerRefusal: Story = {
   name: '服务器拒绝（显示在字段上）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...invoiceApi({
-          calls,
-          check: {
-            code: 400,
-            msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
-            data: {
-              errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }],
-            },
-          },
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...invoiceApi({
+      calls,
+      check: {
+        code: 400,
+        msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
+        data: {
+          errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }],
+        },
+      },
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await amount(c, '20');
@@ -173,24 +167,20 @@ export const ServerRefusal: Story = {
 
 export const SubAccount: Story = {
   name: '子账户：不选择发票类型和开票账户',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...invoiceApi({
-          calls,
-          init: initFor({
-            clientId: 'b20001',
-            accountStr: 'b20001-上海优品电商有限公司',
-            canChooseType: false,
-            canChooseAccount: false,
-            invoiceTypes: [1],
-            canAmount: '1200.00',
-          }),
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...invoiceApi({
+      calls,
+      init: initFor({
+        clientId: 'b20001',
+        accountStr: 'b20001-上海优品电商有限公司',
+        canChooseType: false,
+        canChooseAccount: false,
+        invoiceTypes: [1],
+        canAmount: '1200.00',
+      }),
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1,200.00');
@@ -263,7 +253,7 @@ export const AgentBackToOwn: Story = {
 
 export const AgentAccountRefused: Story = {
   name: '代理商：所选账户被拒（无权访问），仍为原账户',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, accounts: {} })] } },
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, accounts: {} })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
@@ -276,7 +266,7 @@ export const AgentAccountRefused: Story = {
 
 export const NoAmount: Story = {
   name: '没有可开票金额',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ canAmount: '0.00' }) })] } },
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, init: initFor({ canAmount: '0.00' }) })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('no-amount', {}, T)).toBeInTheDocument();
@@ -286,7 +276,7 @@ export const NoAmount: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: { msw: { handlers: [never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })] } },
+  parameters: msw(never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })),
   play: async ({ canvasElement }) =>
     waitFor(() => expect(canvasElement.querySelector('.ant-card-loading')).not.toBeNull(), T),
 };

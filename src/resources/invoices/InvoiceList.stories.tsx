@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
 import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
@@ -28,7 +28,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/finance/invoice/add/list' },
-    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] },
+    ...msw(...consoleApi(), ...invoiceApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
@@ -78,7 +78,7 @@ export const AccountColumn: Story = {
 
 export const SubAccountNoAccountColumn: Story = {
   name: '子账户：无开票账户列',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...invoiceApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...invoiceApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('FP20261120000106', {}, T);

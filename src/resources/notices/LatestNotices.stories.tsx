@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
 import Home from '@/pages/Home';
 import { LatestNotices } from './LatestNotices';
 import { demoNotices } from './fixtures';
@@ -18,7 +18,10 @@ type Story = StoryObj<typeof meta>;
 
 export const AtMostTen: Story = {
   name: '最多 10 条',
-  parameters: { msw: { handlers: [http.get('/api/agent/notice', () => ok(demoNotices(12))), ...consoleApi()] } },
+  parameters: msw(
+    http.get('/api/agent/notice', () => ok(demoNotices(12))),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
@@ -40,9 +43,10 @@ export const Empty: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: {
-    msw: { handlers: [http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
-  },
+  parameters: msw(
+    http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('公告加载失败', {}, T)).toBeInTheDocument();
   },
@@ -51,7 +55,10 @@ export const Failed: Story = {
 export const OnHome: Story = {
   name: '首页中的最新公告',
   render: () => <Home />,
-  parameters: { msw: { handlers: [http.get('/api/agent/notice', () => ok(demoNotices(3))), ...consoleApi()] } },
+  parameters: msw(
+    http.get('/api/agent/notice', () => ok(demoNotices(3))),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('欢迎您，深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();

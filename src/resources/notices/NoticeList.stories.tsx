@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
 import NoticeList from './NoticeList';
 import NoticeView from './NoticeView';
 import { demoNotices } from './fixtures';
@@ -47,18 +47,14 @@ const searched: string[] = [];
 
 export const Filled: Story = {
   name: '有数据（多页，搜索，点击查看）',
-  parameters: {
-    msw: {
-      handlers: [
-        noticePage(40, searched),
-        http.get('/api/agent/notice/detail', ({ request }) => {
-          const id = Number(new URL(request.url).searchParams.get('noticeId'));
-          return ok(demoNotices(40).find((n) => n.id === id));
-        }),
-        ...consoleApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    noticePage(40, searched),
+    http.get('/api/agent/notice/detail', ({ request }) => {
+      const id = Number(new URL(request.url).searchParams.get('noticeId'));
+      return ok(demoNotices(40).find((n) => n.id === id));
+    }),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
@@ -87,7 +83,7 @@ export const Filled: Story = {
 
 export const SearchWithButton: Story = {
   name: '点击查询按钮搜索',
-  parameters: { msw: { handlers: [noticePage(40, searched), ...consoleApi()] } },
+  parameters: msw(noticePage(40, searched), ...consoleApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('共 40 条', {}, T);
@@ -100,7 +96,7 @@ export const SearchWithButton: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [noticePage(0), ...consoleApi()] } },
+  parameters: msw(noticePage(0), ...consoleApi()),
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
@@ -109,7 +105,7 @@ export const Empty: Story = {
 
 export const OnePage: Story = {
   name: '仅一页（不显示分页）',
-  parameters: { msw: { handlers: [noticePage(6), ...consoleApi()] } },
+  parameters: msw(noticePage(6), ...consoleApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
@@ -120,17 +116,13 @@ export const OnePage: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/agent/noticePage', async () => {
-          await delay('infinite');
-          return HttpResponse.json({});
-        }),
-        ...consoleApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.post('/api/agent/noticePage', async () => {
+      await delay('infinite');
+      return HttpResponse.json({});
+    }),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
   },
@@ -138,9 +130,10 @@ export const Loading: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: {
-    msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
-  },
+  parameters: msw(
+    http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     // the shared list error state: the message and 重试, not an empty list
     const error = await within(canvasElement).findByTestId('list-error', {}, T);

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
 import NoticeView from './NoticeView';
 import { demoNotices, xssNotice } from './fixtures';
 
@@ -17,9 +17,10 @@ type Story = StoryObj<typeof meta>;
 
 export const Normal: Story = {
   name: '正常',
-  parameters: {
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])), ...consoleApi()] },
-  },
+  parameters: msw(
+    http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('2026年12月6日凌晨系统维护公告');
@@ -34,7 +35,10 @@ export const XssRenderedHarmless: Story = {
   name: '恶意内容被无害化',
   parameters: {
     app: { path: '/notice/view?noticeId=666' },
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(xssNotice)), ...consoleApi()] },
+    ...msw(
+      http.get('/api/agent/notice/detail', () => ok(xssNotice)),
+      ...consoleApi(),
+    ),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -59,7 +63,10 @@ export const NotFound: Story = {
   name: '公告不存在',
   parameters: {
     app: { path: '/notice/view?noticeId=999999' },
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')), ...consoleApi()] },
+    ...msw(
+      http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')),
+      ...consoleApi(),
+    ),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

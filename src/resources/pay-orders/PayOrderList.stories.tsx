@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderList } from './PayOrderList';
@@ -15,7 +15,7 @@ const meta = {
   title: 'Finance/PayOrderList',
   component: PayOrderList,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/payorder' }, msw: { handlers: [...consoleApi(), ...payApi({ calls })] } },
+  parameters: { app: { path: '/finance/payorder' }, ...msw(...consoleApi(), ...payApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PayOrderList>;
 export default meta;
@@ -47,36 +47,32 @@ export const EveryState: Story = {
 /** a sandbox order (PAY_SANDBOX: the demo's provider) is marked 沙箱; a real one shows - */
 export const SandboxMarked: Story = {
   name: '沙箱订单标记',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          orders: [
-            payOrder({
-              rowNum: 1,
-              paymentId: 'P2026112510000000000021',
-              paymentState: 2,
-              paymentStateStr: '支付成功',
-              countDownStr: '',
-              qrCode: '',
-              sandbox: 1,
-            }),
-            payOrder({
-              rowNum: 2,
-              paymentId: 'P2026112510000000000020',
-              paymentState: 5,
-              paymentStateStr: '支付成功',
-              countDownStr: '',
-              qrCode: '',
-              sandbox: 0,
-            }),
-          ],
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      orders: [
+        payOrder({
+          rowNum: 1,
+          paymentId: 'P2026112510000000000021',
+          paymentState: 2,
+          paymentStateStr: '支付成功',
+          countDownStr: '',
+          qrCode: '',
+          sandbox: 1,
+        }),
+        payOrder({
+          rowNum: 2,
+          paymentId: 'P2026112510000000000020',
+          paymentState: 5,
+          paymentStateStr: '支付成功',
+          countDownStr: '',
+          qrCode: '',
+          sandbox: 0,
         }),
       ],
-    },
-  },
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000021', {}, T);
@@ -89,29 +85,25 @@ export const SandboxMarked: Story = {
 
 export const CountdownAtZero: Story = {
   name: '倒计时到 0：按钮禁用，列表重新加载',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          orders: (n) =>
-            n === 1
-              ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
-              : [
-                  payOrder({
-                    paymentId: 'P2026112510000000000009',
-                    paymentState: 4,
-                    paymentStateStr: '已取消',
-                    countDownStr: '',
-                    qrCode: '',
-                    remark: '超时未支付，订单已关闭',
-                  }),
-                ],
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      orders: (n) =>
+        n === 1
+          ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
+          : [
+              payOrder({
+                paymentId: 'P2026112510000000000009',
+                paymentState: 4,
+                paymentStateStr: '已取消',
+                countDownStr: '',
+                qrCode: '',
+                remark: '超时未支付，订单已关闭',
+              }),
+            ],
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000009', {}, T);
@@ -123,14 +115,10 @@ export const CountdownAtZero: Story = {
 
 export const ZeroDisablesButtons: Story = {
   name: '倒计时为 0 的未支付订单：支付、取消不可用',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('P2026112510000000000010', {}, T);

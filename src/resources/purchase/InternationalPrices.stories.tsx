@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http, HttpResponse } from 'msw';
 import { expect, userEvent, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { InternationalPrices } from './InternationalPrices';
 import { purchaseHandlers } from './purchase.mock';
 
@@ -12,7 +12,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/sms/smspurchaselayout/purchase/international' },
-    msw: { handlers: [...purchaseHandlers(), ...consoleApi()] },
+    ...msw(...purchaseHandlers(), ...consoleApi()),
   },
 } satisfies Meta<typeof InternationalPrices>;
 export default meta;
@@ -31,21 +31,17 @@ export const List: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...purchaseHandlers({ prices: [] }), ...consoleApi()] } },
+  parameters: msw(...purchaseHandlers({ prices: [] }), ...consoleApi()),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Unavailable: Story = {
   name: '接口不存在',
-  parameters: {
-    msw: {
-      handlers: [
-        http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })),
-        ...consoleApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

@@ -3,7 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { ReplyList } from './ReplyList';
 import { moRecords } from './data';
@@ -16,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/sendlayout/sendrecord/reply' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReplyList>;

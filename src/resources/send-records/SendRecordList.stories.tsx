@@ -3,7 +3,7 @@ import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { refuse, sendApi, type Calls } from '@/stories/sendApi';
 import { SendRecordList } from './SendRecordList';
 import { sendRecords } from './data';
@@ -16,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/sendlayout/sendrecord' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SendRecordList>;
@@ -75,7 +75,7 @@ export const ProvinceAndCity: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
@@ -88,9 +88,7 @@ const keptFrom = () => businessNow().subtract(30, 'day').format('YYYY-MM-DD');
 
 export const RetentionNotice: Story = {
   name: '部分超出保留期：提示只能查询近N个月',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
-  },
+  parameters: msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // the kept part is listed, under the notice
@@ -105,7 +103,7 @@ export const InsideRetention: Story = {
   name: '保留期内：无提示',
   parameters: {
     app: { path: `/customer/sendlayout/sendrecord?beginDate=${keptFrom()}` },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
+    ...msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
@@ -117,11 +115,7 @@ export const InsideRetention: Story = {
 
 export const PastRetention: Story = {
   name: '整个范围超出保留期：提示，不显示空表',
-  parameters: {
-    msw: {
-      handlers: [refuse('send/getrecords', 400, '只能查询近6个月的发送记录'), ...consoleApi(), ...sendApi({ calls })],
-    },
-  },
+  parameters: msw(refuse('send/getrecords', 400, '只能查询近6个月的发送记录'), ...consoleApi(), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     await expect(await body().findByText('只能查询近6个月的发送记录', {}, T)).toBeInTheDocument();
     // the list says why it has no rows, not 暂无数据 alone
@@ -148,15 +142,11 @@ export const ExportRecords: Story = {
 
 export const ExportTooMany: Story = {
   name: '导出记录：超过100万',
-  parameters: {
-    msw: {
-      handlers: [
-        refuse('send/exportrecords', 400, '导出记录数不能大于100万。'),
-        ...consoleApi(),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    refuse('send/exportrecords', 400, '导出记录数不能大于100万。'),
+    ...consoleApi(),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
@@ -167,15 +157,11 @@ export const ExportTooMany: Story = {
 
 export const ExportNumbersNoData: Story = {
   name: '导出号码：无数据',
-  parameters: {
-    msw: {
-      handlers: [
-        refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'),
-        ...consoleApi(),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
+  parameters: msw(
+    refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'),
+    ...consoleApi(),
+    ...sendApi({ calls }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);

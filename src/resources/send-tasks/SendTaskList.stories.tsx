@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { sendApi, taskRows, type Calls } from '@/stories/sendApi';
 import { SendTaskList } from './SendTaskList';
 import { sendTasks } from './data';
@@ -16,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/smstask' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
@@ -45,14 +45,10 @@ export const Filled: Story = {
 
 export const SubAccount: Story = {
   name: '子账户：无账户筛选',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('T202611230002', {}, T);
@@ -67,17 +63,13 @@ export const SubAccount: Story = {
  */
 export const AwaitingReview: Story = {
   name: '任务待平台审核：进度下方提示',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...sendApi({
-          calls,
-          tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...sendApi({
+      calls,
+      tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const note = await c.findByTestId('task-awaiting-review', {}, T);
@@ -220,7 +212,7 @@ export const DetailResendFailed: Story = {
 
 export const DetailResendRefused: Story = {
   name: '详情：重发被拒绝（余量不足，提示一次）',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })] } },
+  parameters: msw(...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })),
   play: async ({ canvasElement }) => {
     const body = await openDetail(canvasElement);
     await userEvent.click(await body.findByTestId('resend-failed', {}, T));
@@ -234,7 +226,7 @@ export const DetailResendRefused: Story = {
 
 export const DetailNoFailures: Story = {
   name: '详情：没有失败号码时不能重发',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, failNum: 0 })] } },
+  parameters: msw(...consoleApi(), ...sendApi({ calls, failNum: 0 })),
   play: async ({ canvasElement }) => {
     const body = await openDetail(canvasElement);
     const button = await body.findByTestId('resend-failed', {}, T);

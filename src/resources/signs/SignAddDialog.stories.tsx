@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { T, clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { SignAddDialog } from './SignAddDialog';
 import { addDuplicate, signApi } from './signs.mock';
 
@@ -13,7 +13,7 @@ const meta = {
   component: SignAddDialog,
   decorators: [withApp],
   args: { open: true, agent: true, onClose: fn(), onAdded: fn() },
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
+  parameters: msw(...consoleApi(), ...signApi({ calls })),
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignAddDialog>;
 export default meta;
@@ -68,7 +68,7 @@ export const SubAccountAdds: Story = {
 export const ServerRefusesDuplicate: Story = {
   name: '服务端：重复签名',
   args: { agent: false },
-  parameters: { msw: { handlers: [addDuplicate, ...consoleApi(), ...signApi()] } },
+  parameters: msw(addDuplicate, ...consoleApi(), ...signApi()),
   play: async ({ args }) => {
     const b = page();
     await b.findByText('新增签名', {}, T);

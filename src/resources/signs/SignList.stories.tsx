@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { SignList } from './SignList';
 import { exportNoData, signApi, signRows } from './signs.mock';
 import { signs } from './data';
@@ -14,7 +14,7 @@ const meta = {
   title: 'Signs/SignReport',
   component: SignList,
   decorators: [withApp],
-  parameters: { app: { path: '/template/SignReport' }, msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
+  parameters: { app: { path: '/template/SignReport' }, ...msw(...consoleApi(), ...signApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignList>;
 export default meta;
@@ -51,14 +51,10 @@ export const SearchBySign: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
@@ -71,9 +67,7 @@ export const SubAccount: Story = {
 
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })] },
-  },
+  parameters: msw(...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();
@@ -83,17 +77,13 @@ export const RejectedRows: Story = {
 
 export const DeleteWithConfirmation: Story = {
   name: '删除（确认后）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...signApi({
-          calls,
-          rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...signApi({
+      calls,
+      rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(document.body);
@@ -108,7 +98,7 @@ export const DeleteWithConfirmation: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...signApi()] } },
+  parameters: msw(exportNoData, ...consoleApi(), ...signApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('易购优选', {}, T);

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ok } from '@/stories/mockApi';
+import { ok, msw } from '@/stories/mockApi';
 import { withApp } from '@/stories/withApp';
 import OpenAccount from './OpenAccount';
 import { subAccountHandlers } from './storyMocks';
@@ -140,21 +140,17 @@ const pngFile = (name: string) =>
 
 export const CustomerOpened: Story = {
   name: '客户账户：上传资质并开户（只提交所显示的字段）',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/file/upload', ({ request }) => {
-          sent.upload = new URL(request.url).search;
-          return ok({ path: 'a10001/open0001.png', url: '/api/files/a10001/open0001.png' }, '上传成功');
-        }),
-        http.post('/api/client/account/addUser', async ({ request }) => {
-          sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
-          return ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '', email: '' }, '开户成功');
-        }),
-        ...subAccountHandlers(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.post('/api/file/upload', ({ request }) => {
+      sent.upload = new URL(request.url).search;
+      return ok({ path: 'a10001/open0001.png', url: '/api/files/a10001/open0001.png' }, '上传成功');
+    }),
+    http.post('/api/client/account/addUser', async ({ request }) => {
+      sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
+      return ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '', email: '' }, '开户成功');
+    }),
+    ...subAccountHandlers(),
+  ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(document.body);

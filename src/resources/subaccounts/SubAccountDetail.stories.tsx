@@ -4,7 +4,7 @@ import { withApp } from '@/stories/withApp';
 import SubAccountDetail from './SubAccountDetail';
 import OwnBalance from './OwnBalance';
 import { http } from 'msw';
-import { ok } from '@/stories/mockApi';
+import { ok, msw } from '@/stories/mockApi';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
@@ -203,21 +203,19 @@ export const PostpaidOwnBalance: Story = {
   render: () => <OwnBalance />,
   parameters: {
     app: { path: '/customer/finance/balance', route: '*' },
-    msw: {
-      handlers: [
-        http.get('/api/client/ledger', () =>
-          ok({
-            clientid: 'client3',
-            name: '宁波港航物流有限公司',
-            balance: '0.00',
-            paytype: 1,
-            paytype_str: '后付费',
-            list: [],
-          }),
-        ),
-        ...subAccountHandlers(),
-      ],
-    },
+    ...msw(
+      http.get('/api/client/ledger', () =>
+        ok({
+          clientid: 'client3',
+          name: '宁波港航物流有限公司',
+          balance: '0.00',
+          paytype: 1,
+          paytype_str: '后付费',
+          list: [],
+        }),
+      ),
+      ...subAccountHandlers(),
+    ),
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { templateApi } from './mockTemplates';
 import { generalTemplates } from './data';
@@ -13,7 +13,7 @@ const meta = {
   title: 'Templates/GeneralTemplateList',
   component: GeneralTemplateList,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...templateApi({ calls }), ...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(...templateApi({ calls }), ...consoleApi()) },
 } satisfies Meta<typeof GeneralTemplateList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -46,7 +46,7 @@ export const FilterByAttribute: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
+  parameters: msw(...templateApi(), ...consoleApi({ user: subAccount })),
   play: async ({ canvasElement }) => {
     await expect(
       await within(canvasElement).findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T),

@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within, screen } from 'storybook/test';
 import { Route, Routes } from 'react-router';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
@@ -20,7 +20,7 @@ const meta = {
   parameters: {
     layout: 'padded',
     app: { path: '/template/intelligent' },
-    msw: { handlers: [...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })] },
+    ...msw(...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })),
   },
 } satisfies Meta<typeof SmartTemplateList>;
 export default meta;
@@ -65,7 +65,7 @@ export const FilterByState: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
+  parameters: msw(...templateApi(), ...consoleApi({ user: subAccount })),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
@@ -88,11 +88,7 @@ export const RejectedWithReason: Story = {
 
 export const NotCreatorRows: Story = {
   name: '非创建者的模板没有操作',
-  parameters: {
-    msw: {
-      handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()],
-    },
-  },
+  parameters: msw(...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await rowOf(c, '您的订单{orderNo}已送达，感谢您的惠顾。');
