@@ -43,8 +43,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AgentPackageMode: Story = {
   name: '代理商（产品包账户）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const account = await c.findByTestId('account', {}, T);
     await expect(within(account).getByText('代理商')).toBeInTheDocument();
     await expect(within(account).getByText('（a10001）')).toBeInTheDocument();
@@ -62,8 +61,7 @@ export const AgentPackageMode: Story = {
 export const NarrowWindowMenuCollapsed: Story = {
   name: '窗口窄于 1280 px：菜单收起',
   args: { menuCollapsed: true },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('account', {}, T);
     const menu = c.getByTestId('side-menu');
     await expect(menu).toHaveAttribute('data-collapsed', 'true');
@@ -78,8 +76,7 @@ export const NarrowWindowMenuCollapsed: Story = {
 export const OnlineRechargeOffered: Story = {
   name: '代理商：在线充值',
   parameters: msw(...payApi({ isOpenPay: 1 }), ...shellAndHome()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('online-recharge', {}, T)).toHaveTextContent('在线充值');
   },
 };
@@ -87,8 +84,7 @@ export const OnlineRechargeOffered: Story = {
 export const AgentDirectChargeMode: Story = {
   name: '代理商（直充账户）',
   parameters: { msw: { handlers: shellAndHome({ user: agentDirectChargeMode }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
     await expect(within(c.getByTestId('account')).getByText('代理商')).toBeInTheDocument();
@@ -98,8 +94,7 @@ export const AgentDirectChargeMode: Story = {
 export const SubAccount: Story = {
   name: '子账户',
   parameters: { msw: { handlers: shellAndHome({ user: subAccount }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const account = await c.findByTestId('account', {}, T);
     await expect(within(account).getByText('子账户')).toBeInTheDocument();
     await expect(within(account).getByText('（b20001）')).toBeInTheDocument();
@@ -110,8 +105,7 @@ export const SubAccount: Story = {
 export const NotCertified: Story = {
   name: '未认证提示',
   parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: '未认证' } }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('您还未进行资质认证，认证通过后才能发送短信，');
     await expect(within(banner).getByRole('link', { name: '立即认证' })).toHaveAttribute(
@@ -124,8 +118,7 @@ export const NotCertified: Story = {
 export const PendingCertification: Story = {
   name: '待认证提示（子账户）',
   parameters: { msw: { handlers: shellAndHome({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent(
       '您的认证资料正在审核中，审核通过后才能发送短信',
     );
@@ -137,8 +130,7 @@ export const CertificationRejected: Story = {
   parameters: {
     msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('原因：营业执照图片不清晰');
     await expect(within(banner).getByRole('link', { name: '重新认证' })).toHaveAttribute(
@@ -150,8 +142,7 @@ export const CertificationRejected: Story = {
 
 export const SupportPanelOpen: Story = {
   name: '在线客服面板',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('account', {}, T);
     await userEvent.click(c.getByRole('button', { name: '在线客服' }));
     const page = within(document.body);
@@ -177,8 +168,7 @@ const timeoutParameters = {
 export const SessionTimeout: Story = {
   name: '登录超时遮罩',
   parameters: timeoutParameters,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await expect(within(overlay).getByText('登录超时')).toBeInTheDocument();
     await expect(within(overlay).getByRole('button', { name: /重新登录/ })).toBeEnabled();
@@ -188,8 +178,7 @@ export const SessionTimeout: Story = {
 export const SessionTimeoutRelogin: Story = {
   name: '登录超时后重新登录',
   parameters: timeoutParameters,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await userEvent.click(within(overlay).getByRole('button', { name: /重新登录/ }));
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
@@ -201,8 +190,7 @@ export const SessionTimeoutRelogin: Story = {
 export const NoSession: Story = {
   name: '未登录时跳转登录页',
   parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: shellAndHome({ user: null }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
       '登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2',
     );
@@ -211,8 +199,7 @@ export const NoSession: Story = {
 
 export const Logout: Story = {
   name: '退出登录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /退出登录/ }, T));
     await waitFor(() => expect(c.getByTestId('login-stand-in')).toHaveTextContent('登录页 /login'), T);
   },
@@ -245,8 +232,7 @@ export const BrandBeforeLoginInfo: Story = {
     document.head.append(meta);
     return () => meta.remove();
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('account', {}, T);
     await expect(c.getByTestId('platform-name')).toHaveTextContent('优信短信平台');
     await waitFor(() => expect(document.title).toBe('首页 - 优信短信平台'), T);
@@ -282,8 +268,7 @@ export const CertificationApprovedWhileOpen: Story = {
     baseInfoCalls = 0;
     identityCalls = 0;
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中');
     const before = identityCalls;
     await waitFor(() => expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument(), { timeout: 8000 });
@@ -314,8 +299,7 @@ export const CertificationScreenOnePrompt: Story = {
       </ConsoleLayout>
     </RequireSession>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await expect(c.getAllByText(/您还未进行资质认证/)).toHaveLength(1);
     await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();

@@ -25,8 +25,7 @@ const chartDrawn = (canvasElement: HTMLElement) =>
 
 export const Agent: Story = {
   name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText(`欢迎您，${agentPackageMode.name}`, {}, T)).toBeInTheDocument();
     await expect(c.getByText('a10001')).toBeInTheDocument();
     await expect(c.getByText('代理商')).toBeInTheDocument();
@@ -60,8 +59,7 @@ export const AgentDirect: Story = {
     ...consoleApi({ user: agentDirectChargeMode }),
     ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const header = within(await c.findByTestId('header-balances', {}, T));
     await expect(await header.findByText('账户余额（元）', {}, T)).toBeInTheDocument();
     await expect(header.queryByText('行业剩余（条）')).not.toBeInTheDocument();
@@ -76,8 +74,7 @@ export const SubAccount: Story = {
     ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
     ...reportsApi({ index: subIndexData(0) }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
@@ -109,8 +106,7 @@ export const SubAccountInterfaceMalformed: Story = {
     ...consoleApi({ user: subAccount }),
     ...reportsApi({ index: subIndexData(0) }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
     const card = await c.findByTestId('api-info', {}, T);
     await waitFor(() => expect(card.querySelector('.ant-skeleton')).toBeNull(), T);
@@ -147,8 +143,7 @@ export const Empty: Story = {
       }),
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('today-stats', {}, T);
     await chartDrawn(canvasElement);
     await expect(c.getByTestId('week-chart')).toHaveAttribute('data-total', '0');
@@ -161,8 +156,7 @@ export const Empty: Story = {
 
 export const DeliveryCard: Story = {
   name: '近7天投递分析：各运营商成功率与主要失败原因',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const card = within(await c.findByTestId('delivery-analytics', {}, T));
     await expect(await card.findByTestId('carrier-chart', {}, T)).toBeInTheDocument();
     const reasons = card.getByTestId('top-reasons');
@@ -179,8 +173,7 @@ export const DeliveryCard: Story = {
 export const DeliveryCardFailed: Story = {
   name: '近7天投递分析：加载失败',
   parameters: msw(...consoleApi(), ...reportsApi({ delivery: 'fail' })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
   },

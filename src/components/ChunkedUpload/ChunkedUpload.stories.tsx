@@ -46,8 +46,7 @@ const shows =
 export const Queued: Story = {
   name: '等待上传',
   args: { item: item({}) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('upload-note', {}, T)).toHaveTextContent('等待上传');
     await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'pending');
   },
@@ -60,8 +59,7 @@ export const Hashing: Story = {
 export const Uploading: Story = {
   name: '上传中（进度与速度）',
   args: { item: item({ state: 'uploading', percent: 37, speed: 23.4 * MB }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('上传中 23.4 MB/s')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /暂停/ })).toBeInTheDocument();
   },
@@ -69,8 +67,7 @@ export const Uploading: Story = {
 export const Paused: Story = {
   name: '已暂停',
   args: { item: item({ state: 'paused', percent: 61 }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByTestId('upload-note')).toHaveTextContent('已暂停');
     await expect(c.getByRole('button', { name: /继续/ })).toBeInTheDocument();
   },
@@ -109,8 +106,7 @@ export const Reused: Story = {
 export const Done: Story = {
   name: '上传完成',
   args: { item: item({ state: 'done', percent: 100 }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('上传完成')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /移除/ })).toBeInTheDocument();
   },
@@ -224,8 +220,7 @@ export const LivePauseResumeCancel: Story = {
   name: '暂停、继续、取消（删除分片）',
   render: () => <Live />,
   parameters: msw(...consoleApi(), ...fileApi({ chunkDelay: 400, calls: liveCalls })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     // 3 MB: 3 chunks, slow
     await pick(canvasElement, new File([new Uint8Array(3 * MB - 5).fill(49)], 'big.txt', { type: 'text/plain' }));
     await userEvent.click(await c.findByRole('button', { name: /暂停/ }, T));

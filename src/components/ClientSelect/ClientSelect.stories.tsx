@@ -44,8 +44,7 @@ export const Searchable: Story = {
 export const WithAllAccounts: Story = {
   name: '带“全部账户”',
   args: { allOption: true },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('combobox'));
     await within(document.body).findByText('b20001-上海优品电商有限公司', {}, T);
     const options = document.body.querySelectorAll('.ant-select-item-option');

@@ -32,8 +32,7 @@ type Story = StoryObj<typeof meta>;
 
 export const RechargeAndPay: Story = {
   name: '在线充值 → 扫码支付 → 支付成功',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.click(await c.findByTestId('online-recharge', {}, T));
     const dialog = within(await body(canvasElement).findByRole('dialog', { name: '在线充值' }, T));
     await userEvent.click(dialog.getByRole('button', { name: '去支付' }));

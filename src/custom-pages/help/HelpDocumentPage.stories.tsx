@@ -21,8 +21,7 @@ type Story = StoryObj<typeof meta>;
 export const AgentAllDocuments: Story = {
   name: '代理商：全部文档',
   parameters: msw(loginInfo(all), ...consoleApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     for (const t of [
       'HTTP接口示例代码',
@@ -47,8 +46,7 @@ export const UserGuide: Story = {
     loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
     ...consoleApi({ user: subAccount }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const guide = await c.findByTestId('help-doc-guide', {}, T);
     await expect(canvasElement.querySelector('.ant-list-item')).toBe(guide);
     await expect(within(guide).getByRole('link', { name: '用户使用手册' })).toHaveAttribute(
@@ -62,8 +60,7 @@ export const UserGuide: Story = {
 export const SubAccountNoFaq: Story = {
   name: '子账户：无常见问题文档',
   parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(c.getByText('CMPP接口文档')).toBeInTheDocument();
     await waitFor(() => expect(c.queryByText('常见问题文档')).toBeNull());
@@ -76,8 +73,7 @@ export const OnlyGeneratedHttpDocument: Story = {
     loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(1);
     await expect(c.queryByText('CMPP接口文档')).toBeNull();
@@ -90,8 +86,7 @@ export const DoorDocuments: Story = {
     loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
     ...consoleApi({ user: subAccount }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(3);
     for (const [title, href] of [
@@ -129,8 +124,7 @@ export const Failed: Story = {
 export const CustomerHttpApi: Story = {
   name: '客户 HTTP API 接入说明（OpenAPI 文档、签名、curl 示例）',
   parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(/客户 HTTP API 接入/, {}, T)).toBeInTheDocument();
     // the customer API's own OpenAPI document, not the console's cookie API
     await expect(c.getByRole('link', { name: /OpenAPI 接口描述/ }).getAttribute('href')).toBe(
@@ -159,8 +153,7 @@ export const CustomerHttpApiWhenListFails: Story = {
     http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('openapi-guide')).toBeInTheDocument();
   },

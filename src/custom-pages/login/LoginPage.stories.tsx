@@ -37,8 +37,7 @@ async function fillAndSlide(canvasElement: HTMLElement, username = 'agent01') {
 }
 
 export const Empty: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('heading', { name: '账户登录' })).toBeVisible();
     await expect(c.getByLabelText('帐户名')).toHaveValue('');
     await expect(c.getByText('请按住滑块，拖到最右边')).toBeVisible();
@@ -49,8 +48,7 @@ export const Empty: Story = {
 };
 
 export const ValidationErrors: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /登\s*录/ }));
     await waitFor(() => expect(c.getByText('请输入帐户名')).toBeVisible());
     await waitFor(() => expect(c.getByText('请输入密码')).toBeVisible());
@@ -60,8 +58,7 @@ export const ValidationErrors: Story = {
 };
 
 export const CaptchaPassed: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const slider = await c.findByRole('slider', { name: '滑块验证' });
     slider.focus();
     await userEvent.keyboard('{End}');
@@ -113,8 +110,7 @@ export const Locked: Story = {
 };
 
 export const SupportPanel: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /在线咨询/ }));
     const panel = await c.findByRole('dialog', { name: '在线咨询' });
     await expect(await within(panel).findByText('商务经理')).toBeVisible();

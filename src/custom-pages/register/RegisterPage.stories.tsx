@@ -55,8 +55,7 @@ const registerAnswer = (answer: () => Response) => ({
 });
 
 export const Form: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('heading', { name: '注册账户' })).toBeVisible();
     for (const label of ['个人/公司名称', '登录邮箱', '国家代码', '手机号', '手机验证码', '密码', '确认密码']) {
       await expect(c.getByLabelText(label)).toBeInTheDocument();
@@ -69,8 +68,7 @@ export const Form: Story = {
 };
 
 export const ValidationErrors: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(c.getByText('请输入手机号')).toBeVisible());
     await expect(c.getByText('请先完成滑块验证')).toBeVisible();
@@ -90,8 +88,7 @@ export const ValidationErrors: Story = {
 };
 
 export const SliderBeforeCode: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     sent.body = undefined;
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -103,8 +100,7 @@ export const SliderBeforeCode: Story = {
 };
 
 export const CountdownRunning: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     sent.body = undefined;
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await passSlider(c);
@@ -124,8 +120,7 @@ export const SendCodeRefused: Story = {
     http.post('*/api/userCenter/sendCode', () => fail(500, '手机号码已存在')),
     ...publicHandlers,
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await passSlider(c);
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -136,8 +131,7 @@ export const SendCodeRefused: Story = {
 
 export const ConfirmReplace: Story = {
   parameters: registerAnswer(() => fail(501, '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？')),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     const dialog = await within(document.body).findByRole('dialog');
     await expect(dialog.querySelector('.ant-modal-confirm-title')).toHaveTextContent('提示');
@@ -150,8 +144,7 @@ export const ConfirmReplace: Story = {
 
 export const SuccessCertify: Story = {
   parameters: registerAnswer(() => ok({ clientid: 'a1001', autoLogin: true })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     await expect(await c.findByText('注册成功')).toBeVisible();
     await expect(c.getByRole('button', { name: /去\s*认\s*证/ })).toBeVisible();
@@ -161,8 +154,7 @@ export const SuccessCertify: Story = {
 
 export const SuccessGoLogin: Story = {
   parameters: registerAnswer(() => ok({ clientid: 'a1001', autoLogin: false })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     await expect(await c.findByText('注册完成')).toBeVisible();
     await expect(c.getByText('3秒后自动跳转到登录页')).toBeVisible();

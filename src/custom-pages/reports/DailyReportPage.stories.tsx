@@ -25,8 +25,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '每天一行',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(businessNow().subtract(1, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
     await expect(c.getByText('日报表 b20001')).toBeInTheDocument();
     await expect(calls.preday?.[0]).toMatchObject({ id: 'b20001', clickType: 'normal' });
@@ -56,8 +55,7 @@ export const Empty: Story = {
 export const Postpaid: Story = {
   name: '后付费（paytype=1 → sufday）',
   parameters: { app: { path: '/customer/report/daily_post?id=b20003&paytype=1' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('日报表 b20003', {}, T);
     await waitFor(() => expect(calls.sufday?.[0]).toMatchObject({ id: 'b20003' }), T);
     await expect(calls.preday).toBeUndefined();

@@ -21,8 +21,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AgentWithExpiring: Story = {
   name: '代理商：即将过期标记与合计行',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText('即将过期')).toHaveLength(1);
     await expect(c.getByText('苏州好易购电子商务有限公司')).toBeInTheDocument();
@@ -41,8 +40,7 @@ export const AgentWithExpiring: Story = {
 export const ByType: Story = {
   name: '按产品类型（/remain?type=3）',
   parameters: { app: { path: '/remain?type=3' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect((await c.findAllByText('12,000 条', {}, T)).length).toBeGreaterThan(0);
     await expect(calls.remain?.[0]).toMatchObject({ product_type: '3' });
     await expect(canvasElement.querySelectorAll('.ant-table-tbody tr.ant-table-row')).toHaveLength(1);
@@ -53,8 +51,7 @@ export const ByType: Story = {
 export const SubAccountNoSummary: Story = {
   name: '子账户：无合计行、无账户列',
   parameters: msw(...consoleApi({ user: subAccount }), ...reportsApi({ calls, remain: remainRows.slice(0, 2) })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('remain-summary-own')).not.toBeInTheDocument();
     await expect(c.queryByTestId('remain-summary-sub')).not.toBeInTheDocument();
@@ -107,8 +104,7 @@ export const AgentOwnAndSubAccountsApart: Story = {
       ],
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('remain-summary-own', {}, T)).toHaveTextContent('50,000 条');
     await expect(c.getByTestId('remain-summary-sub')).toHaveTextContent('45,500 条 + 200.00 元');
     await expect(c.getByText('赠送')).toBeInTheDocument();

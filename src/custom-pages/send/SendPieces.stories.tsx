@@ -65,8 +65,7 @@ export const AccountOfAgent: Story = {
       <AccountField agent phoneInoutType={0} onChange={fn()} status={error('请选择子账号')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
     await expect(c.getByText('请选择子账号', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
   },
@@ -80,8 +79,7 @@ export const AccountOfSubAccount: Story = {
       <div data-testid="after">—</div>
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('after', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.queryByText('子账号')).toBeNull();
@@ -114,8 +112,7 @@ export const SmsTypesWithoutAccount: Story = {
       <SmsTypeField onChange={fn()} status={error('短信类型不能为空')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('短信类型不能为空')).toBeInTheDocument();
     await openSelect(c);
     await expect(
@@ -146,8 +143,7 @@ export const SignOptional: Story = {
       <SignField optional value="A" onChange={fn()} status={error('签名长度为2-12之间')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('sign-select', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-form-item-required')).toBeNull();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
@@ -169,8 +165,7 @@ const counter = (
       <ContentCounter pieces={countPieces({ content, sign })} {...props} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('content-counter', {}, T)).toHaveTextContent(expected.counter);
     if (expected.pieces) await expect(c.getByTestId('content-pieces')).toHaveTextContent(expected.pieces);
     else await expect(c.queryByTestId('content-pieces')).toBeNull();
@@ -245,8 +240,7 @@ function SourceHarness({ initial, fileFirst }: { initial: NumberMode; fileFirst?
 export const SourceTyped: Story = {
   name: '号码来源：手动输入，切换到文件',
   render: () => <SourceHarness initial={0} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('typed', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('file')).toBeNull();
     const labels = [...c.getByTestId('number-mode').querySelectorAll('label')].map((l) => l.textContent);
@@ -260,8 +254,7 @@ export const SourceTyped: Story = {
 export const SourceFileFirst: Story = {
   name: '号码来源：变量文件在前',
   render: () => <SourceHarness initial={1} fileFirst />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('file', {}, T)).toBeInTheDocument();
     const labels = [...c.getByTestId('number-mode').querySelectorAll('label')].map((l) => l.textContent);
     await expect(labels).toEqual(['导入变量文件', '手动输入']);
@@ -301,8 +294,7 @@ function TimeHarness({
 export const TimeNow: Story = {
   name: '发送时间：立即发送，切换到定时',
   render: () => <TimeHarness kind="ordinary" initial={SendTimeType.Immediate} note="定时说明" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('send-type', {}, T);
     await expect(c.queryByTestId('sendtime')).toBeNull();
     await expect(c.queryByText('定时说明')).toBeNull();
@@ -318,8 +310,7 @@ const cell = (day: string) => document.body.querySelector<HTMLElement>(`.ant-pic
 export const TimeScheduledOrdinary: Story = {
   name: '发送时间：普通短信定时，今天起可选',
   render: () => <TimeHarness kind="ordinary" initial={SendTimeType.Scheduled} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const picker = await c.findByTestId('sendtime', {}, T);
     await expect(picker).toHaveValue(businessNow().add(30, 'minute').format('YYYY-MM-DD HH:mm:00'));
     await userEvent.click(picker);
@@ -341,8 +332,7 @@ export const TimeScheduledInternational: Story = {
       help="定时发送时间须在24小时之内"
     />
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('定时发送时间须在24小时之内', {}, T)).toBeInTheDocument();
     await expect(c.getByText('国际短信定时发送后不可取消')).toBeInTheDocument();
     await userEvent.click(c.getByTestId('sendtime'));

@@ -134,8 +134,7 @@ const pickType = async (c: ReturnType<typeof within>, label = '通知') => {
 
 export const IntlEmpty: Story = {
   name: '国际短信：空白页',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('国际短信发送', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('content-counter')).toHaveTextContent('0 / 500');
   },
@@ -148,8 +147,7 @@ export const IntlNotCertified: Story = {
     ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent(
       '账户未通过资质认证，认证通过后才能发送短信',
     );
@@ -163,8 +161,7 @@ export const VariableNotCertified: Story = {
     app: { path: '/customer/deliverlayout/variablesms' },
     ...msw(...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('submit')).toBeDisabled();
   },
@@ -172,8 +169,7 @@ export const VariableNotCertified: Story = {
 
 export const IntlValidation: Story = {
   name: '国际短信：校验提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // the sign is optional and picked from the approved ones: nothing to say about it
     await userEvent.click(await c.findByTestId('submit', {}, T));
     await expect(await c.findByText('短信类型不能为空', {}, T)).toBeInTheDocument();
@@ -185,8 +181,7 @@ export const IntlValidation: Story = {
 
 export const IntlCountries: Story = {
   name: '国际短信：号码只留数字和逗号，检测国家',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('intl-numbers', {}, T);
     await fireEvent.change(box, { target: { value: '14155552671;447400123456 abc 819012345678' } });
     await expect(box).toHaveValue('14155552671,447400123456,819012345678');
@@ -219,8 +214,7 @@ export const IntlDomesticNumbers: Story = {
     ...consoleApi({ user: both }),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('intl-numbers', {}, T);
     await fireEvent.change(box, { target: { value: '14155552671,8613800138000,008613912345678,12345' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
@@ -249,8 +243,7 @@ export const IntlDomesticNumbersInternationalOnly: Story = {
     ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
     await expect(hint).toHaveTextContent(
@@ -263,8 +256,7 @@ export const IntlDomesticNumbersInternationalOnly: Story = {
 
 export const IntlCharge: Story = {
   name: '国际短信：字数与计费确认，发送',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await pickType(c);
     await fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: 'Hello there' } });
     await fireEvent.change(c.getByTestId('intl-numbers'), { target: { value: '14155552671,447400123456' } });
@@ -287,8 +279,7 @@ export const IntlCharge: Story = {
 
 export const IntlFileMode: Story = {
   name: '国际短信：导入文件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByText('导入文件', {}, T));
     await expect(await c.findByText(/支持 txt、csv、xlsx/, {}, T)).toBeInTheDocument();
   },
@@ -297,8 +288,7 @@ export const IntlFileMode: Story = {
 export const VariableEmpty: Story = {
   name: '变量短信：未选模板',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('变量短信发送', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText('请先选择变量模板').length).toBeGreaterThan(0);
     await userEvent.click(c.getByTestId('submit'));
@@ -310,8 +300,7 @@ export const VariableEmpty: Story = {
 export const VariableTemplatePicked: Story = {
   name: '变量短信：选择变量模板',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await expect(await body().findByText('选择变量模板', { selector: '.ant-modal-title' }, T)).toBeInTheDocument();
     const pick = await body().findAllByRole('button', { name: /^选\s*择$/ }, T);
@@ -325,8 +314,7 @@ export const VariableTemplatePicked: Story = {
 export const VariableManualScreened: Story = {
   name: '变量短信：手动输入、号码筛选、发送',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
@@ -355,8 +343,7 @@ export const VariableScreening: Story = {
     app: { path: '/customer/deliverlayout/variablesms' },
     ...msw(never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
@@ -370,8 +357,7 @@ export const VariableScreening: Story = {
 export const VariableScreenedEmpty: Story = {
   name: '变量短信：筛选后号码为0',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));

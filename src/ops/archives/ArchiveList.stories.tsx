@@ -25,8 +25,7 @@ type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '列表（一个月份的文件缺失）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const newest = (await c.findByText('2026-05', {}, T)).closest('tr') as HTMLElement;
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       '月份',

@@ -30,8 +30,7 @@ const targetTitle = (t: string) =>
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(
       await c.findByText(enumLabel('audit-action', AuditAction.CertificationApprove)!, {}, T),
     ).toBeInTheDocument();
@@ -62,8 +61,7 @@ export const List: Story = {
 /** A row opens onto its fields before and after, the codes as their labels, the changed ones marked. */
 export const BeforeAfter: Story = {
   name: '操作前后（展开）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 10:21:05', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -81,8 +79,7 @@ export const BeforeAfter: Story = {
 
 export const SignRejected: Story = {
   name: '驳回签名的前后',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 10:18:44', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -94,8 +91,7 @@ export const SignRejected: Story = {
 /** 新增运营人员: only the values after. */
 export const OperatorAdded: Story = {
   name: '新增运营人员（只有操作后）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 09:58:31', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -107,8 +103,7 @@ export const OperatorAdded: Story = {
 
 export const FilterByAction: Story = {
   name: '按操作、操作人、账户查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('2026-11-24 10:21:05', {}, T);
     await userEvent.click(c.getByRole('combobox'));
     await userEvent.click(

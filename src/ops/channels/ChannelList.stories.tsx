@@ -38,8 +38,7 @@ const field = (dialog: ReturnType<typeof within>, label: RegExp) =>
 
 export const List: Story = {
   name: '列表（设置与计数）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await expect(main).toHaveTextContent('cmpp://901234@10.0.0.1:7891');
     await expect(main).toHaveTextContent('启用');
@@ -86,8 +85,7 @@ export const List: Story = {
 export const LiveCounters: Story = {
   name: '计数自动刷新与手动刷新',
   parameters: msw(...channelsApi({ calls, grow: 100 }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await expect(main).toHaveTextContent('18,452');
     await userEvent.click(c.getByRole('button', { name: /刷\s*新/ }));
@@ -102,8 +100,7 @@ export const LiveCounters: Story = {
 export const DefaultLink: Story = {
   name: '无通道（默认链路）',
   parameters: msw(...channelsApi({ calls, rows: [defaultLinkRow] }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('default-link', {}, T)).toHaveTextContent(entity.defaultLink);
     const row = await rowOf(canvasElement, '内置模拟器');
     await expect(row).toHaveTextContent('默认链路');
@@ -114,8 +111,7 @@ export const DefaultLink: Story = {
 
 export const Add: Story = {
   name: '新增通道',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
     const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));
@@ -159,8 +155,7 @@ export const AddRefused: Story = {
     ...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }),
     ...shell,
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
     const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));

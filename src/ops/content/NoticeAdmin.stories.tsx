@@ -23,8 +23,7 @@ type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('关于元旦期间短信发送的通知', {}, T)).closest('tr') as HTMLElement;
     await expect(within(row).getByTestId('notice-top')).toHaveTextContent('置顶');
     await expect(
@@ -41,8 +40,7 @@ export const List: Story = {
 
 export const Publish: Story = {
   name: '发布',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     const before = calls['notices/list']?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
@@ -71,8 +69,7 @@ export const Publish: Story = {
 
 export const PublishEmpty: Story = {
   name: '发布：未填写',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
     const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
@@ -88,8 +85,7 @@ export const PublishEmpty: Story = {
 export const PublishRefused: Story = {
   name: '发布被拒绝（内容被清除后为空）',
   parameters: msw(...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
     const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
@@ -102,8 +98,7 @@ export const PublishRefused: Story = {
 
 export const Delete: Story = {
   name: '删除',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('平台系统升级维护公告', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除公告“平台系统升级维护公告”吗？', {}, T)).toBeInTheDocument();

@@ -39,8 +39,7 @@ const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const agent = await rowOf(c, 'a10023');
     await expect(agent).toHaveTextContent('杭州信达网络科技有限公司');
     await expect(agent).toHaveTextContent('12,800.00');
@@ -79,8 +78,7 @@ export const List: Story = {
 export const Filtered: Story = {
   name: '筛选（地址栏）',
   parameters: { app: opsApp('/ops/customers?userType=2&search=b200') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('b20031', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('杭州信达网络科技有限公司')).toBeNull();
     await expect(calls.list?.[0]).toMatchObject({ userType: '2', search: 'b200' });
@@ -109,8 +107,7 @@ export const Refused: Story = {
 
 export const Freeze: Story = {
   name: '冻结（备注）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
     const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
     await expect(dialog.getByTestId('freeze-note')).toHaveTextContent('所有登录立即结束');
@@ -129,8 +126,7 @@ export const FreezeRefused: Story = {
     ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
     ...shell,
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
     const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
     await field(dialog, /备注/);
@@ -143,8 +139,7 @@ export const FreezeRefused: Story = {
 
 export const Unfreeze: Story = {
   name: '解冻',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
     const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
     await expect(dialog.queryByTestId('freeze-note')).toBeNull();
@@ -161,8 +156,7 @@ export const UnfreezeRefused: Story = {
     ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
     ...shell,
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
     const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
     await field(dialog, /备注/);
@@ -173,8 +167,7 @@ export const UnfreezeRefused: Story = {
 
 export const Unlock: Story = {
   name: '解除锁定',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     await expect(await body().findByText('确定解除账户 b20031 的登录锁定吗？', {}, T)).toBeInTheDocument();
     const before = listCalls();
@@ -190,8 +183,7 @@ export const Unlock: Story = {
 export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
   parameters: msw(...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     const before = listCalls();
     await userEvent.click(
@@ -207,8 +199,7 @@ export const UnlockRefused: Story = {
 /** 更多 › 重置密码: asked first, saying where the new password goes; the server's answer names the address. */
 export const ResetPassword: Story = {
   name: '重置密码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(
@@ -226,8 +217,7 @@ export const ResetPasswordRefused: Story = {
     ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
     ...shell,
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(/发送至该账户的邮箱，/);
@@ -384,8 +374,7 @@ export const LoginAsEnterRefused: Story = {
 /** a frozen account: 以该账户登录 is offered but disabled (unfreeze first) */
 export const LoginAsFrozen: Story = {
   name: '以该账户登录：冻结的账户不可用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
     await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute(
       'aria-disabled',

@@ -25,8 +25,7 @@ const hour = monitorSeries('hour');
 
 export const Hour: Story = {
   name: '最近一小时',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const flow = await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await expect(flow).toHaveAttribute('data-points', '60');
     await expect(flow).toHaveAttribute('data-accepted', String(hour.totals.accepted));
@@ -70,8 +69,7 @@ export const Hour: Story = {
 /** Today's budgets: the credit alarms' SMS and the verification codes against their caps. */
 export const Budgets: Story = {
   name: '今日预算（额度提醒、验证码）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const alarms = within(await c.findByTestId('budget-alarms', {}, T));
     await expect(alarms.getByText('额度提醒短信（2026-11-24）')).toBeInTheDocument();
     await expect(alarms.getByTestId('alarm-usage')).toHaveTextContent('412 / 500');
@@ -90,8 +88,7 @@ export const Budgets: Story = {
 /** 最近一天: asked with range=day, 1,440 minutes; the range is kept in the address. */
 export const Day: Story = {
   name: '最近一天（切换范围）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await userEvent.click(c.getByText('最近一天'));
     const flow = await c.findByRole('img', { name: '最近一天每分钟受理、提交、成功、失败条数' }, T);
@@ -116,8 +113,7 @@ export const DayFromAddress: Story = {
 export const Empty: Story = {
   name: '无数据（新平台）',
   parameters: msw(...monitorApi({ calls, series: emptySeries }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('最近一小时没有受理或发送的短信', {}, T)).toBeInTheDocument();
     for (const text of [
       '最近一小时尚无采样',
@@ -141,8 +137,7 @@ export const Empty: Story = {
 /** 刷新 asks again (as the minute's timer does). */
 export const Refresh: Story = {
   name: '刷新',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await userEvent.click(c.getByRole('button', { name: /刷\s*新/ }));
     await waitFor(() => expect(calls).toHaveLength(2), T);
@@ -161,8 +156,7 @@ export const Loading: Story = {
 export const LoadError: Story = {
   name: '加载失败',
   parameters: msw(...monitorApi({ calls, series: 'error' }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('monitor-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
     await expect(canvasElement.querySelectorAll('[data-testid$="-chart"]')).toHaveLength(0);
     await userEvent.click(c.getByRole('button', { name: /重\s*试/ }));

@@ -30,8 +30,7 @@ const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, 'chief.admin');
     await expect(row).toHaveTextContent(enumLabel('operator-role', OperatorRole.Admin)!);
     await expect(row).toHaveTextContent('已开启');
@@ -155,8 +154,7 @@ export const AddRefused: Story = {
 
 export const Disable: Story = {
   name: '停用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
     await expect(
       await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T),
@@ -173,8 +171,7 @@ export const Disable: Story = {
 
 export const Enable: Story = {
   name: '启用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
     await userEvent.click(
       within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
@@ -190,8 +187,7 @@ export const Enable: Story = {
 export const DisableSelfRefused: Story = {
   name: '停用自己：被拒绝',
   parameters: msw(...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
     const before = listCalls();
     await userEvent.click(

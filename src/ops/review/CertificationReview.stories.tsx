@@ -30,8 +30,7 @@ type Story = StoryObj<typeof meta>;
 /** What waits, oldest first (只看待审核 on by default), with the document images as thumbnails. */
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('深圳市张伟网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(calls['certifications/list']?.[0]).toMatchObject({ pending: true, currentPage: 1, pageRowCount: 15 });
     await expect(c.getByRole('switch', { name: '只看待审核' })).toBeChecked();
@@ -52,8 +51,7 @@ export const Pending: Story = {
 /** 只看待审核 off: every submission, newest first, a rejection with its reason, no actions on decided ones. */
 export const All: Story = {
   name: '全部（含已审核）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.click(c.getByRole('switch', { name: '只看待审核' }));
     await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }), T);
@@ -67,8 +65,7 @@ export const All: Story = {
 
 export const ByAccount: Story = {
   name: '按账户查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.type(c.getByPlaceholderText('账户'), ' b20031 ');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -84,8 +81,7 @@ export const ByAccount: Story = {
 /** A thumbnail opens the preview; the submission's images are one group. */
 export const ImagePreview: Story = {
   name: '证件图片预览',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getAllByText('预览')[0]);
@@ -100,8 +96,7 @@ export const ImagePreview: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
@@ -119,8 +114,7 @@ export const Approve: Story = {
 /** 驳回: the reason is required (at most 200 characters, the account sees it), then sent. */
 export const RejectDialog: Story = {
   name: '驳回对话框',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
@@ -155,8 +149,7 @@ export const RejectDialog: Story = {
 export const RejectRefused: Story = {
   name: '驳回被拒绝（已被他人审核）',
   parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
@@ -175,8 +168,7 @@ export const Empty: Story = {
     ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
     ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect((await c.findAllByText('暂无数据', {}, T))[0]).toBeVisible();
     await expect(await c.findByTestId('pending-count', {}, T)).toHaveTextContent('待审核 0');
   },

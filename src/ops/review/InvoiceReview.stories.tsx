@@ -39,8 +39,7 @@ async function pick(dialog: ReturnType<typeof within>, status: InvoiceStatus) {
 
 export const Pending: Story = {
   name: '待处理列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('FP202611240001', {}, T)).toBeInTheDocument();
     await expect(c.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
     await expect(c.getByText(label(InvoiceStatus.Issuing))).toBeInTheDocument();
@@ -157,8 +156,7 @@ export const Refused: Story = {
 export const All: Story = {
   name: '全部（含已邮寄）',
   parameters: { app: opsApp('/ops/review/invoices?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('FP202611200001', {}, T)).closest('tr') as HTMLElement;
     await expect(within(row).getByText('顺丰速运 SF1234567890')).toBeInTheDocument();
     await expect(within(row).getByText(label(InvoiceStatus.Mailed))).toBeInTheDocument();

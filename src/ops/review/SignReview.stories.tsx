@@ -27,8 +27,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('云讯优选', {}, T)).toBeInTheDocument();
     await expect(calls['signs/list']?.[0]).toMatchObject({ pending: true });
     await expect(c.getAllByText(enumLabel('sign-state', SignState.Pending)!)).toHaveLength(2);
@@ -41,8 +40,7 @@ export const Pending: Story = {
 export const All: Story = {
   name: '全部（含已审核）',
   parameters: { app: opsApp('/ops/review/signs?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // the address bar's filter (a reload keeps it)
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('switch', { name: '只看待审核' })).not.toBeChecked();
@@ -55,8 +53,7 @@ export const All: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
     await expect(await body().findByText('确定通过签名【云讯优选】吗？', {}, T)).toBeInTheDocument();
@@ -72,8 +69,7 @@ export const Approve: Story = {
 export const ApproveRefused: Story = {
   name: '通过被拒绝（已被他人审核）',
   parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     const before = calls['signs/list']?.length ?? 0;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
@@ -89,8 +85,7 @@ export const ApproveRefused: Story = {
 
 export const Reject: Story = {
   name: '驳回（填写原因）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
     const dialog = within(await body().findByRole('dialog', { name: '驳回签名【云讯优选】' }, T));

@@ -27,8 +27,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText(enumLabel('template-audit-state', TemplateAuditState.Pending)!)).toHaveLength(2);
     await expect(c.getAllByText(enumLabel('template-type', TemplateType.Variable)!).length).toBeGreaterThan(0);
@@ -38,8 +37,7 @@ export const Pending: Story = {
 export const All: Story = {
   name: '全部（含已审核）',
   parameters: { app: opsApp('/ops/review/templates?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('点击领取百万红包 http://bit.ly/xxxx', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：含短链接且未标明退订方式');
   },
@@ -47,8 +45,7 @@ export const All: Story = {
 
 export const Reject: Story = {
   name: '驳回（填写原因）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest(
       'tr',
     ) as HTMLElement;
@@ -74,8 +71,7 @@ export const Reject: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest(
       'tr',
     ) as HTMLElement;

@@ -32,8 +32,7 @@ const phonesBox = (dialog: HTMLElement) =>
 
 export const Agent: Story = {
   name: '代理商：本账户及子账户的黑名单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('13912345678', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('blacklist-hint')).toHaveTextContent('TD、T、退订');
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
@@ -52,8 +51,7 @@ export const SubAccountOwn: Story = {
     ...consoleApi({ user: subAccount }),
     ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('子账户');
@@ -62,8 +60,7 @@ export const SubAccountOwn: Story = {
 
 export const SearchByPhoneAndSource: Story = {
   name: '按号码、来源查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '1380' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -75,8 +72,7 @@ export const SearchByPhoneAndSource: Story = {
 
 export const AddNumbers: Story = {
   name: '添加号码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
@@ -98,8 +94,7 @@ export const AddNumbers: Story = {
 export const AddRefused: Story = {
   name: '添加：没有有效号码',
   parameters: msw(addNoValid, ...consoleApi(), ...blacklistApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
@@ -116,8 +111,7 @@ export const AddRefused: Story = {
 
 export const Remove: Story = {
   name: '移出黑名单（确认后）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('13800138000', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByTestId('blacklist-remove'));
@@ -130,8 +124,7 @@ export const Remove: Story = {
 
 export const ExportWithFilters: Story = {
   name: '导出：带查询条件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '139' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -144,8 +137,7 @@ export const ExportWithFilters: Story = {
 export const ExportNoData: Story = {
   name: '导出：无数据',
   parameters: msw(exportNoData, ...consoleApi(), ...blacklistApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();

@@ -22,8 +22,7 @@ export const AtMostTen: Story = {
     http.get('/api/agent/notice', () => ok(demoNotices(12))),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(10);
     await expect(c.getByRole('link', { name: /2026年12月6日凌晨系统维护公告/ }).getAttribute('href')).toBe(
@@ -59,8 +58,7 @@ export const OnHome: Story = {
     http.get('/api/agent/notice', () => ok(demoNotices(3))),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
     const card = await c.findByTestId('latest-notices', {}, T);
     await waitFor(() => expect(within(card).getAllByRole('link').length).toBe(4), T); // 3 notices + 更多

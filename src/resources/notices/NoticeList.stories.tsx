@@ -55,8 +55,7 @@ export const Filled: Story = {
     }),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '公告名称' })).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '公告内容' })).toBeInTheDocument();
@@ -84,8 +83,7 @@ export const Filled: Story = {
 export const SearchWithButton: Story = {
   name: '点击查询按钮搜索',
   parameters: msw(noticePage(40, searched), ...consoleApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('共 40 条', {}, T);
     await userEvent.type(c.getByPlaceholderText('公告内容'), '国庆');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -106,8 +104,7 @@ export const Empty: Story = {
 export const OnePage: Story = {
   name: '仅一页（不显示分页）',
   parameters: msw(noticePage(6), ...consoleApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('tbody tr.ant-table-row')).toHaveLength(6);
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();

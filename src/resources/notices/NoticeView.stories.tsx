@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, waitFor, within } from 'storybook/test';
+import { expect, waitFor } from 'storybook/test';
 import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
@@ -21,8 +21,7 @@ export const Normal: Story = {
     http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])),
     ...consoleApi(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('2026年12月6日凌晨系统维护公告');
     await expect(c.getByText(`发布时间：${demoNotices(1)[0].releaseTimeToStr}`)).toBeInTheDocument();
     const body = c.getByTestId('notice-body');
@@ -40,8 +39,7 @@ export const XssRenderedHarmless: Story = {
       ...consoleApi(),
     ),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = await c.findByTestId('notice-body', {}, T);
     await expect(body).toHaveTextContent('正文文字');
     await expect(body.querySelectorAll('script, iframe, style, svg')).toHaveLength(0);
@@ -68,8 +66,7 @@ export const NotFound: Story = {
       ...consoleApi(),
     ),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('公告不存在', { selector: '.ant-result-title' }, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
   },
@@ -78,8 +75,7 @@ export const NotFound: Story = {
 export const MissingId: Story = {
   name: '缺少公告编号',
   parameters: { app: { path: '/notice/view' }, msw: { handlers: consoleApi() } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await waitFor(() => expect(c.getByText('公告不存在')).toBeInTheDocument(), T);
   },
 };

@@ -25,8 +25,7 @@ const rowOf = (el: HTMLElement, paymentId: string) => within(el).getByText(payme
 
 export const EveryState: Story = {
   name: '各状态的订单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await expect(calls.queryPayOrder?.[0]).toMatchObject({ page: '1', rows: '15' });
     for (const label of ['待支付', '已提交支付', '支付失败', '已取消'])
@@ -73,8 +72,7 @@ export const SandboxMarked: Story = {
       ],
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000021', {}, T);
     await expect(
       within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' }),
@@ -104,8 +102,7 @@ export const CountdownAtZero: Story = {
             ],
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('P2026112510000000000009', {}, T);
     await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
     await expect(await c.findByText('超时未支付，订单已关闭', {}, T)).toBeInTheDocument();
@@ -119,8 +116,7 @@ export const ZeroDisablesButtons: Story = {
     ...consoleApi(),
     ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('P2026112510000000000010', {}, T);
     await expect(c.getByTestId('row-countdown')).toHaveTextContent('已超时');
     await expect(c.getByTestId('row-pay')).toBeDisabled();
@@ -130,8 +126,7 @@ export const ZeroDisablesButtons: Story = {
 
 export const Cancel: Story = {
   name: '取消待支付订单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-cancel'));
     const body = within(canvasElement.ownerDocument.body);
@@ -144,8 +139,7 @@ export const Cancel: Story = {
 
 export const PayAgain: Story = {
   name: '支付：重新打开扫码支付',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-pay'));
     const dialog = within(await within(canvasElement.ownerDocument.body).findByRole('dialog', { name: '扫码支付' }, T));

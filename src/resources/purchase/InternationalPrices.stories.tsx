@@ -20,8 +20,7 @@ type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '国际价格与搜索',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('日本', {}, T)).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('搜索国家/地区'), '新加坡{enter}');
     await expect(await c.findByText('0.2800', {}, T)).toBeInTheDocument();

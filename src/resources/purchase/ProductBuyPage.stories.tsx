@@ -31,8 +31,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Buy: Story = {
   name: '单个产品：购买',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('营销短信 1万条', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('购买数量'), '1000');
@@ -50,8 +49,7 @@ export const Buy: Story = {
 
 export const Invalid: Story = {
   name: '单个产品：数量校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     await expect((await c.findAllByText('购买数量不能为空', {}, T)).length).toBeGreaterThan(0);
@@ -70,8 +68,7 @@ export const NotFound: Story = {
 export const Uncertified: Story = {
   name: '单个产品：未认证提示',
   parameters: { msw: { handlers: handlers(certNone) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     await userEvent.type(c.getByLabelText('购买数量'), '100');
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));

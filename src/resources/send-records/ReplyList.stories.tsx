@@ -25,8 +25,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '近一个月的回复',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('收到，谢谢', {}, T)).toBeInTheDocument();
     await expect(calls.getmologs?.[0]).toMatchObject({
       page: '1',
@@ -39,8 +38,7 @@ export const Filled: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('收到，谢谢', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();

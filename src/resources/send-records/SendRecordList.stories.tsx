@@ -25,8 +25,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '近90天，每页10条，状态颜色',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(calls.getrecords?.[0]).toMatchObject({
       page: '1',
@@ -45,8 +44,7 @@ export const Filled: Story = {
 
 export const StateFilter: Story = {
   name: '按多个状态查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     const select = c.getByText('全部发送状态').closest('.ant-select') as HTMLElement;
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
@@ -60,8 +58,7 @@ export const StateFilter: Story = {
 
 export const ProvinceAndCity: Story = {
   name: '按省份、城市查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByTestId('province-select').querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByText('广东', { selector: '.ant-select-item-option-content' }, T));
@@ -76,8 +73,7 @@ export const ProvinceAndCity: Story = {
 export const SubAccount: Story = {
   name: '子账户',
   parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
   },
@@ -89,8 +85,7 @@ const keptFrom = () => businessNow().subtract(30, 'day').format('YYYY-MM-DD');
 export const RetentionNotice: Story = {
   name: '部分超出保留期：提示只能查询近N个月',
   parameters: msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // the kept part is listed, under the notice
     await c.findByText('13012345678', {}, T);
     await expect(await c.findByTestId('record-retention', {}, T)).toHaveTextContent(
@@ -105,8 +100,7 @@ export const InsideRetention: Story = {
     app: { path: `/customer/sendlayout/sendrecord?beginDate=${keptFrom()}` },
     ...msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(calls.getrecords?.[0]?.beginDate).toBe(keptFrom());
     await expect(c.queryByTestId('record-retention')).toBeNull();
@@ -125,8 +119,7 @@ export const PastRetention: Story = {
 
 export const ExportRecords: Story = {
   name: '导出记录（再下载文件）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
     await waitFor(
@@ -147,8 +140,7 @@ export const ExportTooMany: Story = {
     ...consoleApi(),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
     await expect(await body().findByText('导出记录数不能大于100万。', {}, T)).toBeInTheDocument();
@@ -162,8 +154,7 @@ export const ExportNumbersNoData: Story = {
     ...consoleApi(),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出号码/ }));
     await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -172,8 +163,7 @@ export const ExportNumbersNoData: Story = {
 
 export const CodesExplained: Story = {
   name: '状态报告与错误码显示含义（代码在提示中）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('13012345678', {}, T);
     // enums/receipt-code: UNDELIV → 无法送达…, DELIVRD → 已送达（成功）; the code stays beside it
     await expect(c.getAllByText('无法送达（空号、停机或关机）').length).toBe(2);
@@ -190,8 +180,7 @@ export const CodesExplained: Story = {
 export const LinkedFromTask: Story = {
   name: '从任务详情进入：按任务编号查询',
   parameters: { app: { path: '/customer/sendlayout/sendrecord?taskId=T202611230003&beginDate=2026-01-05' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('18912345678', {}, T);
     await expect(calls.getrecords?.[0]).toMatchObject({
       taskId: 'T202611230003',
@@ -205,8 +194,7 @@ export const LinkedFromTask: Story = {
 
 export const NumberHistory: Story = {
   name: '号码历史：点击号码查看它在各任务中的记录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByText('13012345678', {}, T));
     await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ phone: '13012345678' }), T);
     await expect(calls.getrecords?.at(-1)?.taskId).toBeUndefined();
@@ -217,8 +205,7 @@ export const NumberHistory: Story = {
 
 export const BadPhoneOneToast: Story = {
   name: '号码格式不正确：只提示一次，不查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     const before = calls.getrecords?.length ?? 0;
     void fireEvent.change(c.getByLabelText('手机号码'), { target: { value: '138abc' } });

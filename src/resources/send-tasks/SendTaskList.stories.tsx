@@ -28,8 +28,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '代理商：任务列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('T202611230002', {}, T)).toBeInTheDocument();
     await expect(calls.sendTask?.[0]).toMatchObject({ page: '1', rows: '15' });
     // spec 02 §9: the list starts on the last 90 days (filters/send-task x-default-days), today included
@@ -49,8 +48,7 @@ export const SubAccount: Story = {
     ...consoleApi({ user: subAccount }),
     ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('T202611230002', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('账户');
@@ -70,8 +68,7 @@ export const AwaitingReview: Story = {
       tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const note = await c.findByTestId('task-awaiting-review', {}, T);
     await expect(note).toHaveTextContent('3 条待平台审核');
     await expect(c.getByRole('columnheader', { name: '发送进度' })).toHaveClass('schema-table-key');
@@ -86,8 +83,7 @@ export const AwaitingReview: Story = {
 export const Refreshing: Story = {
   name: '自动刷新（倒计时）',
   args: { refreshEveryMs: 300 },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('T202611230002', {}, T);
     await waitFor(() => expect((calls.sendTask ?? []).length).toBeGreaterThanOrEqual(3), T);
     // 180, less 2 a refresh
@@ -101,8 +97,7 @@ export const Refreshing: Story = {
 
 export const DetailExportWithoutState: Story = {
   name: '详情：未选状态导出',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
@@ -118,8 +113,7 @@ export const DetailExportWithoutState: Story = {
 
 export const DetailExportStates: Story = {
   name: '详情：按状态导出号码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
@@ -135,8 +129,7 @@ export const DetailExportStates: Story = {
 
 export const CopyLongContent: Story = {
   name: '长内容复制',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);
@@ -159,8 +152,7 @@ export const CopyFails: Story = {
       document.execCommand = exec;
     };
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);

@@ -22,8 +22,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Agent: Story = {
   name: '代理商',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     // agent-only sub-account filter and columns
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
@@ -38,8 +37,7 @@ export const Agent: Story = {
 
 export const SearchBySign: Story = {
   name: '按签名查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -55,8 +53,7 @@ export const SubAccount: Story = {
     ...consoleApi({ user: subAccount }),
     ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
     const headers = c.getAllByRole('columnheader').map((h) => h.textContent);
@@ -68,8 +65,7 @@ export const SubAccount: Story = {
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
   parameters: msw(...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('sign-cause')).toHaveTextContent('原因：签名与企业名称不符，请补充商标注册证或授权书');
   },
@@ -84,8 +80,7 @@ export const DeleteWithConfirmation: Story = {
       rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
     }),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('易购优选', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /删\s*除/ }));
@@ -99,8 +94,7 @@ export const DeleteWithConfirmation: Story = {
 export const ExportNoData: Story = {
   name: '导出：无数据',
   parameters: msw(exportNoData, ...consoleApi(), ...signApi()),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -109,8 +103,7 @@ export const ExportNoData: Story = {
 
 export const ExportWithFilters: Story = {
   name: '导出：带查询条件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));

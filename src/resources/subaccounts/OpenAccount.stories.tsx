@@ -21,8 +21,7 @@ const submit = (c: ReturnType<typeof within>) => userEvent.click(c.getByRole('bu
 
 export const Validation: Story = {
   name: '校验信息',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByLabelText('账户名称', {}, T);
     await submit(c);
     await expect(await c.findByText('账户名称不能为空', {}, T)).toBeInTheDocument();
@@ -38,8 +37,7 @@ export const Validation: Story = {
 
 export const NameCheckedOnBlur: Story = {
   name: '账户名称离开输入框时校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const name = await c.findByLabelText('账户名称', {}, T);
     // spec 01 §5: validated on blur, before any submit
     await userEvent.type(name, '   ');
@@ -60,8 +58,7 @@ export const NameCheckedOnBlur: Story = {
 
 export const PushUrls: Story = {
   name: '推送时需填写回调地址',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await expect(c.queryByLabelText('状态报告回调地址')).toBeNull();
     await userEvent.click(c.getByLabelText('状态报告'));
@@ -76,8 +73,7 @@ export const PushUrls: Story = {
 
 export const Qualification: Story = {
   name: '客户账户需上传资质',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.click(await c.findByLabelText('客户', {}, T));
     await expect(await c.findByLabelText('证件类型', {}, T)).toBeInTheDocument();
@@ -91,8 +87,7 @@ export const Qualification: Story = {
 
 export const MobileExists: Story = {
   name: '手机号码已存在',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('手机号', {}, T), '13900139001');
     await userEvent.tab();
     await expect(await c.findByText('手机号码已存在', {}, T)).toBeInTheDocument();
@@ -101,8 +96,7 @@ export const MobileExists: Story = {
 
 export const Opened: Story = {
   name: '开户成功（密码只显示一次）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.type(c.getByLabelText('手机号'), '13911112222');
     await submit(c);
@@ -115,8 +109,7 @@ export const Opened: Story = {
 export const NotCertified: Story = {
   name: '未认证：请先认证再开户',
   parameters: { msw: { handlers: subAccountHandlers({ certified: false }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('not-certified', {}, T)).toHaveTextContent('请先认证再开户');
     await expect(c.getByRole('button', { name: /确认开户/ })).toBeDisabled();
   },
@@ -151,8 +144,7 @@ export const CustomerOpened: Story = {
     }),
     ...subAccountHandlers(),
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const body = within(document.body);
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.click(await c.findByLabelText('客户', {}, T));

@@ -20,8 +20,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Agent: Story = {
   name: '代理商',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T)).toBeInTheDocument();
     for (const label of ['模板属性', '模板类型', '模板内容'])
       await expect(c.getAllByText(label).length).toBeGreaterThan(0);
@@ -33,8 +32,7 @@ export const Agent: Story = {
 
 export const FilterByAttribute: Story = {
   name: '按模板属性查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T);
     await userEvent.click(c.getByLabelText('模板属性'));
     await userEvent.click(await screen.findByTitle('会员营销'));

@@ -38,8 +38,7 @@ const rowOf = async (canvas: HTMLElement, taskId: string) =>
 
 export const Filled: Story = {
   name: '定时任务列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('T202611230010', {}, T);
     await expect(calls.timedList?.[0]).toMatchObject({ page: '1', rows: '15' });
     await expect(c.getAllByText('等待发送').length).toBeGreaterThan(0);

@@ -39,8 +39,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AskAndGo: Story = {
   name: '未认证：提示并前往资质认证（是）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     const dialog = await body().findByRole('dialog', {}, T);
@@ -52,8 +51,7 @@ export const AskAndGo: Story = {
 
 export const AskAndStay: Story = {
   name: '未认证：否 关闭提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     const dialog = await body().findByRole('dialog', {}, T);
@@ -66,8 +64,7 @@ export const AskAndStay: Story = {
 export const CertifiedGoesOn: Story = {
   name: '已认证：直接执行',
   parameters: { msw: { handlers: accountApi({ cert: certCertified }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     document.body.removeAttribute('data-bought');
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
