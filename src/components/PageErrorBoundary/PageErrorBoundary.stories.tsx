@@ -53,8 +53,7 @@ export const ChunkFailed: Story = {
 export const Crashed: Story = {
   name: '页面出错',
   args: { chunk: false },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.crashTitle);
     await expect(c.getByRole('button', { name: PAGE_ERROR_TEXTS.reload })).toBeVisible();
   },
@@ -63,8 +62,7 @@ export const Crashed: Story = {
 export const CatchesAFailedChunk: Story = {
   name: '捕获分包加载失败，换页后恢复',
   render: () => <Harness failing="chunk" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.chunkTitle);
     await userEvent.click(c.getByRole('button', { name: '去余量页' }));
     await expect(await c.findByText('余量页内容')).toBeVisible();
@@ -75,8 +73,7 @@ export const CatchesAFailedChunk: Story = {
 export const CatchesARenderError: Story = {
   name: '捕获页面渲染异常',
   render: () => <Harness failing="crash" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.crashTitle);
   },
 };
