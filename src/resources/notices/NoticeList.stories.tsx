@@ -1,12 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { delay, http, HttpResponse } from 'msw';
+import { expect, userEvent, waitFor } from 'storybook/test';
+import { http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
+import { listStates } from '@/stories/listStates';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import NoticeList from './NoticeList';
 import NoticeView from './NoticeView';
 import { demoNotices } from './fixtures';
+import { notices } from './data';
 
 /** POST /agent/noticePage answering `total` notices in pages, recording the search term. */
 function noticePage(total: number, seen: string[] = []) {
@@ -111,30 +113,6 @@ export const OnePage: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: msw(
-    http.post('/api/agent/noticePage', async () => {
-      await delay('infinite');
-      return HttpResponse.json({});
-    }),
-    ...consoleApi(),
-  ),
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const Failed: Story = {
-  name: '加载失败',
-  parameters: msw(
-    http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')),
-    ...consoleApi(),
-  ),
-  play: async ({ canvasElement }) => {
-    // the shared list error state: the message and 重试, not an empty list
-    const error = await within(canvasElement).findByTestId('list-error', {}, T);
-    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
-    await expect(canvasElement.querySelector('.ant-empty')).toBeNull();
-  },
-};
+const states = listStates(notices, consoleApi());
+export const Loading: Story = states.loading;
+export const Failed: Story = states.error;
