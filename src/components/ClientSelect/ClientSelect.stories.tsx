@@ -29,8 +29,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Searchable: Story = {
   name: '可搜索',
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     const b = within(document.body);
     await userEvent.click(c.getByRole('combobox'));
     await expect(await b.findByText('b20001-上海优品电商有限公司', {}, T)).toBeInTheDocument();

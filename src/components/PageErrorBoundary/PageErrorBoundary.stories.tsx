@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { lazy, Suspense, useState } from 'react';
-import { expect, fn, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent } from 'storybook/test';
 import { PAGE_ERROR_TEXTS, PageErrorBoundary, PageErrorView } from './PageErrorBoundary';
 
 /** a page whose chunk cannot be fetched, as Chromium reports it */
@@ -41,8 +41,7 @@ type Story = StoryObj<typeof meta>;
 
 export const ChunkFailed: Story = {
   name: '页面加载失败（网络或新版本）',
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     await expect(c.getByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.chunkTitle);
     await expect(c.getByText(PAGE_ERROR_TEXTS.chunkDetail)).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: PAGE_ERROR_TEXTS.reload }));

@@ -23,8 +23,7 @@ type Story = StoryObj<typeof SchemaFilterBar>;
 
 export const AgentSignFilters: Story = {
   args: { filter: 'filters/sign', agent: true, formProps: { onFinish: fn() } },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await userEvent.type(c.getByPlaceholderText('签名'), '云讯通');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -44,8 +43,7 @@ export const SubAccountHidesAgentOnlyFilters: Story = {
 /** 重置: the form back to its first values, then the list's onReset (useSchemaList searches again). */
 export const Reset: Story = {
   args: { filter: 'filters/sign', agent: false, formProps: { onFinish: fn(), onReset: fn() } },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     const input = c.getByPlaceholderText('签名');
     await userEvent.type(input, '云讯通');
     await expect(input).toHaveValue('云讯通');

@@ -112,8 +112,7 @@ export const LoadError: Story = {
     pagination: { current: 1, pageSize: 15, total: 40 },
     listError: { message: '接口异常（502）', retry: fn() },
   },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args, canvasElement }) => {
     await expect(c.getByText('接口异常（502）')).toBeInTheDocument();
     await expect(c.queryByText('暂无数据')).toBeNull();
     await expect(c.queryByText('云讯通')).toBeNull(); // stale rows are not shown as if loaded
