@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { T, clearCalls, withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
@@ -73,10 +73,9 @@ export const SearchByPhoneAndSource: Story = {
 export const AddNumbers: Story = {
   name: '添加号码',
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
-    const dialog = await body.findByRole('dialog', {}, T);
+    const dialog = await body().findByRole('dialog', {}, T);
     // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
     // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
     await waitFor(
@@ -86,7 +85,7 @@ export const AddNumbers: Story = {
     await fireEvent.change(await phonesBox(dialog), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
-    await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('13700000001', {}, T)).toBeInTheDocument();
   },
 };
@@ -95,30 +94,28 @@ export const AddRefused: Story = {
   name: '添加：没有有效号码',
   parameters: msw(addNoValid, ...consoleApi(), ...blacklistApi()),
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
-    const dialog = await body.findByRole('dialog', {}, T);
+    const dialog = await body().findByRole('dialog', {}, T);
     await waitFor(
       () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
       T,
     );
     await fireEvent.change(await phonesBox(dialog), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
-    await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
   },
 };
 
 export const Remove: Story = {
   name: '移出黑名单（确认后）',
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
     const row = (await c.findByText('13800138000', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByTestId('blacklist-remove'));
-    await expect(await body.findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body.getByRole('button', { name: /^移\s*出$/ }));
+    await expect(await body().findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /^移\s*出$/ }));
     await waitFor(() => expect(calls.delete?.[0]).toEqual({ id: '30' }), T);
-    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
 };
 

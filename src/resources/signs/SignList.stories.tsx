@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { T, clearCalls, withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { SignList } from './SignList';
@@ -81,13 +81,12 @@ export const DeleteWithConfirmation: Story = {
     }),
   ),
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
     const row = (await c.findByText('易购优选', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /删\s*除/ }));
-    await expect(await body.findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body.getByRole('button', { name: /确\s*定/ }));
+    await expect(await body().findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.update?.[0]).toEqual({ id: '104', state: '4' }), T);
-    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
 };
 

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ok, msw } from '@/stories/mockApi';
-import { withApp } from '@/stories/withApp';
+import { body, withApp } from '@/stories/withApp';
 import OpenAccount from './OpenAccount';
 import { subAccountHandlers } from './storyMocks';
 
@@ -145,11 +145,10 @@ export const CustomerOpened: Story = {
     ...subAccountHandlers(),
   ),
   play: async ({ canvas: c, canvasElement }) => {
-    const body = within(document.body);
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.click(await c.findByLabelText('客户', {}, T));
     await userEvent.click(await c.findByLabelText('证件类型', {}, T));
-    await userEvent.click(await body.findByTitle('营业执照', {}, T));
+    await userEvent.click(await body().findByTitle('营业执照', {}, T));
     await userEvent.type(c.getByLabelText('证件号码'), '91330100MA2B3C4D5E');
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('licence.png'));
     await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item-done').length).toBe(1), T);
