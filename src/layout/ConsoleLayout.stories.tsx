@@ -1,8 +1,16 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, sessionTimeout, subAccount } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import {
+  agentDirectChargeMode,
+  agentPackageMode,
+  consoleApi,
+  ok,
+  sessionTimeout,
+  subAccount,
+  msw,
+} from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
 import { reportsApi } from '@/stories/reportsApi';
 import Home from '@/pages/Home';
@@ -13,8 +21,6 @@ import { RequireSession } from './ConsoleRoot';
 
 /** The shell's calls and the home page's (the layout opens on 首页), so nothing passes through to a real server. */
 const shellAndHome = (opts?: Parameters<typeof consoleApi>[0]) => [...consoleApi(opts), ...reportsApi(), ...payApi()];
-
-const T = { timeout: 5000 };
 
 /** The protected composition as the app uses it: session check, layout, home page inside. */
 const meta = {
@@ -37,8 +43,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AgentPackageMode: Story = {
   name: '代理商（产品包账户）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const account = await c.findByTestId('account', {}, T);
     await expect(within(account).getByText('代理商')).toBeInTheDocument();
     await expect(within(account).getByText('（a10001）')).toBeInTheDocument();
@@ -56,8 +61,7 @@ export const AgentPackageMode: Story = {
 export const NarrowWindowMenuCollapsed: Story = {
   name: '窗口窄于 1280 px：菜单收起',
   args: { menuCollapsed: true },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('account', {}, T);
     const menu = c.getByTestId('side-menu');
     await expect(menu).toHaveAttribute('data-collapsed', 'true');
@@ -71,9 +75,8 @@ export const NarrowWindowMenuCollapsed: Story = {
 /** 在线充值 in the header: agents, when the platform offers it (isOpenPay = 1) */
 export const OnlineRechargeOffered: Story = {
   name: '代理商：在线充值',
-  parameters: { msw: { handlers: [...payApi({ isOpenPay: 1 }), ...shellAndHome()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...payApi({ isOpenPay: 1 }), ...shellAndHome()),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('online-recharge', {}, T)).toHaveTextContent('在线充值');
   },
 };
@@ -81,8 +84,7 @@ export const OnlineRechargeOffered: Story = {
 export const AgentDirectChargeMode: Story = {
   name: '代理商（直充账户）',
   parameters: { msw: { handlers: shellAndHome({ user: agentDirectChargeMode }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
     await expect(within(c.getByTestId('account')).getByText('代理商')).toBeInTheDocument();
@@ -92,8 +94,7 @@ export const AgentDirectChargeMode: Story = {
 export const SubAccount: Story = {
   name: '子账户',
   parameters: { msw: { handlers: shellAndHome({ user: subAccount }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const account = await c.findByTestId('account', {}, T);
     await expect(within(account).getByText('子账户')).toBeInTheDocument();
     await expect(within(account).getByText('（b20001）')).toBeInTheDocument();
@@ -104,8 +105,7 @@ export const SubAccount: Story = {
 export const NotCertified: Story = {
   name: '未认证提示',
   parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: '未认证' } }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('您还未进行资质认证，认证通过后才能发送短信，');
     await expect(within(banner).getByRole('link', { name: '立即认证' })).toHaveAttribute(
@@ -118,8 +118,7 @@ export const NotCertified: Story = {
 export const PendingCertification: Story = {
   name: '待认证提示（子账户）',
   parameters: { msw: { handlers: shellAndHome({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent(
       '您的认证资料正在审核中，审核通过后才能发送短信',
     );
@@ -131,8 +130,7 @@ export const CertificationRejected: Story = {
   parameters: {
     msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('原因：营业执照图片不清晰');
     await expect(within(banner).getByRole('link', { name: '重新认证' })).toHaveAttribute(
@@ -144,8 +142,7 @@ export const CertificationRejected: Story = {
 
 export const SupportPanelOpen: Story = {
   name: '在线客服面板',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('account', {}, T);
     await userEvent.click(c.getByRole('button', { name: '在线客服' }));
     const page = within(document.body);
@@ -165,14 +162,13 @@ export const SupportPanelOpen: Story = {
 
 const timeoutParameters = {
   app: { path: '/?from=menu' },
-  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...shellAndHome()] },
+  ...msw(http.get('/api/admin/baseinfo', sessionTimeout), ...shellAndHome()),
 };
 
 export const SessionTimeout: Story = {
   name: '登录超时遮罩',
   parameters: timeoutParameters,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await expect(within(overlay).getByText('登录超时')).toBeInTheDocument();
     await expect(within(overlay).getByRole('button', { name: /重新登录/ })).toBeEnabled();
@@ -182,8 +178,7 @@ export const SessionTimeout: Story = {
 export const SessionTimeoutRelogin: Story = {
   name: '登录超时后重新登录',
   parameters: timeoutParameters,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await userEvent.click(within(overlay).getByRole('button', { name: /重新登录/ }));
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
@@ -195,8 +190,7 @@ export const SessionTimeoutRelogin: Story = {
 export const NoSession: Story = {
   name: '未登录时跳转登录页',
   parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: shellAndHome({ user: null }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
       '登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2',
     );
@@ -205,8 +199,7 @@ export const NoSession: Story = {
 
 export const Logout: Story = {
   name: '退出登录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /退出登录/ }, T));
     await waitFor(() => expect(c.getByTestId('login-stand-in')).toHaveTextContent('登录页 /login'), T);
   },
@@ -228,7 +221,10 @@ export const TabTitle: Story = {
  */
 export const BrandBeforeLoginInfo: Story = {
   name: '品牌信息加载前：显示页面中服务器写入的平台名称',
-  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => delay('infinite')), ...shellAndHome()] } },
+  parameters: msw(
+    http.get('/api/loginInfo', () => delay('infinite')),
+    ...shellAndHome(),
+  ),
   beforeEach: () => {
     const meta = document.createElement('meta');
     meta.name = 'application-name';
@@ -236,8 +232,7 @@ export const BrandBeforeLoginInfo: Story = {
     document.head.append(meta);
     return () => meta.remove();
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('account', {}, T);
     await expect(c.getByTestId('platform-name')).toHaveTextContent('优信短信平台');
     await waitFor(() => expect(document.title).toBe('首页 - 优信短信平台'), T);
@@ -254,31 +249,26 @@ let identityCalls = 0;
 export const CertificationApprovedWhileOpen: Story = {
   name: '待认证期间审核通过：无需刷新即更新',
   args: { certificationPollMs: 300 },
-  parameters: {
-    msw: {
-      handlers: [
-        http.get('/api/admin/baseinfo', () => {
-          baseInfoCalls++;
-          return ok({
-            agent_id: 'a10001',
-            agent_name: '深圳市云讯通信有限公司',
-            oauth_status: baseInfoCalls <= 2 ? '待认证' : 3,
-          });
-        }),
-        http.get('/api/admin/info', () => {
-          identityCalls++;
-          return ok(agentPackageMode);
-        }),
-        ...shellAndHome(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.get('/api/admin/baseinfo', () => {
+      baseInfoCalls++;
+      return ok({
+        agent_id: 'a10001',
+        agent_name: '深圳市云讯通信有限公司',
+        oauth_status: baseInfoCalls <= 2 ? '待认证' : 3,
+      });
+    }),
+    http.get('/api/admin/info', () => {
+      identityCalls++;
+      return ok(agentPackageMode);
+    }),
+    ...shellAndHome(),
+  ),
   beforeEach: () => {
     baseInfoCalls = 0;
     identityCalls = 0;
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中');
     const before = identityCalls;
     await waitFor(() => expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument(), { timeout: 8000 });
@@ -300,7 +290,7 @@ export const CertificationScreenOnePrompt: Story = {
   name: '资质认证页：只显示一条未认证提示',
   parameters: {
     app: { path: '/account/info/base/auth' },
-    msw: { handlers: [...accountApi({ cert: certNone }), ...shellAndHome()] },
+    ...msw(...accountApi({ cert: certNone }), ...shellAndHome()),
   },
   render: (args) => (
     <RequireSession>
@@ -309,8 +299,7 @@ export const CertificationScreenOnePrompt: Story = {
       </ConsoleLayout>
     </RequireSession>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await expect(c.getAllByText(/您还未进行资质认证/)).toHaveLength(1);
     await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();

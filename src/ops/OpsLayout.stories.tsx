@@ -1,14 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { admin, operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { OperatorRole } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
 import OpsHome from './home/OpsHome';
 import OpsLayout from './OpsLayout';
-
-const T = { timeout: 5000 };
 
 /** The protected composition as the app uses it: session check, the shell, 工作台 inside. */
 const meta = {
@@ -33,8 +31,7 @@ const menuOf = (c: ReturnType<typeof within>) => within(c.getByRole('menu', { na
 
 export const Reviewer: Story = {
   name: '审核员',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const header = await c.findByTestId('operator', {}, T);
     await expect(within(header).getByText(enumLabel('operator-role', OperatorRole.Reviewer)!)).toBeInTheDocument();
     await expect(within(header).getByText('reviewer1')).toBeInTheDocument();
@@ -59,8 +56,7 @@ export const Reviewer: Story = {
 export const Operations: Story = {
   name: '运营：审计日志',
   parameters: { msw: { handlers: opsApi({ operator: operations }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(
       within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Operations)!),
     ).toBeInTheDocument();
@@ -73,8 +69,7 @@ export const Operations: Story = {
 export const Admin: Story = {
   name: '管理员：全部',
   parameters: { msw: { handlers: opsApi({ operator: admin }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(
       within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Admin)!),
     ).toBeInTheDocument();
@@ -87,8 +82,7 @@ export const Admin: Story = {
 export const NothingPending: Story = {
   name: '无待审核：无角标',
   parameters: { msw: { handlers: opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('operator', {}, T);
     await expect(await c.findAllByText('暂无待审核', {}, T)).toHaveLength(4);
     await expect(menuOf(c).queryByTestId('menu-count-review')).toBeNull();
@@ -99,8 +93,7 @@ export const NothingPending: Story = {
 export const CountsFailed: Story = {
   name: '待审核数量获取失败',
   parameters: { msw: { handlers: opsApi({ counts: 'error' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('operator', {}, T);
     await new Promise((r) => setTimeout(r, 500));
     await expect(menuOf(c).queryByTestId('menu-count-review')).toBeNull();
@@ -117,8 +110,7 @@ export const Refused: Story = {
       <OpsLayout {...args} />
     </RequireSession>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const page = await c.findByTestId('forbidden', {}, T);
     await expect(within(page).getByTestId('forbidden-reason')).toHaveTextContent('此页面仅供运营、管理员使用。');
     await expect(within(page).getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
@@ -127,8 +119,7 @@ export const Refused: Story = {
 
 export const Logout: Story = {
   name: '退出登录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await c.findByTestId('operator', {}, T)).getByRole('button', { name: /退出登录/ }));
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login');
   },

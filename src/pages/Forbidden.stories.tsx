@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import ConsoleLayout from '@/layout/ConsoleLayout';
 import { RequireSession } from '@/layout/ConsoleRoot';
 import Forbidden from './Forbidden';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Pages/Forbidden',
@@ -20,8 +18,7 @@ type Story = StoryObj<typeof meta>;
 export const Default: Story = {
   name: '无权访问',
   parameters: { app: { path: '/customer/finance' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('无权访问')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
   },
@@ -39,8 +36,7 @@ export const InTheShell: Story = {
       <ConsoleLayout />
     </RequireSession>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const page = await c.findByTestId('forbidden', {}, T);
     await expect(within(page).getByText('无权访问')).toBeInTheDocument();
     await expect(within(c.getByTestId('account')).getByText('子账户')).toBeInTheDocument();
@@ -59,8 +55,7 @@ export const Explained: Story = {
       '直充账户按条计费：每次发送从账户余额直接扣款，不购买短信套餐，因此没有购买短信、剩余条数、短信账单和返点账单。',
     go: { label: '前往自有账单', link: '/finance/own' },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByTestId('forbidden-reason')).toHaveTextContent('直充账户按条计费');
     await expect(c.getByRole('button', { name: '前往自有账单' })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, subAccount, msw } from '@/stories/mockApi';
 import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stories/reportsApi';
 import Home from './Home';
 
@@ -14,7 +14,7 @@ const meta = {
   title: 'Pages/Home',
   component: Home,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...consoleApi(), ...reportsApi()] } },
+  parameters: { layout: 'padded', ...msw(...consoleApi(), ...reportsApi()) },
 } satisfies Meta<typeof Home>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -25,8 +25,7 @@ const chartDrawn = (canvasElement: HTMLElement) =>
 
 export const Agent: Story = {
   name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText(`欢迎您，${agentPackageMode.name}`, {}, T)).toBeInTheDocument();
     await expect(c.getByText('a10001')).toBeInTheDocument();
     await expect(c.getByText('代理商')).toBeInTheDocument();
@@ -56,16 +55,11 @@ export const Agent: Story = {
 
 export const AgentDirect: Story = {
   name: '代理商（直充模式）：余额，无条数',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: agentDirectChargeMode }),
-        ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: agentDirectChargeMode }),
+    ...reportsApi({ index: indexData({ clientid: 'a10002' }) }),
+  ),
+  play: async ({ canvas: c }) => {
     const header = within(await c.findByTestId('header-balances', {}, T));
     await expect(await header.findByText('账户余额（元）', {}, T)).toBeInTheDocument();
     await expect(header.queryByText('行业剩余（条）')).not.toBeInTheDocument();
@@ -76,16 +70,11 @@ export const AgentDirect: Story = {
 
 export const SubAccount: Story = {
   name: '子账户（未认证，预付费条数）：库存、赠送池、接口信息',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
-        ...reportsApi({ index: subIndexData(0) }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }),
+    ...reportsApi({ index: subIndexData(0) }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
@@ -111,18 +100,13 @@ export const SubAccount: Story = {
 
 export const SubAccountInterfaceMalformed: Story = {
   name: '子账户：接口信息的应答缺少接入地址（代理错误页、旧服务端）时卡片留空，首页照常',
-  parameters: {
-    msw: {
-      handlers: [
-        // first match wins: this answer replaces reportsApi's 接口信息
-        http.post('/api/account/getAccountInfo', () => ok({ clientid: 'b20001' })),
-        ...consoleApi({ user: subAccount }),
-        ...reportsApi({ index: subIndexData(0) }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    // first match wins: this answer replaces reportsApi's 接口信息
+    http.post('/api/account/getAccountInfo', () => ok({ clientid: 'b20001' })),
+    ...consoleApi({ user: subAccount }),
+    ...reportsApi({ index: subIndexData(0) }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
     const card = await c.findByTestId('api-info', {}, T);
     await waitFor(() => expect(card.querySelector('.ant-skeleton')).toBeNull(), T);
@@ -133,11 +117,7 @@ export const SubAccountInterfaceMalformed: Story = {
 
 export const SubAccountByAmount: Story = {
   name: '子账户（按金额预付费）：余额，无条数',
-  parameters: {
-    msw: {
-      handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })],
-    },
-  },
+  parameters: msw(...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })),
   play: async ({ canvasElement }) => {
     const header = within(await within(canvasElement).findByTestId('header-balances', {}, T));
     await waitFor(() => expect(header.getByTestId('balance')).toHaveTextContent('1,200.00'), T);
@@ -147,28 +127,23 @@ export const SubAccountByAmount: Story = {
 
 export const Empty: Story = {
   name: '无数据：今日为 0，图表为空',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...reportsApi({
-          today: noStats,
-          week: emptyWeek(),
-          index: indexData({
-            agent_pool_due_time_data: {
-              hy_remain_num: 0,
-              yzm_remain_num: 0,
-              tz_remain_num: 0,
-              yx_remain_num: 0,
-              gj_remain_amount: 0,
-            },
-          }),
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi(),
+    ...reportsApi({
+      today: noStats,
+      week: emptyWeek(),
+      index: indexData({
+        agent_pool_due_time_data: {
+          hy_remain_num: 0,
+          yzm_remain_num: 0,
+          tz_remain_num: 0,
+          yx_remain_num: 0,
+          gj_remain_amount: 0,
+        },
+      }),
+    }),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('today-stats', {}, T);
     await chartDrawn(canvasElement);
     await expect(c.getByTestId('week-chart')).toHaveAttribute('data-total', '0');
@@ -181,8 +156,7 @@ export const Empty: Story = {
 
 export const DeliveryCard: Story = {
   name: '近7天投递分析：各运营商成功率与主要失败原因',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const card = within(await c.findByTestId('delivery-analytics', {}, T));
     await expect(await card.findByTestId('carrier-chart', {}, T)).toBeInTheDocument();
     const reasons = card.getByTestId('top-reasons');
@@ -198,9 +172,8 @@ export const DeliveryCard: Story = {
 
 export const DeliveryCardFailed: Story = {
   name: '近7天投递分析：加载失败',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ delivery: 'fail' })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...reportsApi({ delivery: 'fail' })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
   },

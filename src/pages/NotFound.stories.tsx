@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent } from 'storybook/test';
 import { Route, Routes } from 'react-router';
 import { MemoryRouter } from 'react-router';
 import NotFound from './NotFound';
@@ -20,8 +20,7 @@ export default meta;
 
 export const Default: StoryObj<typeof meta> = {
   name: '页面不存在',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('Not Found')).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /返回首页/ }));
     await expect(await c.findByText('首页内容')).toBeInTheDocument();

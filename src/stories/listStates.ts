@@ -13,7 +13,7 @@ import { delay, http, type HttpHandler } from 'msw';
 import { expect, waitFor, within } from 'storybook/test';
 import type { DataResource } from '@/layout/declarations';
 import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
-import { fail, listPageOf, ok } from './mockApi';
+import { fail, listPageOf, ok, msw } from './mockApi';
 
 /** what the server answers when it cannot serve a request (schemas/messages/openapi.json INTERNAL) */
 export const BUSY = '服务器繁忙，请稍后再试';
@@ -57,7 +57,7 @@ export function listStates(
   r: DataResource,
   handlers: HttpHandler[],
 ): Record<'loading' | 'error' | 'empty', StateStory> {
-  const withList = (state: ListState) => ({ msw: { handlers: [listHandler(r, state), ...handlers] } });
+  const withList = (state: ListState) => ({ ...msw(listHandler(r, state), ...handlers) });
   return {
     loading: {
       name: '加载中',

@@ -19,6 +19,22 @@ export const listPageOf = <T>(list: T[], f: Record<string, unknown>) => {
     totalPage: Math.max(1, Math.ceil(list.length / size)),
   };
 };
+/** a request's parameters: its JSON body, else its form (a GET's empty body gives {}) */
+export const paramsOf = async (request: Request): Promise<Record<string, any>> => {
+  const text = await request.text();
+  if ((request.headers.get('content-type') ?? '').includes('json')) return JSON.parse(text || '{}');
+  return Object.fromEntries(new URLSearchParams(text));
+};
+/** a story's record of each call's parameters, by name */
+export type Calls = Record<string, Record<string, any>[]>;
+/** `log(name, request)`: the request's parameters, kept under calls[name] when the story records calls */
+export const recorder = (calls?: Calls) => async (name: string, request: Request) => {
+  const p = await paramsOf(request);
+  if (calls) (calls[name] ??= []).push(p);
+  return p;
+};
+/** a story's parameters answering its calls with `handlers` (MSW takes the first that matches) */
+export const msw = (...handlers: HttpHandler[]) => ({ msw: { handlers } });
 /** an .xlsx download named `name` (a few bytes: the console only saves it) */
 export const xlsxReply = (name: string) =>
   new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {

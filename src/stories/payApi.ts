@@ -4,8 +4,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { PaymentMode, type PayOrder } from '@/generated/schemas';
-import { fail, ok } from './mockApi';
-import { paramsOf, type Calls } from './sendApi';
+import { fail, ok, recorder, type Calls } from './mockApi';
 
 const QR =
   'http://localhost:6006/api/onlinePay/sandbox/scan?paymentId=P2026112510000012345678&token=0123456789abcdef0123456789abcdef';
@@ -100,11 +99,7 @@ export interface PayApiOptions {
 }
 
 export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
-  const log = async (name: string, request: Request) => {
-    const p = await paramsOf(request);
-    if (opts.calls) (opts.calls[name] ??= []).push(p);
-    return p;
-  };
+  const log = recorder(opts.calls);
   let listCalls = 0;
   let statusCalls = 0;
   return [

@@ -14,7 +14,7 @@ import {
   type SmsTemplate,
   type TimedTask,
 } from '@/generated/schemas';
-import { fail, ok } from './mockApi';
+import { fail, ok, recorder, type Calls } from './mockApi';
 
 export const sendClients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -313,13 +313,7 @@ export const listOf = <T>(list: T[], page = 1, rows = 15) => ({
 });
 
 /** the parameters of a POST (form or JSON) */
-export const paramsOf = async (request: Request): Promise<Record<string, any>> => {
-  const text = await request.text();
-  if ((request.headers.get('content-type') ?? '').includes('json')) return JSON.parse(text || '{}');
-  return Object.fromEntries(new URLSearchParams(text));
-};
-
-export type Calls = Record<string, Record<string, any>[]>;
+export { paramsOf, type Calls } from './mockApi';
 
 export interface SendApiOptions {
   calls?: Calls;
@@ -351,11 +345,7 @@ const textFile = (text: string, name: string) =>
 
 /** Every sending call, answering from the options' rows; each call's parameters logged by its path. */
 export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
-  const log = async (name: string, request: Request) => {
-    const p = await paramsOf(request);
-    if (opts.calls) (opts.calls[name] ??= []).push(p);
-    return p;
-  };
+  const log = recorder(opts.calls);
   let timedAnswered = false;
   const page = (p: Record<string, any>) => [Number(p.page ?? 1), Number(p.rows ?? 15)] as const;
   return [

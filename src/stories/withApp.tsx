@@ -10,6 +10,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Decorator } from '@storybook/react-vite';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { within } from 'storybook/test';
 import type { AuthProvider } from '@refinedev/core';
 import { ConsoleRefine } from '@/providers/ConsoleRefine';
 import { HttpErrorToasts } from '@/providers/HttpErrorToasts';
@@ -86,4 +87,13 @@ export const withApp: Decorator = (Story, context) => {
       </ScreensProvider>
     </MemoryRouter>
   );
+};
+
+/** how long a play function waits for what the page shows after its calls */
+export const T = { timeout: 5000 };
+/** the page's dialogs, drawers, menus and toasts, rendered outside the story's root */
+export const body = () => within(document.body);
+/** a story file's record of calls emptied before each story: `beforeEach: clearCalls(calls)` */
+export const clearCalls = (calls: Record<string, unknown>) => () => {
+  for (const k of Object.keys(calls)) delete calls[k];
 };

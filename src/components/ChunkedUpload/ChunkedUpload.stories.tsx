@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { useState } from 'react';
 import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { ChunkedUpload, UploadItem } from './ChunkedUpload';
 import type { QueueItemView, UploadedFile } from './types';
@@ -31,7 +31,7 @@ const meta = {
   title: 'Components/ChunkedUpload',
   component: UploadItem,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(...consoleApi()) },
   args: { item: item({}), onPause: () => {}, onResume: () => {}, onCancel: () => {} },
 } satisfies Meta<typeof UploadItem>;
 export default meta;
@@ -46,8 +46,7 @@ const shows =
 export const Queued: Story = {
   name: '等待上传',
   args: { item: item({}) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('upload-note', {}, T)).toHaveTextContent('等待上传');
     await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'pending');
   },
@@ -60,8 +59,7 @@ export const Hashing: Story = {
 export const Uploading: Story = {
   name: '上传中（进度与速度）',
   args: { item: item({ state: 'uploading', percent: 37, speed: 23.4 * MB }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('上传中 23.4 MB/s')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /暂停/ })).toBeInTheDocument();
   },
@@ -69,8 +67,7 @@ export const Uploading: Story = {
 export const Paused: Story = {
   name: '已暂停',
   args: { item: item({ state: 'paused', percent: 61 }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByTestId('upload-note')).toHaveTextContent('已暂停');
     await expect(c.getByRole('button', { name: /继续/ })).toBeInTheDocument();
   },
@@ -109,8 +106,7 @@ export const Reused: Story = {
 export const Done: Story = {
   name: '上传完成',
   args: { item: item({ state: 'done', percent: 100 }) },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('上传完成')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /移除/ })).toBeInTheDocument();
   },
@@ -146,7 +142,7 @@ const txt = () => new File([CONTENT], '号码.txt', { type: 'text/plain' });
 export const LiveUpload: Story = {
   name: '上传（MD5 在 Worker 中计算，分片，合并）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi()] } },
+  parameters: msw(...consoleApi(), ...fileApi()),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -158,7 +154,7 @@ export const LiveUpload: Story = {
 export const LiveRemoveDone: Story = {
   name: '移除已上传的文件（服务器保留，再选同一文件可秒传）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ calls: removeCalls })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ calls: removeCalls })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -173,7 +169,7 @@ export const LiveRemoveDone: Story = {
 export const LiveReuse: Story = {
   name: '秒传：服务器已有完整文件',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ complete: [CONTENT_MD5] })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ complete: [CONTENT_MD5] })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -185,7 +181,7 @@ export const LiveReuse: Story = {
 export const LiveTooManyTries: Story = {
   name: '分片失败 3 次',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ chunkFails: 'network' })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ chunkFails: 'network' })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     const c = within(canvasElement);
@@ -197,7 +193,7 @@ export const LiveTooManyTries: Story = {
 export const LiveCheckNetwork: Story = {
   name: '网络错误',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ checkFails: true })] } },
+  parameters: msw(...consoleApi(), ...fileApi({ checkFails: true })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     await expect(await within(canvasElement).findByText('上传出错，请检查网络连接', {}, T)).toBeInTheDocument();
@@ -207,9 +203,7 @@ export const LiveCheckNetwork: Story = {
 export const LiveMergeRefused: Story = {
   name: '合并被拒（错误代码）',
   render: () => <Live />,
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })] },
-  },
+  parameters: msw(...consoleApi(), ...fileApi({ mergeRefusal: { code: 400, msg: '文件校验失败，请重新上传' } })),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, txt());
     await expect(
@@ -225,9 +219,8 @@ export const LiveMergeRefused: Story = {
 export const LivePauseResumeCancel: Story = {
   name: '暂停、继续、取消（删除分片）',
   render: () => <Live />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ chunkDelay: 400, calls: liveCalls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...fileApi({ chunkDelay: 400, calls: liveCalls })),
+  play: async ({ canvas: c, canvasElement }) => {
     // 3 MB: 3 chunks, slow
     await pick(canvasElement, new File([new Uint8Array(3 * MB - 5).fill(49)], 'big.txt', { type: 'text/plain' }));
     await userEvent.click(await c.findByRole('button', { name: /暂停/ }, T));
@@ -243,7 +236,7 @@ export const LivePauseResumeCancel: Story = {
 export const LiveLimits: Story = {
   name: '文件类型、大小、名称限制',
   render: () => <Live maxSize={10} />,
-  parameters: { msw: { handlers: [...consoleApi(), ...fileApi()] } },
+  parameters: msw(...consoleApi(), ...fileApi()),
   play: async ({ canvasElement }) => {
     await pick(canvasElement, new File(['x'.repeat(20)], 'n.txt'));
     await expect(await within(document.body).findByText('单个文件大小不能超过250M', {}, T)).toBeInTheDocument();

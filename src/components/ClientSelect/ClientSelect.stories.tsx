@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { ClientSelect } from './ClientSelect';
 
-const T = { timeout: 5000 };
 const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
   { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
@@ -19,7 +18,10 @@ const meta = {
   args: { onChange: fn() },
   parameters: {
     layout: 'padded',
-    msw: { handlers: [http.post('/api/send/getclients', () => ok(clients)), ...consoleApi()] },
+    ...msw(
+      http.post('/api/send/getclients', () => ok(clients)),
+      ...consoleApi(),
+    ),
   },
 } satisfies Meta<typeof ClientSelect>;
 export default meta;
@@ -27,8 +29,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Searchable: Story = {
   name: '可搜索',
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     const b = within(document.body);
     await userEvent.click(c.getByRole('combobox'));
     await expect(await b.findByText('b20001-上海优品电商有限公司', {}, T)).toBeInTheDocument();
@@ -42,8 +43,7 @@ export const Searchable: Story = {
 export const WithAllAccounts: Story = {
   name: '带“全部账户”',
   args: { allOption: true },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('combobox'));
     await within(document.body).findByText('b20001-上海优品电商有限公司', {}, T);
     const options = document.body.querySelectorAll('.ant-select-item-option');
@@ -54,7 +54,10 @@ export const WithAllAccounts: Story = {
 
 export const NoSubAccounts: Story = {
   name: '没有子账户',
-  parameters: { msw: { handlers: [http.post('/api/send/getclients', () => ok([])), ...consoleApi()] } },
+  parameters: msw(
+    http.post('/api/send/getclients', () => ok([])),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('combobox'));
     await expect(await within(document.body).findByText('暂无子账户', {}, T)).toBeInTheDocument();

@@ -19,8 +19,7 @@ export const Ready: Story = {
 };
 
 export const CountingDown: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
     const button = await c.findByRole('button', { name: /(60|59|58)秒后重新发送$/ });
     await expect(button).toBeDisabled();
@@ -29,8 +28,7 @@ export const CountingDown: Story = {
 
 export const Resend: Story = {
   args: { seconds: 2, resendText: '点击重新发送' },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
     await expect(await c.findByRole('button', { name: /秒后重新发送/ })).toBeDisabled();
     await waitFor(() => expect(c.getByRole('button', { name: /点击重新发送$/ })).toBeEnabled(), { timeout: 10000 });
@@ -43,8 +41,7 @@ export const SendFails: Story = {
       throw new ApiError({ code: 500, msg: '今日发送次数已达上限' });
     },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
     await waitFor(() => expect(within(document.body).getByText('今日发送次数已达上限')).toBeVisible());
     await waitFor(() => expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled());

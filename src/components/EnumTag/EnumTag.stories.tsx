@@ -20,8 +20,7 @@ export const SendRecordStatuses: Story = {
       ))}
     </Space>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('未发送')).toBeInTheDocument();
     await expect(c.getByText('网关接收拦截')).toBeInTheDocument();
   },
@@ -54,8 +53,7 @@ export const CertificationStates: Story = {
       ))}
     </Space>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('待认证').className).toMatch(/ant-tag-processing/);
     await expect(c.getByText('待认证').className).not.toMatch(/red/);
     await expect(c.getByText('已认证').className).toMatch(/green/);

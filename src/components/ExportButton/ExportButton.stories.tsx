@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { delay, http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { fail, xlsxReply } from '@/stories/mockApi';
+import { fail, xlsxReply, msw } from '@/stories/mockApi';
 import { ExportButton } from './ExportButton';
 
 const T = { timeout: 10_000 };
@@ -16,7 +16,7 @@ const xlsx = http.post('/api/demo/export', async ({ request }) => {
 const meta = {
   title: '组件/导出按钮',
   component: ExportButton,
-  parameters: { layout: 'centered', msw: { handlers: [xlsx] } },
+  parameters: { layout: 'centered', ...msw(xlsx) },
   args: { url: '/demo/export', params: { sign: '好易购', state: '', clientid: undefined }, fileName: '演示.xlsx' },
 } satisfies Meta<typeof ExportButton>;
 export default meta;
@@ -35,7 +35,7 @@ export const Exports: Story = {
 
 export const Refused: Story = {
   name: '导出：服务器拒绝时提示其原因',
-  parameters: { msw: { handlers: [http.post('/api/demo/export', () => fail(500, '当前条件没有数据，无法导出'))] } },
+  parameters: msw(http.post('/api/demo/export', () => fail(500, '当前条件没有数据，无法导出'))),
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
-import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { clearCalls, withApp } from '@/stories/withApp';
+import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayDialog, RechargeButton } from './OnlinePay';
@@ -15,31 +15,24 @@ const meta = {
   component: RechargeButton,
   decorators: [withApp],
   args: { user: agentPackageMode },
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          status: (n, id) =>
-            n < 2
-              ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' })
-              : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' }),
-        }),
-      ],
-    },
-  },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      status: (n, id) =>
+        n < 2
+          ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' })
+          : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' }),
+    }),
+  ),
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof RechargeButton>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const RechargeAndPay: Story = {
   name: '在线充值 → 扫码支付 → 支付成功',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.click(await c.findByTestId('online-recharge', {}, T));
     const dialog = within(await body(canvasElement).findByRole('dialog', { name: '在线充值' }, T));
     await userEvent.click(dialog.getByRole('button', { name: '去支付' }));
@@ -83,7 +76,7 @@ export const Hidden: Story = {
 
 export const NotOpen: Story = {
   name: '代理商，未开通在线充值：无按钮',
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, isOpenPay: 0 })] } },
+  parameters: msw(...consoleApi(), ...payApi({ calls, isOpenPay: 0 })),
   render: (args) => (
     <div data-testid="probe">
       <RechargeButton {...args} />
@@ -99,24 +92,20 @@ export const NotOpen: Story = {
 export const Expired: Story = {
   name: '扫码支付：订单已超时',
   render: () => <PayDialog order={payOrder({ countDownStr: '0' })} onClose={() => undefined} />,
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          status: (_n, id) =>
-            payOrder({
-              paymentId: id,
-              paymentState: 4,
-              paymentStateStr: '已取消',
-              countDownStr: '',
-              qrCode: '',
-              remark: '超时未支付，订单已关闭',
-            }),
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      status: (_n, id) =>
+        payOrder({
+          paymentId: id,
+          paymentState: 4,
+          paymentStateStr: '已取消',
+          countDownStr: '',
+          qrCode: '',
+          remark: '超时未支付，订单已关闭',
         }),
-      ],
-    },
-  },
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
     await expect(await pay.findByText('订单已超时', {}, T)).toBeInTheDocument();
@@ -127,27 +116,23 @@ export const Expired: Story = {
 export const Cancelled: Story = {
   name: '扫码支付：取消订单',
   render: () => <PayDialog order={payOrder({ countDownStr: '600' })} onClose={() => undefined} pollMs={60_000} />,
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          status: (n, id) =>
-            n < 2
-              ? payOrder({ paymentId: id, countDownStr: '600' })
-              : payOrder({
-                  paymentId: id,
-                  paymentState: 4,
-                  paymentStateStr: '已取消',
-                  countDownStr: '',
-                  qrCode: '',
-                  remark: '用户取消',
-                }),
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      status: (n, id) =>
+        n < 2
+          ? payOrder({ paymentId: id, countDownStr: '600' })
+          : payOrder({
+              paymentId: id,
+              paymentState: 4,
+              paymentStateStr: '已取消',
+              countDownStr: '',
+              qrCode: '',
+              remark: '用户取消',
+            }),
+    }),
+  ),
   play: async ({ canvasElement }) => {
     const b = body(canvasElement);
     const pay = within(await b.findByRole('dialog', { name: '扫码支付' }, T));
@@ -166,14 +151,10 @@ let paidNow = false;
 export const NotReceived: Story = {
   name: '扫码支付：未付款点击我已完成支付 → 尚未收到付款，弹窗保留',
   render: () => <PayDialog order={openOrder} onClose={() => calls.closed?.push({})} pollMs={60_000} />,
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({ calls, status: (_n, id) => payOrder({ paymentId: id, countDownStr: '590' }) }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({ calls, status: (_n, id) => payOrder({ paymentId: id, countDownStr: '590' }) }),
+  ),
   play: async ({ canvasElement }) => {
     calls.closed = [];
     const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
@@ -203,27 +184,23 @@ export const PaidOnConfirm: Story = {
       pollMs={60_000}
     />
   ),
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          status: (_n, id) =>
-            paidNow
-              ? payOrder({
-                  paymentId: id,
-                  paymentState: 2,
-                  paymentStateStr: '支付成功',
-                  countDownStr: '',
-                  qrCode: '',
-                  paidTimeStr: '2026-11-25 10:01:00',
-                })
-              : payOrder({ paymentId: id, countDownStr: '600' }),
-        }),
-      ],
-    },
-  },
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      status: (_n, id) =>
+        paidNow
+          ? payOrder({
+              paymentId: id,
+              paymentState: 2,
+              paymentStateStr: '支付成功',
+              countDownStr: '',
+              qrCode: '',
+              paidTimeStr: '2026-11-25 10:01:00',
+            })
+          : payOrder({ paymentId: id, countDownStr: '600' }),
+    }),
+  ),
   beforeEach: () => {
     paidNow = false;
   },

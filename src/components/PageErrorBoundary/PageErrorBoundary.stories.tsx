@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { lazy, Suspense, useState } from 'react';
-import { expect, fn, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent } from 'storybook/test';
 import { PAGE_ERROR_TEXTS, PageErrorBoundary, PageErrorView } from './PageErrorBoundary';
 
 /** a page whose chunk cannot be fetched, as Chromium reports it */
@@ -41,8 +41,7 @@ type Story = StoryObj<typeof meta>;
 
 export const ChunkFailed: Story = {
   name: '页面加载失败（网络或新版本）',
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     await expect(c.getByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.chunkTitle);
     await expect(c.getByText(PAGE_ERROR_TEXTS.chunkDetail)).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: PAGE_ERROR_TEXTS.reload }));
@@ -53,8 +52,7 @@ export const ChunkFailed: Story = {
 export const Crashed: Story = {
   name: '页面出错',
   args: { chunk: false },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.crashTitle);
     await expect(c.getByRole('button', { name: PAGE_ERROR_TEXTS.reload })).toBeVisible();
   },
@@ -63,8 +61,7 @@ export const Crashed: Story = {
 export const CatchesAFailedChunk: Story = {
   name: '捕获分包加载失败，换页后恢复',
   render: () => <Harness failing="chunk" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.chunkTitle);
     await userEvent.click(c.getByRole('button', { name: '去余量页' }));
     await expect(await c.findByText('余量页内容')).toBeVisible();
@@ -75,8 +72,7 @@ export const CatchesAFailedChunk: Story = {
 export const CatchesARenderError: Story = {
   name: '捕获页面渲染异常',
   render: () => <Harness failing="crash" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('alert')).toHaveTextContent(PAGE_ERROR_TEXTS.crashTitle);
   },
 };

@@ -36,8 +36,7 @@ export const Filled: Story = {
     fields: ['clientid', 'name', 'status', 'balance', 'email', 'needreport', 'deliveryurl'],
     column: 1,
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('账户名称')).toBeInTheDocument(); // schema title
     await expect(c.getByText('注册完成')).toBeInTheDocument(); // enum label of status 1
     await expect(c.getByText('https://example.com/report')).toBeInTheDocument();

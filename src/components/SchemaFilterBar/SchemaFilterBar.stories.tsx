@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within, waitFor } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { SchemaFilterBar } from './SchemaFilterBar';
 
 // the client-select widget (ClientSelect) reads /send/getclients through Refine
@@ -12,12 +12,10 @@ const meta: Meta<typeof SchemaFilterBar> = {
   decorators: [withApp],
   parameters: {
     layout: 'padded',
-    msw: {
-      handlers: [
-        http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
-        ...consoleApi(),
-      ],
-    },
+    ...msw(
+      http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+      ...consoleApi(),
+    ),
   },
 };
 export default meta;
@@ -25,8 +23,7 @@ type Story = StoryObj<typeof SchemaFilterBar>;
 
 export const AgentSignFilters: Story = {
   args: { filter: 'filters/sign', agent: true, formProps: { onFinish: fn() } },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await userEvent.type(c.getByPlaceholderText('签名'), '云讯通');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -46,8 +43,7 @@ export const SubAccountHidesAgentOnlyFilters: Story = {
 /** 重置: the form back to its first values, then the list's onReset (useSchemaList searches again). */
 export const Reset: Story = {
   args: { filter: 'filters/sign', agent: false, formProps: { onFinish: fn(), onReset: fn() } },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args }) => {
     const input = c.getByPlaceholderText('签名');
     await userEvent.type(input, '云讯通');
     await expect(input).toHaveValue('云讯通');

@@ -32,8 +32,7 @@ export const Filled: Story = {
     pagination: { current: 1, pageSize: 15, total: 40 },
     extraColumns: [{ key: 'op', title: '操作', render: () => <Button type="link">删除</Button> }],
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByRole('columnheader', { name: '签名' })).toBeInTheDocument(); // schema label
     await expect(c.getAllByText('审核通过').length).toBeGreaterThan(0); // enum label
     await expect(c.getByText('共 40 条')).toBeInTheDocument();
@@ -50,8 +49,7 @@ export const KeyColumnsFirst: Story = {
     columns: ['rownum', 'clientid', 'clientName', 'sign', 'createDate', 'cause', 'state'],
     dataSource: rows.slice(0, 3),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const titles = c.getAllByRole('columnheader').map((th) => th.textContent?.trim());
     await expect(titles.slice(0, 4)).toEqual(['序号', '状态', '创建时间', '子账户']);
     await expect(c.getByRole('columnheader', { name: '状态' })).toHaveClass('schema-table-key');
@@ -75,8 +73,7 @@ export const ListOwnKeyColumns: Story = {
     ],
     dataSource: rows.slice(0, 3),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const titles = c.getAllByRole('columnheader').map((th) => th.textContent?.trim());
     await expect(titles).toEqual(['序号', '状态', '驳回原因', '子账户', '签名', '创建时间']);
     await expect(c.getByRole('columnheader', { name: '驳回原因' })).toHaveClass('schema-table-key');
@@ -115,8 +112,7 @@ export const LoadError: Story = {
     pagination: { current: 1, pageSize: 15, total: 40 },
     listError: { message: '接口异常（502）', retry: fn() },
   },
-  play: async ({ canvasElement, args }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, args, canvasElement }) => {
     await expect(c.getByText('接口异常（502）')).toBeInTheDocument();
     await expect(c.queryByText('暂无数据')).toBeNull();
     await expect(c.queryByText('云讯通')).toBeNull(); // stale rows are not shown as if loaded
@@ -177,8 +173,7 @@ export const ColumnSettings: Story = {
     pagination: { current: 1, pageSize: 15, total: 15 },
   },
   beforeEach: () => localStorage.removeItem('schema-table-hidden:entities/sign'),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByRole('columnheader', { name: '创建人' })).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /列设置/ }));
     const panel = within(await within(document.body).findByRole('tooltip'));

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor } from 'storybook/test';
 import { SliderCaptcha, type SliderResult } from './SliderCaptcha';
 import { sliderHandlers } from '../PublicLayout/mocks';
 
@@ -23,16 +23,14 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Idle: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('请按住滑块，拖到最右边')).toBeVisible();
     await expect(c.getByRole('slider', { name: '滑块验证' })).toHaveAttribute('aria-valuenow', '0');
   },
 };
 
 export const DraggedToTheEnd: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const handle = c.getByRole('slider', { name: '滑块验证' });
     const track = c.getByTestId('slider-captcha');
     const { left, top } = handle.getBoundingClientRect();
@@ -47,8 +45,7 @@ export const DraggedToTheEnd: Story = {
 };
 
 export const ReleasedHalfway: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const handle = c.getByRole('slider', { name: '滑块验证' });
     const { left, top } = handle.getBoundingClientRect();
     await fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
@@ -60,8 +57,7 @@ export const ReleasedHalfway: Story = {
 };
 
 export const ByKeyboard: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.tab();
     await expect(c.getByRole('slider', { name: '滑块验证' })).toHaveFocus();
     await userEvent.keyboard('{ArrowRight}{ArrowRight}{End}');
@@ -71,8 +67,7 @@ export const ByKeyboard: Story = {
 
 export const Refused: Story = {
   parameters: { msw: { handlers: sliderHandlers({ reject: true }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     c.getByRole('slider', { name: '滑块验证' }).focus();
     await userEvent.keyboard('{End}');
     await expect(await c.findByRole('alert')).toHaveTextContent('请按住滑块，拖到最右边');

@@ -1,11 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import ContentTestPage from './ContentTestPage';
-
-const T = { timeout: 5000 };
 
 /** The server's answer for a small word list, computed like the server does (UTF-16 offsets). */
 const WORDS = ['刷单', '赌博', '<script>'];
@@ -23,7 +21,7 @@ const meta = {
   title: 'Content/ContentTestPage',
   component: ContentTestPage,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: { path: '/content/test' }, msw: { handlers: [contentTest, ...consoleApi()] } },
+  parameters: { layout: 'padded', app: { path: '/content/test' }, ...msw(contentTest, ...consoleApi()) },
 } satisfies Meta<typeof ContentTestPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -33,8 +31,7 @@ const dialog = () => within(document.body).findByRole('dialog', {}, T);
 
 export const EmptyForm: Story = {
   name: '初始',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(c.getByText('敏感内容绝对拦截')).toBeInTheDocument();
     await expect(c.getByText(/将被绝对拦截/)).toBeInTheDocument();
     await expect(textarea(canvasElement)).toHaveValue('');
@@ -46,8 +43,7 @@ export const EmptyForm: Story = {
 
 export const RequiredMessage: Story = {
   name: '校验：未输入',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(c.getByRole('button', { name: /开始检测/ }));
     await expect(await c.findByText('请输入短信内容', {}, T)).toBeInTheDocument();
     await expect(document.body.querySelector('.ant-modal')).toBeNull();
@@ -56,8 +52,7 @@ export const RequiredMessage: Story = {
 
 export const TooLongMessage: Story = {
   name: '校验：超过500个字符',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.click(textarea(canvasElement));
     await userEvent.paste('字'.repeat(501));
     await expect(c.getByText('501 / 500')).toBeInTheDocument();
@@ -68,8 +63,7 @@ export const TooLongMessage: Story = {
 
 export const Clean: Story = {
   name: '未检测到敏感词',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.type(textarea(canvasElement), '【云讯通】您的验证码是 123456，5 分钟内有效。');
     await userEvent.click(c.getByRole('button', { name: /开始检测/ }));
     const d = await dialog();
@@ -81,8 +75,7 @@ export const Clean: Story = {
 
 export const HitsHighlighted: Story = {
   name: '命中内容高亮',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.type(textarea(canvasElement), '高薪招聘刷单兼职，网上赌博日赚千元');
     await userEvent.click(c.getByRole('button', { name: /开始检测/ }));
     const d = await dialog();
@@ -99,8 +92,7 @@ export const HitsHighlighted: Story = {
 
 export const ScriptShownAsText: Story = {
   name: '含 <script> 的内容显示为文字',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const text = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">刷单';
     await userEvent.click(textarea(canvasElement));
     await userEvent.paste(text);

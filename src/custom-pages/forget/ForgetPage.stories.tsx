@@ -4,6 +4,7 @@ import { http } from 'msw';
 import ForgetPage from './ForgetPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { msw } from '@/stories/mockApi';
 
 const handlers = [
   http.post('*/api/password/email', () => ok(undefined, '发送成功')),
@@ -27,8 +28,7 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const ByEmail: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('heading', { name: '找回密码' })).toBeVisible();
     await expect(await c.findByRole('radio', { name: '邮箱找回' })).toBeChecked();
     await expect(c.getByLabelText('邮箱')).toBeVisible();
@@ -42,8 +42,7 @@ export const ByEmail: Story = {
 };
 
 export const ByPhone: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('radio', { name: '手机找回' }));
     await expect(await c.findByLabelText('国家代码')).toBeVisible();
     await expect(await c.findByText('+86 中国')).toBeVisible();
@@ -55,8 +54,7 @@ export const ByPhone: Story = {
 };
 
 export const CodeSent: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('邮箱'), 'agent@example.com');
     await userEvent.type(c.getByPlaceholderText('图形验证码'), '7K3P');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -66,11 +64,11 @@ export const CodeSent: Story = {
 };
 
 export const SendFailed: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/password/email', () => fail(400, '图形验证码错误')), ...handlers] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.post('*/api/password/email', () => fail(400, '图形验证码错误')),
+    ...handlers,
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('邮箱'), 'agent@example.com');
     await userEvent.type(c.getByPlaceholderText('图形验证码'), 'XXXX');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -80,8 +78,7 @@ export const SendFailed: Story = {
 };
 
 export const ValidationErrors: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(c.getByText('请输入有效的邮箱')).toBeVisible());
     await waitFor(() => expect(c.getByText('验证码不可为空')).toBeVisible());

@@ -1,11 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { expect, userEvent, waitFor } from 'storybook/test';
+import { T, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import FaqPage from './FaqPage';
 import { FAQ } from './faq';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Help/FaqPage',
@@ -18,8 +16,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Default: Story = {
   name: '常见问题',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     for (const g of FAQ) await expect(c.getAllByText(g.title).length).toBeGreaterThan(0);
     // the first answer is open
     await waitFor(() => expect(c.getByText(/三大运营商的全部手机号段/)).toBeVisible(), T);

@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { branding, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { branding, consoleApi, fail, ok, subAccount, msw } from '@/stories/mockApi';
 import HelpDocumentPage from './HelpDocumentPage';
 
-const T = { timeout: 5000 };
 const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
 const loginInfo = (systemInfoShow: Record<string, number>) =>
   http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
@@ -21,9 +20,8 @@ type Story = StoryObj<typeof meta>;
 
 export const AgentAllDocuments: Story = {
   name: '代理商：全部文档',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(loginInfo(all), ...consoleApi()),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     for (const t of [
       'HTTP接口示例代码',
@@ -44,16 +42,11 @@ export const AgentAllDocuments: Story = {
 /** Issue 41 item 7: the user guide (how to send, read the reports, buy packages) comes first, for every account. */
 export const UserGuide: Story = {
   name: '用户使用手册（平台自带，排在首位）',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi({ user: subAccount }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi({ user: subAccount }),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     const guide = await c.findByTestId('help-doc-guide', {}, T);
     await expect(canvasElement.querySelector('.ant-list-item')).toBe(guide);
     await expect(within(guide).getByRole('link', { name: '用户使用手册' })).toHaveAttribute(
@@ -66,9 +59,8 @@ export const UserGuide: Story = {
 
 export const SubAccountNoFaq: Story = {
   name: '子账户：无常见问题文档',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(c.getByText('CMPP接口文档')).toBeInTheDocument();
     await waitFor(() => expect(c.queryByText('常见问题文档')).toBeNull());
@@ -77,16 +69,11 @@ export const SubAccountNoFaq: Story = {
 
 export const OnlyGeneratedHttpDocument: Story = {
   name: '仅 HTTP 接口文档（CMPP、SMPP 接口未开通，未放置文件）',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi(),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(1);
     await expect(c.queryByText('CMPP接口文档')).toBeNull();
@@ -95,16 +82,11 @@ export const OnlyGeneratedHttpDocument: Story = {
 
 export const DoorDocuments: Story = {
   name: 'CMPP、SMPP 接口开通：生成的接口文档',
-  parameters: {
-    msw: {
-      handlers: [
-        loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
-        ...consoleApi({ user: subAccount }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
+    ...consoleApi({ user: subAccount }),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(3);
     for (const [title, href] of [
@@ -122,7 +104,7 @@ export const DoorDocuments: Story = {
 
 export const NoDocuments: Story = {
   name: '无文档',
-  parameters: { msw: { handlers: [loginInfo({}), ...consoleApi()] } },
+  parameters: msw(loginInfo({}), ...consoleApi()),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('暂无可下载的文档', {}, T)).toBeInTheDocument();
   },
@@ -130,11 +112,10 @@ export const NoDocuments: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: {
-    msw: {
-      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
-    },
-  },
+  parameters: msw(
+    http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
   },
@@ -142,9 +123,8 @@ export const Failed: Story = {
 
 export const CustomerHttpApi: Story = {
   name: '客户 HTTP API 接入说明（OpenAPI 文档、签名、curl 示例）',
-  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(loginInfo(all), ...consoleApi({ user: subAccount })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(/客户 HTTP API 接入/, {}, T)).toBeInTheDocument();
     // the customer API's own OpenAPI document, not the console's cookie API
     await expect(c.getByRole('link', { name: /OpenAPI 接口描述/ }).getAttribute('href')).toBe(
@@ -169,13 +149,11 @@ export const CustomerHttpApi: Story = {
 
 export const CustomerHttpApiWhenListFails: Story = {
   name: '文档列表加载失败时仍显示客户 HTTP API 接入说明',
-  parameters: {
-    msw: {
-      handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('openapi-guide')).toBeInTheDocument();
   },

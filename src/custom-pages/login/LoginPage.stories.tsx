@@ -4,6 +4,7 @@ import { http } from 'msw';
 import LoginPage from './LoginPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { msw } from '@/stories/mockApi';
 import { sessionKind } from '../../providers/sessionKind';
 
 const meta = {
@@ -36,8 +37,7 @@ async function fillAndSlide(canvasElement: HTMLElement, username = 'agent01') {
 }
 
 export const Empty: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('heading', { name: '账户登录' })).toBeVisible();
     await expect(c.getByLabelText('帐户名')).toHaveValue('');
     await expect(c.getByText('请按住滑块，拖到最右边')).toBeVisible();
@@ -48,8 +48,7 @@ export const Empty: Story = {
 };
 
 export const ValidationErrors: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /登\s*录/ }));
     await waitFor(() => expect(c.getByText('请输入帐户名')).toBeVisible());
     await waitFor(() => expect(c.getByText('请输入密码')).toBeVisible());
@@ -59,8 +58,7 @@ export const ValidationErrors: Story = {
 };
 
 export const CaptchaPassed: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const slider = await c.findByRole('slider', { name: '滑块验证' });
     slider.focus();
     await userEvent.keyboard('{End}');
@@ -72,7 +70,10 @@ export const CaptchaPassed: Story = {
 export const LoggedIn: Story = {
   parameters: {
     entry: '/login?redirect=%2Fcustomer%2Ffinance',
-    msw: { handlers: [http.post('*/api/login', () => ok({ clientid: 'agent01' }, '登录成功')), ...publicHandlers] },
+    ...msw(
+      http.post('*/api/login', () => ok({ clientid: 'agent01' }, '登录成功')),
+      ...publicHandlers,
+    ),
   },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
@@ -81,9 +82,10 @@ export const LoggedIn: Story = {
 };
 
 export const ServerError: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/login', () => fail(500, '用户名或密码错误')), ...publicHandlers] },
-  },
+  parameters: msw(
+    http.post('*/api/login', () => fail(500, '用户名或密码错误')),
+    ...publicHandlers,
+  ),
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
     await expect(await c.findByText('用户名或密码错误')).toBeVisible();
@@ -95,9 +97,10 @@ export const ServerError: Story = {
 };
 
 export const Locked: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/login', () => fail(423, '账户已锁定，请15分钟后再试')), ...publicHandlers] },
-  },
+  parameters: msw(
+    http.post('*/api/login', () => fail(423, '账户已锁定，请15分钟后再试')),
+    ...publicHandlers,
+  ),
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
     const alert = await c.findByRole('alert');
@@ -107,8 +110,7 @@ export const Locked: Story = {
 };
 
 export const SupportPanel: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /在线咨询/ }));
     const panel = await c.findByRole('dialog', { name: '在线咨询' });
     await expect(await within(panel).findByText('商务经理')).toBeVisible();
@@ -134,7 +136,7 @@ const operatorAnswer = () =>
 /** An operator (the answer's userType 3) goes to the operator console; the browser notes the kind of session. */
 export const OperatorLoggedIn: Story = {
   name: '运营人员登录：进入运营后台',
-  parameters: { msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] } },
+  parameters: msw(recordLogin(operatorAnswer), ...publicHandlers),
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement, 'reviewer1');
     await expect(await c.findByTestId('navigated')).toHaveTextContent('/ops');
@@ -146,7 +148,7 @@ export const OperatorRedirect: Story = {
   name: '运营人员登录：回到运营后台的页面',
   parameters: {
     entry: '/login?redirect=%2Fops%2Faudit',
-    msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] },
+    ...msw(recordLogin(operatorAnswer), ...publicHandlers),
   },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement, 'reviewer1');
@@ -159,12 +161,10 @@ export const AccountFromOpsPage: Story = {
   name: '账户登录：不进入运营后台',
   parameters: {
     entry: '/login?redirect=%2Fops',
-    msw: {
-      handlers: [
-        http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')),
-        ...publicHandlers,
-      ],
-    },
+    ...msw(
+      http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')),
+      ...publicHandlers,
+    ),
   },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
@@ -188,22 +188,18 @@ async function slideAgain(c: ReturnType<typeof within>) {
  */
 export const TotpAsked: Story = {
   name: '运营人员：动态验证码',
-  parameters: {
-    msw: {
-      handlers: [
-        recordLogin((form) =>
-          !form.totp
-            ? fail(428, '请输入动态验证码')
-            : form.totp === '123456'
-              ? operatorAnswer()
-              : fail(400, '动态验证码错误'),
-        ),
-        // a token per pass (the server's are single-use)
-        http.post('*/api/captcha/slider/verify', () => ok({ token: `token-${++passes}` })),
-        ...publicHandlers,
-      ],
-    },
-  },
+  parameters: msw(
+    recordLogin((form) =>
+      !form.totp
+        ? fail(428, '请输入动态验证码')
+        : form.totp === '123456'
+          ? operatorAnswer()
+          : fail(400, '动态验证码错误'),
+    ),
+    // a token per pass (the server's are single-use)
+    http.post('*/api/captcha/slider/verify', () => ok({ token: `token-${++passes}` })),
+    ...publicHandlers,
+  ),
   beforeEach: () => {
     posts.length = 0;
     passes = 0;

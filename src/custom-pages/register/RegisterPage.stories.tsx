@@ -4,6 +4,7 @@ import { http } from 'msw';
 import RegisterPage from './RegisterPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { msw } from '@/stories/mockApi';
 
 /** The last sendCode body the mock received (the page must send the slider's server and token). */
 const sent: { body?: Record<string, string> } = {};
@@ -23,7 +24,7 @@ const meta = {
       </PageRouter>
     ),
   ],
-  parameters: { msw: { handlers: [sendCodeOk, ...publicHandlers] } },
+  parameters: msw(sendCodeOk, ...publicHandlers),
 } satisfies Meta<typeof RegisterPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -50,12 +51,11 @@ async function fillAll(c: Canvas) {
 }
 
 const registerAnswer = (answer: () => Response) => ({
-  msw: { handlers: [http.post('*/api/userCenter/agentRegister', answer), sendCodeOk, ...publicHandlers] },
+  ...msw(http.post('*/api/userCenter/agentRegister', answer), sendCodeOk, ...publicHandlers),
 });
 
 export const Form: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('heading', { name: '注册账户' })).toBeVisible();
     for (const label of ['个人/公司名称', '登录邮箱', '国家代码', '手机号', '手机验证码', '密码', '确认密码']) {
       await expect(c.getByLabelText(label)).toBeInTheDocument();
@@ -68,8 +68,7 @@ export const Form: Story = {
 };
 
 export const ValidationErrors: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(c.getByText('请输入手机号')).toBeVisible());
     await expect(c.getByText('请先完成滑块验证')).toBeVisible();
@@ -89,8 +88,7 @@ export const ValidationErrors: Story = {
 };
 
 export const SliderBeforeCode: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     sent.body = undefined;
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -102,8 +100,7 @@ export const SliderBeforeCode: Story = {
 };
 
 export const CountdownRunning: Story = {
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     sent.body = undefined;
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await passSlider(c);
@@ -119,11 +116,11 @@ export const CountdownRunning: Story = {
 };
 
 export const SendCodeRefused: Story = {
-  parameters: {
-    msw: { handlers: [http.post('*/api/userCenter/sendCode', () => fail(500, '手机号码已存在')), ...publicHandlers] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.post('*/api/userCenter/sendCode', () => fail(500, '手机号码已存在')),
+    ...publicHandlers,
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
     await passSlider(c);
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -134,8 +131,7 @@ export const SendCodeRefused: Story = {
 
 export const ConfirmReplace: Story = {
   parameters: registerAnswer(() => fail(501, '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？')),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     const dialog = await within(document.body).findByRole('dialog');
     await expect(dialog.querySelector('.ant-modal-confirm-title')).toHaveTextContent('提示');
@@ -148,8 +144,7 @@ export const ConfirmReplace: Story = {
 
 export const SuccessCertify: Story = {
   parameters: registerAnswer(() => ok({ clientid: 'a1001', autoLogin: true })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     await expect(await c.findByText('注册成功')).toBeVisible();
     await expect(c.getByRole('button', { name: /去\s*认\s*证/ })).toBeVisible();
@@ -159,8 +154,7 @@ export const SuccessCertify: Story = {
 
 export const SuccessGoLogin: Story = {
   parameters: registerAnswer(() => ok({ clientid: 'a1001', autoLogin: false })),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fillAll(c);
     await expect(await c.findByText('注册完成')).toBeVisible();
     await expect(c.getByText('3秒后自动跳转到登录页')).toBeVisible();

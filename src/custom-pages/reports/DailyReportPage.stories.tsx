@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { clearCalls, withApp } from '@/stories/withApp';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { DailyReportPage } from './DailyReportPage';
@@ -16,19 +16,16 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/report/daily_post?id=b20001&clickType=normal' },
-    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+    ...msw(...consoleApi(), ...reportsApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof DailyReportPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '每天一行',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(businessNow().subtract(1, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
     await expect(c.getByText('日报表 b20001')).toBeInTheDocument();
     await expect(calls.preday?.[0]).toMatchObject({ id: 'b20001', clickType: 'normal' });
@@ -50,7 +47,7 @@ export const International: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, days: [] })] } },
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, days: [] })),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
@@ -58,8 +55,7 @@ export const Empty: Story = {
 export const Postpaid: Story = {
   name: '后付费（paytype=1 → sufday）',
   parameters: { app: { path: '/customer/report/daily_post?id=b20003&paytype=1' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('日报表 b20003', {}, T);
     await waitFor(() => expect(calls.sufday?.[0]).toMatchObject({ id: 'b20003' }), T);
     await expect(calls.preday).toBeUndefined();

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { clearCalls, withApp } from '@/stories/withApp';
+import { agentDirectChargeMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { noDelivery, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { ReportPage } from './ReportPage';
@@ -16,19 +16,16 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/customer/report/pre' },
-    msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] },
+    ...msw(...consoleApi(), ...reportsApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReportPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const PackagePrepaid: Story = {
   name: '产品包模式：子账户(预付费)',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toBeInTheDocument();
@@ -53,8 +50,7 @@ export const PackagePrepaid: Story = {
 export const PackagePostpaid: Story = {
   name: '产品包模式：子账户(后付费)',
   parameters: { app: { path: '/customer/deliverlayout/customer/report/post' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('杭州后付费客户', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByText('后付费')).toBeInTheDocument();
@@ -64,9 +60,8 @@ export const PackagePostpaid: Story = {
 
 export const DirectMode: Story = {
   name: '直充模式：普通短信 / 国际短信',
-  parameters: { msw: { handlers: [...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ calls })),
+  play: async ({ canvas: c }) => {
     await c.findByText('苏州好易购电子商务有限公司', {}, T);
     await expect(c.getByRole('tab', { name: '普通短信' })).toHaveAttribute('aria-selected', 'true');
     await expect(calls.pretotal?.[0]).toMatchObject({ clickType: 'normal' });
@@ -81,9 +76,8 @@ export const DirectMode: Story = {
 
 export const SubAccountOwn: Story = {
   name: '子账户：自己的报表（无子账户筛选）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, pre: [] })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...reportsApi({ calls, pre: [] })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
     await expect(c.queryByLabelText('子账户')).not.toBeInTheDocument();
   },
@@ -91,9 +85,8 @@ export const SubAccountOwn: Story = {
 
 export const Empty: Story = {
   name: '无数据，导出：无数据',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, pre: [] })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, pre: [] })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -103,8 +96,7 @@ export const Empty: Story = {
 
 export const TotalsAndRate: Story = {
   name: '合计行与成功率（今日实时）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('苏州好易购电子商务有限公司', {}, T);
     await expect(calls.pretotal?.[0]).toMatchObject({ end_time_day: businessNow().format('YYYY-MM-DD') });
     await expect(c.getByText('今日数据为实时统计')).toBeInTheDocument();
@@ -120,8 +112,7 @@ export const TotalsAndRate: Story = {
 
 export const DeliveryAnalysis: Story = {
   name: '投递分析：运营商、省份、失败原因（近7天 / 近30天）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const card = await c.findByTestId('delivery-analytics', {}, T);
     await waitFor(() => expect(within(card).getByTestId('day-chart')).toBeInTheDocument(), T);
     await expect(calls.delivery?.[0]).toMatchObject({ days: '7' });
@@ -136,18 +127,16 @@ export const DeliveryAnalysis: Story = {
 
 export const DeliveryAnalysisEmpty: Story = {
   name: '投递分析：没有发送记录',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, delivery: noDelivery })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, delivery: noDelivery })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('近7天没有发送记录', {}, T)).toBeInTheDocument();
   },
 };
 
 export const DeliveryAnalysisFailed: Story = {
   name: '投递分析：加载失败（重试）',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, delivery: 'fail' })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...reportsApi({ calls, delivery: 'fail' })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();
     const before = calls.delivery?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /重\s*试/ }));

@@ -2,15 +2,14 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, sendApi, type Calls } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 import { PhonePreview } from './PhonePreview';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 /** the page, and where a navigation went */
@@ -30,16 +29,12 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/deliver' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-const body = () => within(document.body);
 
 /** a sub-account's page filled: type, template, two numbers */
 async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
@@ -56,8 +51,7 @@ async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
 
 export const AgentEmpty: Story = {
   name: '代理商：未选子账号',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls.getclients?.[0]).toMatchObject({ getAll: '1', phoneInoutType: '0' }), T);
     await userEvent.click(c.getByTestId('pick-template'));
@@ -69,8 +63,7 @@ export const AgentEmpty: Story = {
 
 export const AgentForSubAccount: Story = {
   name: '代理商：为子账号发送',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const select = await c.findByTestId('client-select', {}, T);
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByText('b20001-上海优品电商有限公司', {}, T));
@@ -88,9 +81,8 @@ export const AgentForSubAccount: Story = {
 
 export const SubAccountFilled: Story = {
   name: '子账户：选模板、输入号码',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await waitFor(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }), T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await fill(canvasElement);
@@ -106,13 +98,8 @@ export const SubAccountFilled: Story = {
 
 export const NotCertified: Story = {
   name: '子账户：资质认证审核中（不能发送）',
-  parameters: {
-    msw: {
-      handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     const notice = await c.findByTestId('send-not-certified', {}, T);
     // under review: says so (not 未通过), and leads to the submitted documents
     await expect(notice).toHaveTextContent('您的认证资料正在审核中，审核通过后才能发送短信');
@@ -123,9 +110,8 @@ export const NotCertified: Story = {
 
 export const InvalidNumbers: Story = {
   name: '无效号码：计数与确认清除',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
     await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
@@ -150,9 +136,8 @@ export const InvalidNumbers: Story = {
 
 export const ExportInvalidNumbers: Story = {
   name: '无效号码：导出错误号码',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await expect(c.queryByTestId('export-invalid')).toBeNull();
     await fireEvent.change(box, { target: { value: '13800138000,12345,1540000000' } });
@@ -165,9 +150,8 @@ export const ExportInvalidNumbers: Story = {
 
 export const TooManyNumbers: Story = {
   name: '号码超过60000个',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     const many = Array.from({ length: 60001 }, (_, i) => `138${String(i).padStart(8, '0')}`).join(',');
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: many } });
     await expect(await c.findByTestId('too-many', {}, T)).toHaveTextContent('号码不能大于60000个');
@@ -176,11 +160,8 @@ export const TooManyNumbers: Story = {
 
 export const ValidationErrors: Story = {
   name: '提交校验（表单规则）',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })),
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('submit', {}, T));
     await expect((await c.findAllByText('短信类型不能为空', {}, T)).length).toBeGreaterThan(0);
     await expect(c.getByText('请选择模板')).toBeInTheDocument();
@@ -198,9 +179,8 @@ export const ValidationErrors: Story = {
 
 export const TemplateTextReadOnly: Story = {
   name: '固定模板内容只读（改动的内容发送时会被拒绝）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     const text = c.getByTestId('content-input');
     await expect(text).toHaveAttribute('readonly');
@@ -218,23 +198,18 @@ export const TemplateTextReadOnly: Story = {
 
 export const NoFixedTemplate: Story = {
   name: '选择模板：没有审核通过的固定模板（说明原因，去新增模板 / 通用模板）',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/autoTemplate/list', () =>
-          HttpResponse.json({
-            code: 0,
-            msg: 'ok',
-            data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
-          }),
-        ),
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.post('/api/autoTemplate/list', () =>
+      HttpResponse.json({
+        code: 0,
+        msg: 'ok',
+        data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
+      }),
+    ),
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     const empty = await within(document.body).findByTestId('template-picker-empty', {}, T);
     await expect(empty).toHaveTextContent('暂无审核通过的固定模板');
@@ -252,32 +227,27 @@ export const NoFixedTemplate: Story = {
 
 export const TemplateOfRefusedType: Story = {
   name: '账户不能发送的类型的模板不能选择，已审核签名可点选',
-  parameters: {
-    msw: {
-      handlers: [
-        // the account sends 通知 only; its approved sign is 优品生活
-        http.post('/api/send/getsmstypes', () =>
-          HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
-        ),
-        http.post('/api/sign/list', () =>
-          HttpResponse.json({
-            code: 0,
-            msg: 'ok',
-            data: {
-              list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
-              totalCount: 1,
-              currentPage: 1,
-              pageRowCount: 100,
-            },
-          }),
-        ),
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    // the account sends 通知 only; its approved sign is 优品生活
+    http.post('/api/send/getsmstypes', () =>
+      HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
+    ),
+    http.post('/api/sign/list', () =>
+      HttpResponse.json({
+        code: 0,
+        msg: 'ok',
+        data: {
+          list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
+          totalCount: 1,
+          currentPage: 1,
+          pageRowCount: 100,
+        },
+      }),
+    ),
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest(
       '.ant-modal',
@@ -298,9 +268,8 @@ export const TemplateOfRefusedType: Story = {
 
 export const NoApprovedSign: Story = {
   name: '签名：账户没有审核通过的签名（去签名报备 / 模板管理）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })),
+  play: async ({ canvas: c }) => {
     const none = await c.findByTestId('no-approved-sign', {}, T);
     await expect(none).toHaveTextContent('该账户暂无审核通过的签名');
     await expect(within(none).getByRole('link', { name: '签名报备' })).toBeInTheDocument();
@@ -311,11 +280,8 @@ export const NoApprovedSign: Story = {
 
 export const SignFromList: Story = {
   name: '签名：从已审核通过的签名中选择',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })),
+  play: async ({ canvas: c }) => {
     const select = await c.findByTestId('sign-select', {}, T);
     await waitFor(() => expect(calls.signs?.[0]).toMatchObject({ state: '1', clientid: 'b20001' }), T);
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
@@ -327,9 +293,8 @@ export const SignFromList: Story = {
 
 export const PreviewSinglePiece: Story = {
   name: '预览：一条短信',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
     await fill(canvasElement);
     await waitFor(
@@ -343,8 +308,7 @@ export const PreviewSinglePiece: Story = {
 export const PreviewMultiPiece: Story = {
   name: '预览：长短信按67字一条',
   render: () => <PhonePreview sign="优品生活" content={'长'.repeat(130)} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // 130 + 4 + 2 = 136 characters: 3 pieces of 67
     await expect(c.getByTestId('preview-pieces')).toHaveTextContent(
       '136 字，计 3 条（中文短信：超过70字按67字一条计费，共3条）',
@@ -355,9 +319,8 @@ export const PreviewMultiPiece: Story = {
 
 export const FiveNumbersCountsAgree: Story = {
   name: '号码计数：检测、号码框与计费确认一致（含重复与 12345）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
     await waitFor(
       () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'),
@@ -379,9 +342,8 @@ export const FiveNumbersCountsAgree: Story = {
 
 export const ChargeConfirmAndSend: Story = {
   name: '计费确认后立即发送',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByTestId('submit'));
     const info = await body().findByTestId('charge-info', {}, T);
@@ -414,7 +376,7 @@ export const ChargeConfirmAndSend: Story = {
 
 export const PackageModeCharge: Story = {
   name: '计费确认（按条数）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })] } },
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })),
   play: async ({ canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(within(canvasElement).getByTestId('submit'));
@@ -426,9 +388,8 @@ export const PackageModeCharge: Story = {
 
 export const SubmitLock: Story = {
   name: '3秒内不可重复提交',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByTestId('submit'));
     await body().findByTestId('charge-info', {}, T);
@@ -441,16 +402,11 @@ export const SubmitLock: Story = {
 
 export const TimedCreditAlert: Story = {
   name: '定时发送：403 额度提示后重发',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByText('定时发送'));
     await expect(await c.findByTestId('sendtime', {}, T)).toBeInTheDocument();
@@ -479,9 +435,8 @@ export const TimedCreditAlert: Story = {
 
 export const ClearWithConfirmation: Story = {
   name: '清空号码（确认）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000' } });
     await userEvent.click(c.getByRole('button', { name: /清空号码/ }));
@@ -493,11 +448,8 @@ export const ClearWithConfirmation: Story = {
 
 export const ImportAndCarrierCheck: Story = {
   name: '导入号码文件（分片上传 + 解析）与运营商检测',
-  parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })),
+  play: async ({ canvas: c, canvasElement }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000' } });
     const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
@@ -518,10 +470,9 @@ export const ReEditTimedTask: Story = {
   name: '重新编辑定时任务（?id=）',
   parameters: {
     app: { path: '/customer/deliverlayout/deliver?id=T202611230010' },
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
+    ...msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await waitFor(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }), T);
     await expect(await c.findByText('普通短信发送（重新编辑定时任务）', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678');
@@ -531,11 +482,8 @@ export const ReEditTimedTask: Story = {
 
 export const CarrierChecking: Story = {
   name: '运营商检测中（规格的状态文字）',
-  parameters: {
-    msw: { handlers: [never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
     await userEvent.click(c.getByTestId('carrier-check'));
     await waitFor(() => expect(c.getByTestId('carrier-check')).toHaveTextContent('检测中'), T);

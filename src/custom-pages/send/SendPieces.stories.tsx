@@ -8,8 +8,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { Form } from 'antd';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { T, body, withApp } from '@/stories/withApp';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { SendTimeType } from '@/generated/schemas';
 import { businessNow } from '@/lib/businessTime';
 import { countPieces } from '../../../common/sms/pieces';
@@ -19,8 +19,6 @@ import { NumberSource, type NumberMode } from './NumberSource';
 import { SendTimeField } from './SendTimeField';
 import { ChargeDialog, type ChargeFigures } from './ChargeDialog';
 
-const T = { timeout: 5000 };
-const body = () => within(document.body);
 const error = (help: string) => ({ validateStatus: 'error' as const, help });
 
 function Pieces({ children }: { children: ReactNode }) {
@@ -38,18 +36,16 @@ const meta = {
   args: { children: null },
   parameters: {
     layout: 'padded',
-    msw: {
-      handlers: [
-        http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
-        http.post('/api/send/getsmstypes', () =>
-          ok([
-            { value: 0, label: '通知' },
-            { value: 5, label: '验证码' },
-          ]),
-        ),
-        ...consoleApi(),
-      ],
-    },
+    ...msw(
+      http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+      http.post('/api/send/getsmstypes', () =>
+        ok([
+          { value: 0, label: '通知' },
+          { value: 5, label: '验证码' },
+        ]),
+      ),
+      ...consoleApi(),
+    ),
   },
 } satisfies Meta<typeof Pieces>;
 export default meta;
@@ -69,8 +65,7 @@ export const AccountOfAgent: Story = {
       <AccountField agent phoneInoutType={0} onChange={fn()} status={error('请选择子账号')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
     await expect(c.getByText('请选择子账号', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
   },
@@ -84,8 +79,7 @@ export const AccountOfSubAccount: Story = {
       <div data-testid="after">—</div>
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('after', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.queryByText('子账号')).toBeNull();
@@ -118,8 +112,7 @@ export const SmsTypesWithoutAccount: Story = {
       <SmsTypeField onChange={fn()} status={error('短信类型不能为空')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('短信类型不能为空')).toBeInTheDocument();
     await openSelect(c);
     await expect(
@@ -150,8 +143,7 @@ export const SignOptional: Story = {
       <SignField optional value="A" onChange={fn()} status={error('签名长度为2-12之间')} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('sign-select', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-form-item-required')).toBeNull();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
@@ -173,8 +165,7 @@ const counter = (
       <ContentCounter pieces={countPieces({ content, sign })} {...props} />
     </Pieces>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('content-counter', {}, T)).toHaveTextContent(expected.counter);
     if (expected.pieces) await expect(c.getByTestId('content-pieces')).toHaveTextContent(expected.pieces);
     else await expect(c.queryByTestId('content-pieces')).toBeNull();
@@ -249,8 +240,7 @@ function SourceHarness({ initial, fileFirst }: { initial: NumberMode; fileFirst?
 export const SourceTyped: Story = {
   name: '号码来源：手动输入，切换到文件',
   render: () => <SourceHarness initial={0} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('typed', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('file')).toBeNull();
     const labels = [...c.getByTestId('number-mode').querySelectorAll('label')].map((l) => l.textContent);
@@ -264,8 +254,7 @@ export const SourceTyped: Story = {
 export const SourceFileFirst: Story = {
   name: '号码来源：变量文件在前',
   render: () => <SourceHarness initial={1} fileFirst />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('file', {}, T)).toBeInTheDocument();
     const labels = [...c.getByTestId('number-mode').querySelectorAll('label')].map((l) => l.textContent);
     await expect(labels).toEqual(['导入变量文件', '手动输入']);
@@ -305,8 +294,7 @@ function TimeHarness({
 export const TimeNow: Story = {
   name: '发送时间：立即发送，切换到定时',
   render: () => <TimeHarness kind="ordinary" initial={SendTimeType.Immediate} note="定时说明" />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('send-type', {}, T);
     await expect(c.queryByTestId('sendtime')).toBeNull();
     await expect(c.queryByText('定时说明')).toBeNull();
@@ -322,8 +310,7 @@ const cell = (day: string) => document.body.querySelector<HTMLElement>(`.ant-pic
 export const TimeScheduledOrdinary: Story = {
   name: '发送时间：普通短信定时，今天起可选',
   render: () => <TimeHarness kind="ordinary" initial={SendTimeType.Scheduled} />,
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const picker = await c.findByTestId('sendtime', {}, T);
     await expect(picker).toHaveValue(businessNow().add(30, 'minute').format('YYYY-MM-DD HH:mm:00'));
     await userEvent.click(picker);
@@ -345,8 +332,7 @@ export const TimeScheduledInternational: Story = {
       help="定时发送时间须在24小时之内"
     />
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('定时发送时间须在24小时之内', {}, T)).toBeInTheDocument();
     await expect(c.getByText('国际短信定时发送后不可取消')).toBeInTheDocument();
     await userEvent.click(c.getByTestId('sendtime'));

@@ -2,17 +2,15 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { consoleApi, fail, ok, subAccount, msw } from '@/stories/mockApi';
 import { never, paramsOf, sendApi, type Calls } from '@/stories/sendApi';
 import type { SmsTemplate } from '@/generated/schemas';
 import { InternationalPage } from './InternationalPage';
 import { VariablePage } from './VariablePage';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const both = { ...subAccount, phone_inout_type: 2 as const };
-const body = () => within(document.body);
 
 const countries = [
   { intercode: 'US', countryCode: '1', countryName: '美国', num: 2, fee: '0.0600' },
@@ -121,11 +119,9 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/internaldeliver' },
-    msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
+    ...msw(...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -138,8 +134,7 @@ const pickType = async (c: ReturnType<typeof within>, label = '通知') => {
 
 export const IntlEmpty: Story = {
   name: '国际短信：空白页',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('国际短信发送', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('content-counter')).toHaveTextContent('0 / 500');
   },
@@ -147,17 +142,12 @@ export const IntlEmpty: Story = {
 
 export const IntlNotCertified: Story = {
   name: '国际短信：未通过资质认证（不能发送）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...varIntlApi(),
+    ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent(
       '账户未通过资质认证，认证通过后才能发送短信',
     );
@@ -169,16 +159,9 @@ export const VariableNotCertified: Story = {
   name: '变量短信：未通过资质认证（不能发送）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }),
-        ...sendApi({ calls }),
-      ],
-    },
+    ...msw(...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('submit')).toBeDisabled();
   },
@@ -186,8 +169,7 @@ export const VariableNotCertified: Story = {
 
 export const IntlValidation: Story = {
   name: '国际短信：校验提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // the sign is optional and picked from the approved ones: nothing to say about it
     await userEvent.click(await c.findByTestId('submit', {}, T));
     await expect(await c.findByText('短信类型不能为空', {}, T)).toBeInTheDocument();
@@ -199,8 +181,7 @@ export const IntlValidation: Story = {
 
 export const IntlCountries: Story = {
   name: '国际短信：号码只留数字和逗号，检测国家',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('intl-numbers', {}, T);
     await fireEvent.change(box, { target: { value: '14155552671;447400123456 abc 819012345678' } });
     await expect(box).toHaveValue('14155552671,447400123456,819012345678');
@@ -217,28 +198,23 @@ export const IntlCountries: Story = {
  */
 export const IntlDomesticNumbers: Story = {
   name: '国际短信：86 开头的中国大陆号码提示使用国内短信',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/send/checkMobileInternational', () =>
-          ok({
-            internationalPhoneNum: 1,
-            internationalSet: ['+14155552671'],
-            countries: countries.slice(0, 1),
-            errorSet: ['12345'],
-            domesticNum: 2,
-            domesticSet: ['8613800138000', '008613912345678'],
-            parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
-          }),
-        ),
-        ...varIntlApi(),
-        ...consoleApi({ user: both }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.post('/api/send/checkMobileInternational', () =>
+      ok({
+        internationalPhoneNum: 1,
+        internationalSet: ['+14155552671'],
+        countries: countries.slice(0, 1),
+        errorSet: ['12345'],
+        domesticNum: 2,
+        domesticSet: ['8613800138000', '008613912345678'],
+        parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
+      }),
+    ),
+    ...varIntlApi(),
+    ...consoleApi({ user: both }),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     const box = await c.findByTestId('intl-numbers', {}, T);
     await fireEvent.change(box, { target: { value: '14155552671,8613800138000,008613912345678,12345' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
@@ -262,17 +238,12 @@ export const IntlDomesticNumbers: Story = {
 /** An account that sends international SMS only (phone_inout_type 1): told, without a link onward. */
 export const IntlDomesticNumbersInternationalOnly: Story = {
   name: '国际短信：86 开头号码（仅国际账户，无国内短信入口）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...varIntlApi(),
-        ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...varIntlApi(),
+    ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
     await expect(hint).toHaveTextContent(
@@ -285,8 +256,7 @@ export const IntlDomesticNumbersInternationalOnly: Story = {
 
 export const IntlCharge: Story = {
   name: '国际短信：字数与计费确认，发送',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await pickType(c);
     await fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: 'Hello there' } });
     await fireEvent.change(c.getByTestId('intl-numbers'), { target: { value: '14155552671,447400123456' } });
@@ -309,8 +279,7 @@ export const IntlCharge: Story = {
 
 export const IntlFileMode: Story = {
   name: '国际短信：导入文件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByText('导入文件', {}, T));
     await expect(await c.findByText(/支持 txt、csv、xlsx/, {}, T)).toBeInTheDocument();
   },
@@ -319,8 +288,7 @@ export const IntlFileMode: Story = {
 export const VariableEmpty: Story = {
   name: '变量短信：未选模板',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('变量短信发送', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText('请先选择变量模板').length).toBeGreaterThan(0);
     await userEvent.click(c.getByTestId('submit'));
@@ -332,8 +300,7 @@ export const VariableEmpty: Story = {
 export const VariableTemplatePicked: Story = {
   name: '变量短信：选择变量模板',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await expect(await body().findByText('选择变量模板', { selector: '.ant-modal-title' }, T)).toBeInTheDocument();
     const pick = await body().findAllByRole('button', { name: /^选\s*择$/ }, T);
@@ -347,8 +314,7 @@ export const VariableTemplatePicked: Story = {
 export const VariableManualScreened: Story = {
   name: '变量短信：手动输入、号码筛选、发送',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
@@ -375,12 +341,9 @@ export const VariableScreening: Story = {
   name: '变量短信：号码筛选中（规格的状态文字）',
   parameters: {
     app: { path: '/customer/deliverlayout/variablesms' },
-    msw: {
-      handlers: [never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })],
-    },
+    ...msw(never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
@@ -394,8 +357,7 @@ export const VariableScreening: Story = {
 export const VariableScreenedEmpty: Story = {
   name: '变量短信：筛选后号码为0',
   parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));

@@ -1,13 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
 import { recordArchives } from './data';
 import { archiveRows, archivesApi } from './archives.mock';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: operations });
 const calls = { list: 0 };
 
@@ -15,7 +15,7 @@ const meta = {
   title: 'Ops/发送记录归档',
   component: ArchiveList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/archives'), msw: { handlers: [...archivesApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/archives'), ...msw(...archivesApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.list = 0;
   },
@@ -25,8 +25,7 @@ type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '列表（一个月份的文件缺失）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const newest = (await c.findByText('2026-05', {}, T)).closest('tr') as HTMLElement;
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       '月份',

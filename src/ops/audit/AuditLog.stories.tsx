@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
@@ -9,7 +10,6 @@ import AuditLog from './AuditLog';
 import { auditApi } from './audit.mock';
 import { auditLog } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, unknown>[] = [];
 const shell = opsApi({ operator: operations });
 
@@ -17,7 +17,7 @@ const meta = {
   title: 'Ops/审计日志',
   component: AuditLog,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/audit'), msw: { handlers: [...auditApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/audit'), ...msw(...auditApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },
@@ -30,8 +30,7 @@ const targetTitle = (t: string) =>
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(
       await c.findByText(enumLabel('audit-action', AuditAction.CertificationApprove)!, {}, T),
     ).toBeInTheDocument();
@@ -62,8 +61,7 @@ export const List: Story = {
 /** A row opens onto its fields before and after, the codes as their labels, the changed ones marked. */
 export const BeforeAfter: Story = {
   name: '操作前后（展开）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 10:21:05', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -81,8 +79,7 @@ export const BeforeAfter: Story = {
 
 export const SignRejected: Story = {
   name: '驳回签名的前后',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 10:18:44', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -94,8 +91,7 @@ export const SignRejected: Story = {
 /** 新增运营人员: only the values after. */
 export const OperatorAdded: Story = {
   name: '新增运营人员（只有操作后）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('2026-11-24 09:58:31', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
@@ -107,8 +103,7 @@ export const OperatorAdded: Story = {
 
 export const FilterByAction: Story = {
   name: '按操作、操作人、账户查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('2026-11-24 10:21:05', {}, T);
     await userEvent.click(c.getByRole('combobox'));
     await userEvent.click(

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
@@ -9,20 +10,16 @@ import ChannelList from './ChannelList';
 import { channelsApi, defaultLinkRow } from './channels.mock';
 import { operatorChannels } from './data';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const entity = schemas.get('entities/operator-channel')['x-messages'] as { fromFile: string; defaultLink: string };
 
 const meta = {
   title: 'Ops/通道',
   component: ChannelList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/channels'), msw: { handlers: [...channelsApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/channels'), ...msw(...channelsApi({ calls }), ...shell) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ChannelList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -41,8 +38,7 @@ const field = (dialog: ReturnType<typeof within>, label: RegExp) =>
 
 export const List: Story = {
   name: '列表（设置与计数）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await expect(main).toHaveTextContent('cmpp://901234@10.0.0.1:7891');
     await expect(main).toHaveTextContent('启用');
@@ -88,9 +84,8 @@ export const List: Story = {
 /** The counters are live: the list is asked again every 10 s, and on 刷新. */
 export const LiveCounters: Story = {
   name: '计数自动刷新与手动刷新',
-  parameters: { msw: { handlers: [...channelsApi({ calls, grow: 100 }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...channelsApi({ calls, grow: 100 }), ...shell),
+  play: async ({ canvas: c, canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await expect(main).toHaveTextContent('18,452');
     await userEvent.click(c.getByRole('button', { name: /刷\s*新/ }));
@@ -104,9 +99,8 @@ export const LiveCounters: Story = {
 /** A fresh platform: no channel, everything over the default link, read-only. */
 export const DefaultLink: Story = {
   name: '无通道（默认链路）',
-  parameters: { msw: { handlers: [...channelsApi({ calls, rows: [defaultLinkRow] }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...channelsApi({ calls, rows: [defaultLinkRow] }), ...shell),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('default-link', {}, T)).toHaveTextContent(entity.defaultLink);
     const row = await rowOf(canvasElement, '内置模拟器');
     await expect(row).toHaveTextContent('默认链路');
@@ -117,8 +111,7 @@ export const DefaultLink: Story = {
 
 export const Add: Story = {
   name: '新增通道',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
     const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));
@@ -158,16 +151,11 @@ export const Add: Story = {
 /** The server's parser refuses the address: its message stays in the dialog. */
 export const AddRefused: Story = {
   name: '新增被拒绝（地址有误）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }),
-        ...shell,
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }),
+    ...shell,
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
     const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));
@@ -231,9 +219,7 @@ export const Pause: Story = {
 /** The server refuses (another 管理员 removed it meanwhile): its message is toasted, the list asked again. */
 export const PauseRefused: Story = {
   name: '暂停被拒绝（通道不存在）',
-  parameters: {
-    msw: { handlers: [...channelsApi({ calls, refuse: { pause: { code: 404, msg: '通道不存在' } } }), ...shell] },
-  },
+  parameters: msw(...channelsApi({ calls, refuse: { pause: { code: 404, msg: '通道不存在' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(within(main).getByRole('button', { name: /暂\s*停/ }));
@@ -255,9 +241,7 @@ export const Resume: Story = {
 
 export const ResumeRefused: Story = {
   name: '恢复被拒绝',
-  parameters: {
-    msw: { handlers: [...channelsApi({ calls, refuse: { resume: { code: 400, msg: entity.fromFile } } }), ...shell] },
-  },
+  parameters: msw(...channelsApi({ calls, refuse: { resume: { code: 400, msg: entity.fromFile } } }), ...shell),
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /恢\s*复/ }));
@@ -279,9 +263,7 @@ export const Remove: Story = {
 
 export const RemoveRefused: Story = {
   name: '删除被拒绝',
-  parameters: {
-    msw: { handlers: [...channelsApi({ calls, refuse: { remove: { code: 404, msg: '通道不存在' } } }), ...shell] },
-  },
+  parameters: msw(...channelsApi({ calls, refuse: { remove: { code: 404, msg: '通道不存在' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /删\s*除/ }));
@@ -309,14 +291,10 @@ export const Route: Story = {
 
 export const RouteNoChannel: Story = {
   name: '路由预览：没有可用的通道',
-  parameters: {
-    msw: {
-      handlers: [
-        ...channelsApi({ calls, route: { carrier: Carrier.Telecom, candidates: [], message: '没有可用的通道' } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...channelsApi({ calls, route: { carrier: Carrier.Telecom, candidates: [], message: '没有可用的通道' } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const panel = within(await within(canvasElement).findByTestId('route-preview', {}, T));
     await userEvent.type(await waitFor(() => panel.getByLabelText(/号码/, { selector: 'input' }), T), '18912345678');
@@ -329,9 +307,7 @@ export const RouteNoChannel: Story = {
 /** A number the form's rule refuses is never sent; the server's refusal is shown as it is. */
 export const RouteRefused: Story = {
   name: '路由预览被拒绝',
-  parameters: {
-    msw: { handlers: [...channelsApi({ calls, refuse: { route: { code: 400, msg: '号码格式错误' } } }), ...shell] },
-  },
+  parameters: msw(...channelsApi({ calls, refuse: { route: { code: 400, msg: '号码格式错误' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const panel = within(await within(canvasElement).findByTestId('route-preview', {}, T));
     const phone = await waitFor(() => panel.getByLabelText(/号码/, { selector: 'input' }), T);

@@ -1,33 +1,29 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import NoticeAdmin from './NoticeAdmin';
 import { contentApi } from './content.mock';
 import { operatorNotices } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 
 const meta = {
   title: 'Ops/内容/平台公告',
   component: NoticeAdmin,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/notices'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/content/notices'), ...msw(...contentApi({ calls }), ...shell) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof NoticeAdmin>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('关于元旦期间短信发送的通知', {}, T)).closest('tr') as HTMLElement;
     await expect(within(row).getByTestId('notice-top')).toHaveTextContent('置顶');
     await expect(
@@ -44,8 +40,7 @@ export const List: Story = {
 
 export const Publish: Story = {
   name: '发布',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     const before = calls['notices/list']?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
@@ -74,8 +69,7 @@ export const Publish: Story = {
 
 export const PublishEmpty: Story = {
   name: '发布：未填写',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
     const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
@@ -90,11 +84,8 @@ export const PublishEmpty: Story = {
 /** Content that is nothing but what the allow-list removes: the server's refusal shows in the dialog. */
 export const PublishRefused: Story = {
   name: '发布被拒绝（内容被清除后为空）',
-  parameters: {
-    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...contentApi({ calls, refuse: { code: 400, msg: '公告内容不能为空' } }), ...shell),
+  play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
     const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
@@ -107,8 +98,7 @@ export const PublishRefused: Story = {
 
 export const Delete: Story = {
   name: '删除',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('平台系统升级维护公告', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除公告“平台系统升级维护公告”吗？', {}, T)).toBeInTheDocument();
@@ -122,7 +112,7 @@ export const Delete: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...contentApi({ notices: [] }), ...shell] } },
+  parameters: msw(...contentApi({ notices: [] }), ...shell),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -1,15 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
 import { sensitiveWords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 /** the dialog's text area, once its code has loaded */
 const wordsField = (dialog: ReturnType<typeof within>) =>
@@ -19,18 +18,15 @@ const meta = {
   title: 'Ops/内容/敏感词',
   component: SensitiveWords,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/words'), msw: { handlers: [...contentApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/content/words'), ...msw(...contentApi({ calls }), ...shell) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SensitiveWords>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '列表（另有词表文件中的词）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('刷单返利', {}, T)).closest('tr') as HTMLElement;
     await expect(row).toHaveTextContent('operator1');
     await expect(c.getByTestId('words-file')).toHaveTextContent(
@@ -48,8 +44,7 @@ export const List: Story = {
 export const Filtered: Story = {
   name: '按敏感词筛选',
   parameters: { app: opsApp('/ops/content/words?word=兼职') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('高额兼职', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('私彩')).toBeNull();
     await expect(calls['words/list']?.[0]).toMatchObject({ word: '兼职' });
@@ -58,8 +53,7 @@ export const Filtered: Story = {
 
 export const Add: Story = {
   name: '添加（每行一个）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     const before = calls['words/list']?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
@@ -77,8 +71,7 @@ export const Add: Story = {
 
 export const AddEmpty: Story = {
   name: '添加：未填写',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
     const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
@@ -91,11 +84,8 @@ export const AddEmpty: Story = {
 
 export const AddRefused: Story = {
   name: '添加被拒绝（词过长）',
-  parameters: {
-    msw: { handlers: [...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...contentApi({ calls, refuse: { code: 400, msg: '敏感词不能超过50个字符' } }), ...shell),
+  play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
     const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
@@ -110,8 +100,7 @@ export const AddRefused: Story = {
 /** A GB18030 word list (how Chinese lists are often saved): read into the dialog to look over, then added. */
 export const ImportFile: Story = {
   name: '导入文件（GB18030 编码）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('刷单返利', {}, T);
     // 贷款 / 套现 in GB18030, one a line (CRLF)
     const gb = new Uint8Array([0xb4, 0xfb, 0xbf, 0xee, 0x0d, 0x0a, 0xcc, 0xd7, 0xcf, 0xd6, 0x0d, 0x0a]);
@@ -129,8 +118,7 @@ export const ImportFile: Story = {
 
 export const ImportTooLarge: Story = {
   name: '导入文件过大',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('刷单返利', {}, T);
     await userEvent.upload(
       canvasElement.querySelector('input[type=file]') as HTMLInputElement,
@@ -143,8 +131,7 @@ export const ImportTooLarge: Story = {
 
 export const Remove: Story = {
   name: '删除',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('私彩', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除敏感词“私彩”吗？', {}, T)).toBeInTheDocument();
@@ -158,8 +145,7 @@ export const Remove: Story = {
 
 export const TestHits: Story = {
   name: '检测文字：命中',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     const check = within(c.getByTestId('content-check'));
     await userEvent.type(
@@ -176,8 +162,7 @@ export const TestHits: Story = {
 
 export const TestClean: Story = {
   name: '检测文字：未命中',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     const check = within(c.getByTestId('content-check'));
     await userEvent.type(
@@ -191,7 +176,7 @@ export const TestClean: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...contentApi({ words: [] }), ...shell] } },
+  parameters: msw(...contentApi({ words: [] }), ...shell),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -13,19 +14,15 @@ import { accountConsole } from './api';
 import { customerApi, LOGIN_AS_TOKEN } from './customers.mock';
 import { operatorCustomers } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const shell = opsApi({ operator: operations });
 
 const meta = {
   title: 'Ops/客户',
   component: CustomerList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/customers'), msw: { handlers: [...customerApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/customers'), ...msw(...customerApi({ calls }), ...shell) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CustomerList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -42,8 +39,7 @@ const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const agent = await rowOf(c, 'a10023');
     await expect(agent).toHaveTextContent('杭州信达网络科技有限公司');
     await expect(agent).toHaveTextContent('12,800.00');
@@ -82,8 +78,7 @@ export const List: Story = {
 export const Filtered: Story = {
   name: '筛选（地址栏）',
   parameters: { app: opsApp('/ops/customers?userType=2&search=b200') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('b20031', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('杭州信达网络科技有限公司')).toBeNull();
     await expect(calls.list?.[0]).toMatchObject({ userType: '2', search: 'b200' });
@@ -97,7 +92,7 @@ export const Filtered: Story = {
 /** A 审核员 at 客户: the route guard's answer, the page never mounted. */
 export const Refused: Story = {
   name: '审核员：无权访问',
-  parameters: { msw: { handlers: [...customerApi({ calls }), ...opsApi({ operator: reviewer })] } },
+  parameters: msw(...customerApi({ calls }), ...opsApi({ operator: reviewer })),
   render: () => (
     <RequireSession>
       <OpsLayout menuCollapsed={false} />
@@ -112,8 +107,7 @@ export const Refused: Story = {
 
 export const Freeze: Story = {
   name: '冻结（备注）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
     const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
     await expect(dialog.getByTestId('freeze-note')).toHaveTextContent('所有登录立即结束');
@@ -128,16 +122,11 @@ export const Freeze: Story = {
 
 export const FreezeRefused: Story = {
   name: '冻结被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
-        ...shell,
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
+    ...shell,
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
     const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
     await field(dialog, /备注/);
@@ -150,8 +139,7 @@ export const FreezeRefused: Story = {
 
 export const Unfreeze: Story = {
   name: '解冻',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
     const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
     await expect(dialog.queryByTestId('freeze-note')).toBeNull();
@@ -164,16 +152,11 @@ export const Unfreeze: Story = {
 
 export const UnfreezeRefused: Story = {
   name: '解冻被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
-        ...shell,
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
+    ...shell,
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
     const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
     await field(dialog, /备注/);
@@ -184,8 +167,7 @@ export const UnfreezeRefused: Story = {
 
 export const Unlock: Story = {
   name: '解除锁定',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     await expect(await body().findByText('确定解除账户 b20031 的登录锁定吗？', {}, T)).toBeInTheDocument();
     const before = listCalls();
@@ -200,11 +182,8 @@ export const Unlock: Story = {
 
 export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
-  parameters: {
-    msw: { handlers: [...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell),
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     const before = listCalls();
     await userEvent.click(
@@ -220,8 +199,7 @@ export const UnlockRefused: Story = {
 /** 更多 › 重置密码: asked first, saying where the new password goes; the server's answer names the address. */
 export const ResetPassword: Story = {
   name: '重置密码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(
@@ -235,16 +213,11 @@ export const ResetPassword: Story = {
 
 export const ResetPasswordRefused: Story = {
   name: '重置密码被拒绝（没有邮箱）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
-        ...shell,
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
+    ...shell,
+  ),
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(/发送至该账户的邮箱，/);
@@ -300,14 +273,10 @@ export const CreditInvalid: Story = {
 
 export const CreditRefused: Story = {
   name: '调整额度被拒绝（余额不足）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement, 'a10011');
     await userEvent.type(await field(dialog, /金额/, 'input'), '-100');
@@ -370,14 +339,10 @@ export const LoginAs: Story = {
 
 export const LoginAsRefused: Story = {
   name: '以该账户登录被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
-        ...shell,
-      ],
-    },
-  },
+  parameters: msw(
+    ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
+    ...shell,
+  ),
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
@@ -394,9 +359,7 @@ export const LoginAsRefused: Story = {
 
 export const LoginAsEnterRefused: Story = {
   name: '以该账户登录：令牌兑换被拒绝',
-  parameters: {
-    msw: { handlers: [...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell] },
-  },
+  parameters: msw(...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell),
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
@@ -411,8 +374,7 @@ export const LoginAsEnterRefused: Story = {
 /** a frozen account: 以该账户登录 is offered but disabled (unfreeze first) */
 export const LoginAsFrozen: Story = {
   name: '以该账户登录：冻结的账户不可用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
     await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute(
       'aria-disabled',

@@ -1,10 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import OpsHome from './OpsHome';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Ops/工作台',
@@ -17,8 +15,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Reviewer: Story = {
   name: '审核员：待审核',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，reviewer1', {}, T)).toBeInTheDocument();
     const cards = within(c.getByTestId('review-counts'));
     await expect(await cards.findByText('4', {}, T)).toBeInTheDocument();
@@ -31,8 +28,7 @@ export const Reviewer: Story = {
 export const Operations: Story = {
   name: '运营：审计日志入口',
   parameters: { msw: { handlers: opsApi({ operator: operations }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const links = within(await c.findByTestId('quick-links', {}, T));
     await expect(links.getByText('审计日志').closest('a')).toHaveAttribute('href', '/ops/audit');
   },
@@ -41,8 +37,7 @@ export const Operations: Story = {
 export const CountsLoading: Story = {
   name: '数量加载中',
   parameters: { msw: { handlers: opsApi({ counts: 'loading' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('欢迎您，reviewer1', {}, T);
     await expect(within(c.getByTestId('review-counts')).getAllByText('-')).toHaveLength(4);
   },

@@ -1,11 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import Monitor from './Monitor';
 import { emptySeries, monitorApi, monitorSeries } from './monitor.mock';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: operations });
 const calls: Record<string, string>[] = [];
 
@@ -13,7 +13,7 @@ const meta = {
   title: 'Ops/监控',
   component: Monitor,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/monitor'), msw: { handlers: [...monitorApi({ calls }), ...shell] } },
+  parameters: { app: opsApp('/ops/monitor'), ...msw(...monitorApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },
@@ -25,8 +25,7 @@ const hour = monitorSeries('hour');
 
 export const Hour: Story = {
   name: '最近一小时',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const flow = await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await expect(flow).toHaveAttribute('data-points', '60');
     await expect(flow).toHaveAttribute('data-accepted', String(hour.totals.accepted));
@@ -70,8 +69,7 @@ export const Hour: Story = {
 /** Today's budgets: the credit alarms' SMS and the verification codes against their caps. */
 export const Budgets: Story = {
   name: '今日预算（额度提醒、验证码）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const alarms = within(await c.findByTestId('budget-alarms', {}, T));
     await expect(alarms.getByText('额度提醒短信（2026-11-24）')).toBeInTheDocument();
     await expect(alarms.getByTestId('alarm-usage')).toHaveTextContent('412 / 500');
@@ -90,8 +88,7 @@ export const Budgets: Story = {
 /** 最近一天: asked with range=day, 1,440 minutes; the range is kept in the address. */
 export const Day: Story = {
   name: '最近一天（切换范围）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await userEvent.click(c.getByText('最近一天'));
     const flow = await c.findByRole('img', { name: '最近一天每分钟受理、提交、成功、失败条数' }, T);
@@ -115,9 +112,8 @@ export const DayFromAddress: Story = {
 /** A fresh platform: nothing happened yet, every chart says so instead of drawing empty axes. */
 export const Empty: Story = {
   name: '无数据（新平台）',
-  parameters: { msw: { handlers: [...monitorApi({ calls, series: emptySeries }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...monitorApi({ calls, series: emptySeries }), ...shell),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('最近一小时没有受理或发送的短信', {}, T)).toBeInTheDocument();
     for (const text of [
       '最近一小时尚无采样',
@@ -141,8 +137,7 @@ export const Empty: Story = {
 /** 刷新 asks again (as the minute's timer does). */
 export const Refresh: Story = {
   name: '刷新',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByRole('img', { name: '最近一小时每分钟受理、提交、成功、失败条数' }, T);
     await userEvent.click(c.getByRole('button', { name: /刷\s*新/ }));
     await waitFor(() => expect(calls).toHaveLength(2), T);
@@ -152,7 +147,7 @@ export const Refresh: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: { msw: { handlers: [...monitorApi({ series: 'loading' }), ...shell] } },
+  parameters: msw(...monitorApi({ series: 'loading' }), ...shell),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByTestId('monitor-loading', {}, T)).toBeInTheDocument();
   },
@@ -160,9 +155,8 @@ export const Loading: Story = {
 
 export const LoadError: Story = {
   name: '加载失败',
-  parameters: { msw: { handlers: [...monitorApi({ calls, series: 'error' }), ...shell] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...monitorApi({ calls, series: 'error' }), ...shell),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('monitor-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
     await expect(canvasElement.querySelectorAll('[data-testid$="-chart"]')).toHaveLength(0);
     await userEvent.click(c.getByRole('button', { name: /重\s*试/ }));

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -10,19 +11,15 @@ import OperatorList from './OperatorList';
 import { operatorsApi, TOTP_SECRET } from './operators.mock';
 import { operators } from './data';
 
-const T = { timeout: 5000 };
 const shell = opsApi({ operator: admin });
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 
 const meta = {
   title: 'Ops/运营人员',
   component: OperatorList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/operators'), msw: { handlers: [...operatorsApi({ calls }), ...shell] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/operators'), ...msw(...operatorsApi({ calls }), ...shell) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof OperatorList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -33,8 +30,7 @@ const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
   name: '列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, 'chief.admin');
     await expect(row).toHaveTextContent(enumLabel('operator-role', OperatorRole.Admin)!);
     await expect(row).toHaveTextContent('已开启');
@@ -146,9 +142,7 @@ export const AddInvalid: Story = {
 
 export const AddRefused: Story = {
   name: '新增被拒绝（登录名已被使用）',
-  parameters: {
-    msw: { handlers: [...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell] },
-  },
+  parameters: msw(...operatorsApi({ calls, refuse: { add: { code: 400, msg: '登录名已被使用' } } }), ...shell),
   play: async ({ canvasElement }) => {
     const dialog = await openAdd(canvasElement);
     await fill(dialog, 'reviewer1', 'Passw0rd!');
@@ -160,8 +154,7 @@ export const AddRefused: Story = {
 
 export const Disable: Story = {
   name: '停用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
     await expect(
       await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T),
@@ -178,8 +171,7 @@ export const Disable: Story = {
 
 export const Enable: Story = {
   name: '启用',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
     await userEvent.click(
       within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
@@ -194,11 +186,8 @@ export const Enable: Story = {
 /** one's own row: the server refuses, its message is shown */
 export const DisableSelfRefused: Story = {
   name: '停用自己：被拒绝',
-  parameters: {
-    msw: { handlers: [...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell),
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
     const before = listCalls();
     await userEvent.click(

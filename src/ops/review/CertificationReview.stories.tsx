@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +10,7 @@ import CertificationReview from './CertificationReview';
 import { certificationRows, reviewApi } from './review.mock';
 import { reviewCertifications } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
 const reasonField = (dialog: ReturnType<typeof within>) =>
   waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
@@ -22,10 +21,8 @@ const meta = {
   title: 'Ops/审核/资质认证',
   component: CertificationReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/certifications'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/review/certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CertificationReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -33,8 +30,7 @@ type Story = StoryObj<typeof meta>;
 /** What waits, oldest first (只看待审核 on by default), with the document images as thumbnails. */
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('深圳市张伟网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(calls['certifications/list']?.[0]).toMatchObject({ pending: true, currentPage: 1, pageRowCount: 15 });
     await expect(c.getByRole('switch', { name: '只看待审核' })).toBeChecked();
@@ -55,8 +51,7 @@ export const Pending: Story = {
 /** 只看待审核 off: every submission, newest first, a rejection with its reason, no actions on decided ones. */
 export const All: Story = {
   name: '全部（含已审核）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.click(c.getByRole('switch', { name: '只看待审核' }));
     await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }), T);
@@ -70,8 +65,7 @@ export const All: Story = {
 
 export const ByAccount: Story = {
   name: '按账户查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.type(c.getByPlaceholderText('账户'), ' b20031 ');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -87,8 +81,7 @@ export const ByAccount: Story = {
 /** A thumbnail opens the preview; the submission's images are one group. */
 export const ImagePreview: Story = {
   name: '证件图片预览',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getAllByText('预览')[0]);
@@ -103,8 +96,7 @@ export const ImagePreview: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
@@ -122,8 +114,7 @@ export const Approve: Story = {
 /** 驳回: the reason is required (at most 200 characters, the account sees it), then sent. */
 export const RejectDialog: Story = {
   name: '驳回对话框',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
@@ -157,11 +148,8 @@ export const RejectDialog: Story = {
 /** Another operator took it first: the server's answer stays in the dialog, the list refreshes behind it. */
 export const RejectRefused: Story = {
   name: '驳回被拒绝（已被他人审核）',
-  parameters: {
-    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
+  play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     const row = c.getByText('newagent').closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
@@ -176,16 +164,11 @@ export const RejectRefused: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
-        ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
+    ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect((await c.findAllByText('暂无数据', {}, T))[0]).toBeVisible();
     await expect(await c.findByTestId('pending-count', {}, T)).toHaveTextContent('待审核 0');
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,19 +10,15 @@ import InvoiceReview from './InvoiceReview';
 import { invoiceRows, reviewApi } from './review.mock';
 import { reviewInvoices } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 const label = (s: InvoiceStatus) => enumLabel('invoice-status', s)!;
 
 const meta = {
   title: 'Ops/审核/发票',
   component: InvoiceReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/invoices'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/review/invoices'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof InvoiceReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -42,8 +39,7 @@ async function pick(dialog: ReturnType<typeof within>, status: InvoiceStatus) {
 
 export const Pending: Story = {
   name: '待处理列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('FP202611240001', {}, T)).toBeInTheDocument();
     await expect(c.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
     await expect(c.getByText(label(InvoiceStatus.Issuing))).toBeInTheDocument();
@@ -121,19 +117,15 @@ export const ToMailed: Story = {
 /** A VAT invoice mailed without its express data: said before the call, on the fields. */
 export const MailedVatNeedsExpress: Story = {
   name: '专票邮寄未填快递信息',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({
-          calls,
-          invoices: [
-            { ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] },
-          ],
-        }),
-        ...opsApi(),
+  parameters: msw(
+    ...reviewApi({
+      calls,
+      invoices: [
+        { ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] },
       ],
-    },
-  },
+    }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await pick(dialog, InvoiceStatus.Mailed);
@@ -147,14 +139,10 @@ export const MailedVatNeedsExpress: Story = {
 /** The server refuses (the status was changed meanwhile): its message stays in the dialog. */
 export const Refused: Story = {
   name: '变更被拒绝',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }),
-        ...opsApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    ...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await pick(dialog, InvoiceStatus.Issuing);
@@ -168,8 +156,7 @@ export const Refused: Story = {
 export const All: Story = {
   name: '全部（含已邮寄）',
   parameters: { app: opsApp('/ops/review/invoices?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('FP202611200001', {}, T)).closest('tr') as HTMLElement;
     await expect(within(row).getByText('顺丰速运 SF1234567890')).toBeInTheDocument();
     await expect(within(row).getByText(label(InvoiceStatus.Mailed))).toBeInTheDocument();
@@ -178,7 +165,7 @@ export const All: Story = {
 
 export const Empty: Story = {
   name: '无待处理',
-  parameters: { msw: { handlers: [...reviewApi({ invoices: [] }), ...opsApi()] } },
+  parameters: msw(...reviewApi({ invoices: [] }), ...opsApi()),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +10,7 @@ import SignReview from './SignReview';
 import { reviewApi, signRows } from './review.mock';
 import { reviewSigns } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
 const reasonField = (dialog: ReturnType<typeof within>) =>
   waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
@@ -20,18 +19,15 @@ const meta = {
   title: 'Ops/审核/签名',
   component: SignReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/signs'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/review/signs'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('云讯优选', {}, T)).toBeInTheDocument();
     await expect(calls['signs/list']?.[0]).toMatchObject({ pending: true });
     await expect(c.getAllByText(enumLabel('sign-state', SignState.Pending)!)).toHaveLength(2);
@@ -44,8 +40,7 @@ export const Pending: Story = {
 export const All: Story = {
   name: '全部（含已审核）',
   parameters: { app: opsApp('/ops/review/signs?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // the address bar's filter (a reload keeps it)
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('switch', { name: '只看待审核' })).not.toBeChecked();
@@ -58,8 +53,7 @@ export const All: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
     await expect(await body().findByText('确定通过签名【云讯优选】吗？', {}, T)).toBeInTheDocument();
@@ -74,11 +68,8 @@ export const Approve: Story = {
 /** The server refuses 通过 (another operator rejected it meanwhile): its message is toasted, the list asked again. */
 export const ApproveRefused: Story = {
   name: '通过被拒绝（已被他人审核）',
-  parameters: {
-    msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     const before = calls['signs/list']?.length ?? 0;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
@@ -94,8 +85,7 @@ export const ApproveRefused: Story = {
 
 export const Reject: Story = {
   name: '驳回（填写原因）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
     const dialog = within(await body().findByRole('dialog', { name: '驳回签名【云讯优选】' }, T));
@@ -114,9 +104,7 @@ export const Reject: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: { handlers: [...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()] },
-  },
+  parameters: msw(...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

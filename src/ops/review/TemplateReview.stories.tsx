@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
@@ -9,9 +10,7 @@ import TemplateReview from './TemplateReview';
 import { reviewApi, templateRows } from './review.mock';
 import { reviewTemplates } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
-const body = () => within(document.body);
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
 const reasonField = (dialog: ReturnType<typeof within>) =>
   waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
@@ -20,18 +19,15 @@ const meta = {
   title: 'Ops/审核/模板',
   component: TemplateReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/templates'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: opsApp('/ops/review/templates'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof TemplateReview>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Pending: Story = {
   name: '待审核列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText(enumLabel('template-audit-state', TemplateAuditState.Pending)!)).toHaveLength(2);
     await expect(c.getAllByText(enumLabel('template-type', TemplateType.Variable)!).length).toBeGreaterThan(0);
@@ -41,8 +37,7 @@ export const Pending: Story = {
 export const All: Story = {
   name: '全部（含已审核）',
   parameters: { app: opsApp('/ops/review/templates?pending=false') },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('点击领取百万红包 http://bit.ly/xxxx', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：含短链接且未标明退订方式');
   },
@@ -50,8 +45,7 @@ export const All: Story = {
 
 export const Reject: Story = {
   name: '驳回（填写原因）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest(
       'tr',
     ) as HTMLElement;
@@ -77,8 +71,7 @@ export const Reject: Story = {
 
 export const Approve: Story = {
   name: '通过',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest(
       'tr',
     ) as HTMLElement;
@@ -94,14 +87,10 @@ export const Approve: Story = {
 
 export const Empty: Story = {
   name: '无待审核',
-  parameters: {
-    msw: {
-      handlers: [
-        ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
-        ...opsApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
+    ...opsApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
   },

@@ -35,8 +35,7 @@ type Story = StoryObj<typeof meta>;
 export const WithAlerts: Story = {
   name: '有消费、余额不足与即将过期',
   args: { data },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByTestId('top-consumers')).toHaveTextContent('128,450 条');
     await expect(c.getByTestId('low-balance')).toHaveTextContent('余额 3.20 元（提醒线 50.00 元）');
     await expect(c.getByTestId('expiring-pools')).toHaveTextContent('19,996 条，2026-12-02 到期');
@@ -54,8 +53,7 @@ export const LongNamesNoOverlap: Story = {
       expiringPools: [{ ...data.expiringPools[0], name: '上海优品电商有限公司华东区域营销推广中心' }],
     },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const apart = (a: Element, b: Element) => {
       const x = a.getBoundingClientRect();
       const y = b.getBoundingClientRect();
@@ -73,8 +71,7 @@ export const LongNamesNoOverlap: Story = {
 export const NothingToReport: Story = {
   name: '无消费、无提醒',
   args: { data: { ...data, topConsumers: [], lowBalance: [], expiringPools: [] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText('近期没有子账户消费')).toBeInTheDocument();
     await expect(c.getByText('没有余额不足的子账户')).toBeInTheDocument();
     await expect(c.getByText('没有即将过期的产品')).toBeInTheDocument();

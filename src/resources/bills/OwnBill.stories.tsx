@@ -35,8 +35,7 @@ async function tryValue(dialog: ReturnType<typeof within>, label: string, value:
 
 export const Rows: Story = {
   name: '账单明细',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect((await c.findAllByText('P202611250001', {}, T)).length).toBe(2);
     await expect(c.getAllByText('48,499.50 元').length).toBeGreaterThanOrEqual(2);
     await expect(c.getByText('在线充值')).toBeInTheDocument();
@@ -48,8 +47,7 @@ export const Rows: Story = {
 export const Empty: Story = {
   name: '空账单',
   parameters: { msw: { handlers: ownBillHandlers({ bill: [], credit: [], alarm: alarmOff }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect((await c.findAllByText('暂无数据', {}, T)).length).toBeGreaterThan(0);
     await expect(c.queryByText('在线充值')).toBeNull();
     await expect(await c.findByTestId('credit-alarm-summary', {}, T)).toHaveTextContent('未设置');
@@ -73,8 +71,7 @@ export const ExportEmpty: Story = {
 
 export const CreditHistory: Story = {
   name: '额度记录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('tab', { name: '额度记录' }, T));
     await expect(await c.findByText('降低额度', {}, T)).toBeInTheDocument();
     await expect(c.getByText('至今')).toBeInTheDocument();
@@ -104,8 +101,7 @@ export const AlarmPhoneMessages: Story = {
 export const AlarmSaved: Story = {
   name: '额度提醒：保存',
   parameters: { msw: { handlers: ownBillHandlers({ alarm: alarmOff }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const d = await openAlarm(c);
     await tryValue(d, '提醒额度(元)', '5000', '手机号码格式不正确');
     await userEvent.type(d.getByLabelText('提醒手机号'), '13800138000');

@@ -1,6 +1,6 @@
 /** MSW fixtures of the own-bill page, for stories only (the app never imports this file). */
 import { delay, http, type HttpHandler } from 'msw';
-import { consoleApi, fail, ok, agentPackageMode } from '@/stories/mockApi';
+import { consoleApi, fail, listPageOf, ok, agentPackageMode } from '@/stories/mockApi';
 import type { CreditHistoryRow, OwnBillRow } from '@/generated/schemas';
 import type { CreditAlarm } from './api';
 
@@ -109,8 +109,6 @@ export const alarmOff: CreditAlarm = {
   balance: '48499.50',
 };
 
-const page = <T>(list: T[]) => ({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
-
 export interface OwnBillMockOptions {
   bill?: OwnBillRow[] | 'loading';
   credit?: CreditHistoryRow[];
@@ -126,10 +124,10 @@ export function ownBillHandlers(o: OwnBillMockOptions = {}): HttpHandler[] {
     http.get('/api/finance/bill/data', () => ok({ available_line: '48499.50', balance: '48499.50' })),
     http.post('/api/finance/bill/self', async () => {
       if (o.bill === 'loading') await delay('infinite');
-      return ok(page((o.bill as OwnBillRow[] | undefined) ?? billRows));
+      return ok(listPageOf((o.bill as OwnBillRow[] | undefined) ?? billRows, {}));
     }),
     http.post('/api/finance/bill/self/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.get('/api/finance/creditHistories/list', () => ok(page(o.credit ?? creditRows))),
+    http.get('/api/finance/creditHistories/list', () => ok(listPageOf(o.credit ?? creditRows, {}))),
     http.get('/api/finance/agentBalanceAlarm/get', () => ok(alarm)),
     http.post('/api/finance/agentBalanceAlarm/edit', async ({ request }) => {
       if (o.save === 'refused') return fail(403, '只能设置本账户的额度提醒');

@@ -1,23 +1,20 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
 import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
 import { blacklist } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 
 const meta = {
   title: 'Send/Blacklist',
   component: BlacklistList,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/blacklist' }, msw: { handlers: [...consoleApi(), ...blacklistApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: { path: '/sms/blacklist' }, ...msw(...consoleApi(), ...blacklistApi({ calls })) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof BlacklistList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -35,8 +32,7 @@ const phonesBox = (dialog: HTMLElement) =>
 
 export const Agent: Story = {
   name: '代理商：本账户及子账户的黑名单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('13912345678', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('blacklist-hint')).toHaveTextContent('TD、T、退订');
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
@@ -51,16 +47,11 @@ export const Agent: Story = {
 
 export const SubAccountOwn: Story = {
   name: '子账户：只有自己的黑名单',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('子账户');
@@ -69,8 +60,7 @@ export const SubAccountOwn: Story = {
 
 export const SearchByPhoneAndSource: Story = {
   name: '按号码、来源查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '1380' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -82,12 +72,10 @@ export const SearchByPhoneAndSource: Story = {
 
 export const AddNumbers: Story = {
   name: '添加号码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const body = within(document.body);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
-    const dialog = await body.findByRole('dialog', {}, T);
+    const dialog = await body().findByRole('dialog', {}, T);
     // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
     // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
     await waitFor(
@@ -97,48 +85,43 @@ export const AddNumbers: Story = {
     await fireEvent.change(await phonesBox(dialog), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
-    await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('13700000001', {}, T)).toBeInTheDocument();
   },
 };
 
 export const AddRefused: Story = {
   name: '添加：没有有效号码',
-  parameters: { msw: { handlers: [addNoValid, ...consoleApi(), ...blacklistApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const body = within(document.body);
+  parameters: msw(addNoValid, ...consoleApi(), ...blacklistApi()),
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
-    const dialog = await body.findByRole('dialog', {}, T);
+    const dialog = await body().findByRole('dialog', {}, T);
     await waitFor(
       () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
       T,
     );
     await fireEvent.change(await phonesBox(dialog), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
-    await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
   },
 };
 
 export const Remove: Story = {
   name: '移出黑名单（确认后）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const body = within(document.body);
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('13800138000', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByTestId('blacklist-remove'));
-    await expect(await body.findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body.getByRole('button', { name: /^移\s*出$/ }));
+    await expect(await body().findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /^移\s*出$/ }));
     await waitFor(() => expect(calls.delete?.[0]).toEqual({ id: '30' }), T);
-    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
 };
 
 export const ExportWithFilters: Story = {
   name: '导出：带查询条件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '139' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -150,9 +133,8 @@ export const ExportWithFilters: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...blacklistApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(exportNoData, ...consoleApi(), ...blacklistApi()),
+  play: async ({ canvas: c }) => {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();

@@ -1,7 +1,7 @@
 /** Story data and MSW handlers for the blacklist screen (stories only; the app never imports this). */
 import { http, type HttpHandler } from 'msw';
 import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
-import { fail, ok, xlsxReply } from '@/stories/mockApi';
+import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
 
 export const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -63,20 +63,14 @@ export const page = (list: BlacklistEntry[], currentPage = 1, pageRowCount = 15)
   totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
 });
 
-const formOf = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
-
 export interface BlacklistApiOptions {
   rows?: BlacklistEntry[];
-  calls?: Record<string, Record<string, string>[]>;
+  calls?: Calls;
 }
 
 export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
   let rows = [...(opts.rows ?? blacklistRows)];
-  const log = async (name: string, request: Request) => {
-    const form = await formOf(request);
-    if (opts.calls) (opts.calls[name] ??= []).push(form);
-    return form;
-  };
+  const log = recorder(opts.calls);
   return [
     http.post('/api/send/getclients', () => ok(clients)),
     http.post('/api/blacklist/list', async ({ request }) => {
@@ -85,11 +79,16 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
       if (f.phone) list = list.filter((r) => r.phone.startsWith(f.phone));
       if (f.source) list = list.filter((r) => String(r.source) === f.source);
       if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
-      return ok(page(list.map((r, i) => ({ ...r, rownum: i + 1 }))));
+      return ok(
+        listPageOf(
+          list.map((r, i) => ({ ...r, rownum: i + 1 })),
+          f,
+        ),
+      );
     }),
     http.post('/api/blacklist/add', async ({ request }) => {
       const f = await log('add', request);
-      const phones = f.phones.split(/[^0-9]+/).filter((p) => /^1\d{10}$/.test(p));
+      const phones = (f.phones as string).split(/[^0-9]+/).filter((p) => /^1\d{10}$/.test(p));
       rows = [
         ...phones.map((phone, i) => ({
           rownum: 0,

@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import InvoiceApply from './InvoiceApply';
 import { initFor, invoiceApi } from './storyMocks';
 
@@ -24,10 +24,8 @@ const meta = {
   title: 'Finance/InvoiceApply',
   component: Harness,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/invoice/add' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: { path: '/finance/invoice/add' }, ...msw(...consoleApi(), ...invoiceApi({ calls })) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -44,8 +42,7 @@ const vat = async (c: ReturnType<typeof within>) =>
 
 export const Ordinary: Story = {
   name: '普通电子发票（已保存的信息）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
     await expect(c.getByText('信息服务费')).toBeInTheDocument();
     await expect(await c.findByLabelText('发票抬头', {}, T)).toHaveValue('上海云讯通信科技有限公司');
@@ -58,8 +55,7 @@ export const Ordinary: Story = {
 
 export const AmountMessages: Story = {
   name: '金额校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await amount(c, 'abc');
     await submit(c);
     await expect(await c.findByText('发票金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
@@ -78,11 +74,8 @@ export const AmountMessages: Story = {
 
 export const OrdinaryMessages: Story = {
   name: '普通发票：抬头、邮箱、手机号码、纳税人识别号',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })),
+  play: async ({ canvas: c }) => {
     await amount(c, '100');
     await submit(c);
     for (const m of ['发票抬头不能为空', '邮箱不能为空', '手机号码不能为空', '纳税人识别号不能为空'])
@@ -101,8 +94,7 @@ export const OrdinaryMessages: Story = {
 
 export const VatMessages: Story = {
   name: '增值税专用发票：每项必填',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await vat(c);
     await expect(await c.findByLabelText('开户银行', {}, T)).toBeInTheDocument();
     await expect(c.queryByLabelText('电子邮箱')).toBeNull();
@@ -125,8 +117,7 @@ export const VatMessages: Story = {
 
 export const ConfirmAndSubmit: Story = {
   name: '确认后提交，转到申请记录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await amount(c, '1234.5');
     await submit(c);
     const dialog = await body().findByTestId('invoice-confirm', {}, T);
@@ -147,25 +138,20 @@ export const ConfirmAndSubmit: Story = {
 
 export const ServerRefusal: Story = {
   name: '服务器拒绝（显示在字段上）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...invoiceApi({
-          calls,
-          check: {
-            code: 400,
-            msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
-            data: {
-              errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }],
-            },
-          },
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi(),
+    ...invoiceApi({
+      calls,
+      check: {
+        code: 400,
+        msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
+        data: {
+          errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }],
+        },
+      },
+    }),
+  ),
+  play: async ({ canvas: c }) => {
     await amount(c, '20');
     await submit(c);
     await expect(await c.findByText('发票金额不能大于可开票金额（可开票金额 10.00 元）', {}, T)).toBeInTheDocument();
@@ -175,26 +161,21 @@ export const ServerRefusal: Story = {
 
 export const SubAccount: Story = {
   name: '子账户：不选择发票类型和开票账户',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...invoiceApi({
-          calls,
-          init: initFor({
-            clientId: 'b20001',
-            accountStr: 'b20001-上海优品电商有限公司',
-            canChooseType: false,
-            canChooseAccount: false,
-            invoiceTypes: [1],
-            canAmount: '1200.00',
-          }),
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...invoiceApi({
+      calls,
+      init: initFor({
+        clientId: 'b20001',
+        accountStr: 'b20001-上海优品电商有限公司',
+        canChooseType: false,
+        canChooseAccount: false,
+        invoiceTypes: [1],
+        canAmount: '1200.00',
+      }),
+    }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1,200.00');
     await expect(c.queryByLabelText('增值税专用电子发票')).toBeNull();
     await expect(c.getByLabelText('电子邮箱')).toBeInTheDocument();
@@ -213,8 +194,7 @@ const pickAccount = async (c: ReturnType<typeof within>, label: string) => {
 
 export const AgentForSubAccount: Story = {
   name: '代理商：代子账户申请（子账户的可开票金额和开票信息）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
     // the agent's own account first
     await expect(await c.findByTestId('invoice-account', {}, T)).toHaveTextContent('本账户');
@@ -248,8 +228,7 @@ export const AgentForSubAccount: Story = {
 
 export const AgentBackToOwn: Story = {
   name: '代理商：选回本账户',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await pickAccount(c, 'b20001-上海优品电商有限公司');
     await waitFor(() => expect(c.getByTestId('can-amount')).toHaveTextContent('1,200.00'), T);
     await pickAccount(c, '本账户');
@@ -265,9 +244,8 @@ export const AgentBackToOwn: Story = {
 
 export const AgentAccountRefused: Story = {
   name: '代理商：所选账户被拒（无权访问），仍为原账户',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, accounts: {} })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, accounts: {} })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
     await pickAccount(c, 'b20002-苏州好易购电子商务有限公司');
     await expect(await body().findByText('无权访问', {}, T)).toBeInTheDocument();
@@ -278,9 +256,8 @@ export const AgentAccountRefused: Story = {
 
 export const NoAmount: Story = {
   name: '没有可开票金额',
-  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ canAmount: '0.00' }) })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...invoiceApi({ calls, init: initFor({ canAmount: '0.00' }) })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('no-amount', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /提交申请/ })).toBeDisabled();
   },
@@ -288,7 +265,7 @@ export const NoAmount: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: { msw: { handlers: [never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })] } },
+  parameters: msw(never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })),
   play: async ({ canvasElement }) =>
     waitFor(() => expect(canvasElement.querySelector('.ant-card-loading')).not.toBeNull(), T),
 };

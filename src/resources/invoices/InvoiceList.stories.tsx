@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import InvoiceList from './InvoiceList';
 import { invoiceApi } from './storyMocks';
@@ -28,11 +28,9 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/finance/invoice/add/list' },
-    msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] },
+    ...msw(...consoleApi(), ...invoiceApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -43,8 +41,7 @@ const rowOf = async (canvas: HTMLElement, invoiceId: string) =>
 
 export const EveryState: Story = {
   name: '每种状态',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('FP20261120000106', {}, T);
     await expect(calls.list?.[0]).toMatchObject({ page: '1', rows: '15' });
     for (const s of ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回'])
@@ -66,8 +63,7 @@ export const EveryState: Story = {
 
 export const AccountColumn: Story = {
   name: '代理商：开票账户列（代子账户申请的发票）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByRole('columnheader', { name: '开票账户' }, T)).toBeInTheDocument();
     await expect(
       (await rowOf(canvasElement, 'FP20261120000105')).getByText('b20001-上海优品电商有限公司'),
@@ -80,9 +76,8 @@ export const AccountColumn: Story = {
 
 export const SubAccountNoAccountColumn: Story = {
   name: '子账户：无开票账户列',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...invoiceApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...invoiceApi({ calls })),
+  play: async ({ canvas: c }) => {
     await c.findByText('FP20261120000106', {}, T);
     await expect(c.queryByRole('columnheader', { name: '开票账户' })).toBeNull();
   },
@@ -143,8 +138,7 @@ export const CancelConfirmed: Story = {
 
 export const ApplyButton: Story = {
   name: '申请发票',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /申请发票/ }, T));
     await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add');
   },

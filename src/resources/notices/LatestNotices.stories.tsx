@@ -1,13 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
 import Home from '@/pages/Home';
 import { LatestNotices } from './LatestNotices';
 import { demoNotices } from './fixtures';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Notices/LatestNotices',
@@ -20,9 +18,11 @@ type Story = StoryObj<typeof meta>;
 
 export const AtMostTen: Story = {
   name: '最多 10 条',
-  parameters: { msw: { handlers: [http.get('/api/agent/notice', () => ok(demoNotices(12))), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.get('/api/agent/notice', () => ok(demoNotices(12))),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(10);
     await expect(c.getByRole('link', { name: /2026年12月6日凌晨系统维护公告/ }).getAttribute('href')).toBe(
@@ -42,9 +42,10 @@ export const Empty: Story = {
 
 export const Failed: Story = {
   name: '加载失败',
-  parameters: {
-    msw: { handlers: [http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
-  },
+  parameters: msw(
+    http.get('/api/agent/notice', () => fail(500, '服务器繁忙，请稍后再试')),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('公告加载失败', {}, T)).toBeInTheDocument();
   },
@@ -53,9 +54,11 @@ export const Failed: Story = {
 export const OnHome: Story = {
   name: '首页中的最新公告',
   render: () => <Home />,
-  parameters: { msw: { handlers: [http.get('/api/agent/notice', () => ok(demoNotices(3))), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.get('/api/agent/notice', () => ok(demoNotices(3))),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
     const card = await c.findByTestId('latest-notices', {}, T);
     await waitFor(() => expect(within(card).getAllByRole('link').length).toBe(4), T); // 3 notices + 更多

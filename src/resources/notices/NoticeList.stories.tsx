@@ -1,14 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { delay, http, HttpResponse } from 'msw';
+import { expect, userEvent, waitFor } from 'storybook/test';
+import { http } from 'msw';
 import { Route, Routes } from 'react-router';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { listStates } from '@/stories/listStates';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import NoticeList from './NoticeList';
 import NoticeView from './NoticeView';
 import { demoNotices } from './fixtures';
-
-const T = { timeout: 5000 };
+import { notices } from './data';
 
 /** POST /agent/noticePage answering `total` notices in pages, recording the search term. */
 function noticePage(total: number, seen: string[] = []) {
@@ -49,20 +49,15 @@ const searched: string[] = [];
 
 export const Filled: Story = {
   name: '有数据（多页，搜索，点击查看）',
-  parameters: {
-    msw: {
-      handlers: [
-        noticePage(40, searched),
-        http.get('/api/agent/notice/detail', ({ request }) => {
-          const id = Number(new URL(request.url).searchParams.get('noticeId'));
-          return ok(demoNotices(40).find((n) => n.id === id));
-        }),
-        ...consoleApi(),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    noticePage(40, searched),
+    http.get('/api/agent/notice/detail', ({ request }) => {
+      const id = Number(new URL(request.url).searchParams.get('noticeId'));
+      return ok(demoNotices(40).find((n) => n.id === id));
+    }),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '公告名称' })).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '公告内容' })).toBeInTheDocument();
@@ -89,9 +84,8 @@ export const Filled: Story = {
 
 export const SearchWithButton: Story = {
   name: '点击查询按钮搜索',
-  parameters: { msw: { handlers: [noticePage(40, searched), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(noticePage(40, searched), ...consoleApi()),
+  play: async ({ canvas: c }) => {
     await c.findByText('共 40 条', {}, T);
     await userEvent.type(c.getByPlaceholderText('公告内容'), '国庆');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -102,7 +96,7 @@ export const SearchWithButton: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [noticePage(0), ...consoleApi()] } },
+  parameters: msw(noticePage(0), ...consoleApi()),
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
@@ -111,42 +105,14 @@ export const Empty: Story = {
 
 export const OnePage: Story = {
   name: '仅一页（不显示分页）',
-  parameters: { msw: { handlers: [noticePage(6), ...consoleApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(noticePage(6), ...consoleApi()),
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('tbody tr.ant-table-row')).toHaveLength(6);
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/agent/noticePage', async () => {
-          await delay('infinite');
-          return HttpResponse.json({});
-        }),
-        ...consoleApi(),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
-  },
-};
-
-export const Failed: Story = {
-  name: '加载失败',
-  parameters: {
-    msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] },
-  },
-  play: async ({ canvasElement }) => {
-    // the shared list error state: the message and 重试, not an empty list
-    const error = await within(canvasElement).findByTestId('list-error', {}, T);
-    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
-    await expect(canvasElement.querySelector('.ant-empty')).toBeNull();
-  },
-};
+const states = listStates(notices, consoleApi());
+export const Loading: Story = states.loading;
+export const Failed: Story = states.error;

@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, waitFor, within } from 'storybook/test';
+import { expect, waitFor } from 'storybook/test';
 import { http } from 'msw';
-import { withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
 import NoticeView from './NoticeView';
 import { demoNotices, xssNotice } from './fixtures';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Notices/NoticeView',
@@ -19,11 +17,11 @@ type Story = StoryObj<typeof meta>;
 
 export const Normal: Story = {
   name: '正常',
-  parameters: {
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])), ...consoleApi()] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])),
+    ...consoleApi(),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('2026年12月6日凌晨系统维护公告');
     await expect(c.getByText(`发布时间：${demoNotices(1)[0].releaseTimeToStr}`)).toBeInTheDocument();
     const body = c.getByTestId('notice-body');
@@ -36,10 +34,12 @@ export const XssRenderedHarmless: Story = {
   name: '恶意内容被无害化',
   parameters: {
     app: { path: '/notice/view?noticeId=666' },
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => ok(xssNotice)), ...consoleApi()] },
+    ...msw(
+      http.get('/api/agent/notice/detail', () => ok(xssNotice)),
+      ...consoleApi(),
+    ),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = await c.findByTestId('notice-body', {}, T);
     await expect(body).toHaveTextContent('正文文字');
     await expect(body.querySelectorAll('script, iframe, style, svg')).toHaveLength(0);
@@ -61,10 +61,12 @@ export const NotFound: Story = {
   name: '公告不存在',
   parameters: {
     app: { path: '/notice/view?noticeId=999999' },
-    msw: { handlers: [http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')), ...consoleApi()] },
+    ...msw(
+      http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')),
+      ...consoleApi(),
+    ),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('公告不存在', { selector: '.ant-result-title' }, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
   },
@@ -73,8 +75,7 @@ export const NotFound: Story = {
 export const MissingId: Story = {
   name: '缺少公告编号',
   parameters: { app: { path: '/notice/view' }, msw: { handlers: consoleApi() } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await waitFor(() => expect(c.getByText('公告不存在')).toBeInTheDocument(), T);
   },
 };

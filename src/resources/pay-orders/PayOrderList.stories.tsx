@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderList } from './PayOrderList';
@@ -15,10 +15,8 @@ const meta = {
   title: 'Finance/PayOrderList',
   component: PayOrderList,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/payorder' }, msw: { handlers: [...consoleApi(), ...payApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: { path: '/finance/payorder' }, ...msw(...consoleApi(), ...payApi({ calls })) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PayOrderList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -27,8 +25,7 @@ const rowOf = (el: HTMLElement, paymentId: string) => within(el).getByText(payme
 
 export const EveryState: Story = {
   name: '各状态的订单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await expect(calls.queryPayOrder?.[0]).toMatchObject({ page: '1', rows: '15' });
     for (const label of ['待支付', '已提交支付', '支付失败', '已取消'])
@@ -49,38 +46,33 @@ export const EveryState: Story = {
 /** a sandbox order (PAY_SANDBOX: the demo's provider) is marked 沙箱; a real one shows - */
 export const SandboxMarked: Story = {
   name: '沙箱订单标记',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          orders: [
-            payOrder({
-              rowNum: 1,
-              paymentId: 'P2026112510000000000021',
-              paymentState: 2,
-              paymentStateStr: '支付成功',
-              countDownStr: '',
-              qrCode: '',
-              sandbox: 1,
-            }),
-            payOrder({
-              rowNum: 2,
-              paymentId: 'P2026112510000000000020',
-              paymentState: 5,
-              paymentStateStr: '支付成功',
-              countDownStr: '',
-              qrCode: '',
-              sandbox: 0,
-            }),
-          ],
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      orders: [
+        payOrder({
+          rowNum: 1,
+          paymentId: 'P2026112510000000000021',
+          paymentState: 2,
+          paymentStateStr: '支付成功',
+          countDownStr: '',
+          qrCode: '',
+          sandbox: 1,
+        }),
+        payOrder({
+          rowNum: 2,
+          paymentId: 'P2026112510000000000020',
+          paymentState: 5,
+          paymentStateStr: '支付成功',
+          countDownStr: '',
+          qrCode: '',
+          sandbox: 0,
         }),
       ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+    }),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000021', {}, T);
     await expect(
       within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' }),
@@ -91,31 +83,26 @@ export const SandboxMarked: Story = {
 
 export const CountdownAtZero: Story = {
   name: '倒计时到 0：按钮禁用，列表重新加载',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({
-          calls,
-          orders: (n) =>
-            n === 1
-              ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
-              : [
-                  payOrder({
-                    paymentId: 'P2026112510000000000009',
-                    paymentState: 4,
-                    paymentStateStr: '已取消',
-                    countDownStr: '',
-                    qrCode: '',
-                    remark: '超时未支付，订单已关闭',
-                  }),
-                ],
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({
+      calls,
+      orders: (n) =>
+        n === 1
+          ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
+          : [
+              payOrder({
+                paymentId: 'P2026112510000000000009',
+                paymentState: 4,
+                paymentStateStr: '已取消',
+                countDownStr: '',
+                qrCode: '',
+                remark: '超时未支付，订单已关闭',
+              }),
+            ],
+    }),
+  ),
+  play: async ({ canvas: c }) => {
     await c.findByText('P2026112510000000000009', {}, T);
     await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
     await expect(await c.findByText('超时未支付，订单已关闭', {}, T)).toBeInTheDocument();
@@ -125,16 +112,11 @@ export const CountdownAtZero: Story = {
 
 export const ZeroDisablesButtons: Story = {
   name: '倒计时为 0 的未支付订单：支付、取消不可用',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi(),
+    ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
+  ),
+  play: async ({ canvas: c }) => {
     await c.findByText('P2026112510000000000010', {}, T);
     await expect(c.getByTestId('row-countdown')).toHaveTextContent('已超时');
     await expect(c.getByTestId('row-pay')).toBeDisabled();
@@ -144,8 +126,7 @@ export const ZeroDisablesButtons: Story = {
 
 export const Cancel: Story = {
   name: '取消待支付订单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-cancel'));
     const body = within(canvasElement.ownerDocument.body);
@@ -158,8 +139,7 @@ export const Cancel: Story = {
 
 export const PayAgain: Story = {
   name: '支付：重新打开扫码支付',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('P2026112510000000000006', {}, T);
     await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-pay'));
     const dialog = within(await within(canvasElement.ownerDocument.body).findByRole('dialog', { name: '扫码支付' }, T));

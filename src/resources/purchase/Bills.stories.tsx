@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { CurrentUser } from '@/generated/schemas';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { SmsBillList } from './SmsBillList';
 import { RebateBillList } from './RebateBillList';
@@ -9,7 +9,6 @@ import { PurchaseRecordList } from './PurchaseRecordList';
 import { purchaseHandlers } from './purchase.mock';
 
 /** The bill screens of the purchase area: filled, empty, loading, export refused. (剩余条数 is /remain: src/custom-pages/reports.) */
-const T = { timeout: 5000 };
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [
   ...purchaseHandlers(o),
   ...consoleApi(user ? { user } : {}),
@@ -30,12 +29,10 @@ const meta = {
 } satisfies Meta<typeof Screens>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const SmsBill: Story = {
   name: '短信账单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('+10000条', {}, T)).toBeInTheDocument();
     await expect(c.getByText('+100元')).toBeInTheDocument();
   },
@@ -58,8 +55,7 @@ export const SmsBillLoading: Story = {
 export const SmsBillExportNoData: Story = {
   name: '短信账单：导出无数据',
   parameters: { msw: { handlers: handlers({ bills: [] }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('暂无数据', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -70,8 +66,7 @@ export const Rebate: Story = {
   name: '返点账单',
   args: { screen: 'rebate' },
   parameters: { app: { path: '/finance/rebate' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('2026年第三季度返点', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(c.getByTestId('rebate-figures')).toHaveTextContent('50.00'), T);
   },
@@ -89,8 +84,7 @@ export const RecordPackage: Story = {
   name: '消费记录：套餐模式（代理商含单价）',
   args: { screen: 'record' },
   parameters: { app: { path: '/finance/record' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('10000条', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '单价（元）' })).toBeInTheDocument();
   },
@@ -103,8 +97,7 @@ export const RecordPackageSubAccount: Story = {
     app: { path: '/finance/record' },
     msw: { handlers: handlers({}, { ...subAccount, operation_mode: '1' }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('10000条', {}, T);
     await expect(c.queryByRole('columnheader', { name: '单价（元）' })).not.toBeInTheDocument();
   },
@@ -114,8 +107,7 @@ export const RecordDirect: Story = {
   name: '消费记录：直充模式',
   args: { screen: 'record' },
   parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({}, agentDirectChargeMode) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('子账户充值', {}, T)).toBeInTheDocument();
     await expect(c.getByText('月度充值')).toBeInTheDocument();
   },

@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http, HttpResponse } from 'msw';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { InternationalPrices } from './InternationalPrices';
 import { purchaseHandlers } from './purchase.mock';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Purchase/InternationalPrices',
@@ -14,7 +12,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/sms/smspurchaselayout/purchase/international' },
-    msw: { handlers: [...purchaseHandlers(), ...consoleApi()] },
+    ...msw(...purchaseHandlers(), ...consoleApi()),
   },
 } satisfies Meta<typeof InternationalPrices>;
 export default meta;
@@ -22,8 +20,7 @@ type Story = StoryObj<typeof meta>;
 
 export const List: Story = {
   name: '国际价格与搜索',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('日本', {}, T)).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('搜索国家/地区'), '新加坡{enter}');
     await expect(await c.findByText('0.2800', {}, T)).toBeInTheDocument();
@@ -33,21 +30,17 @@ export const List: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: { msw: { handlers: [...purchaseHandlers({ prices: [] }), ...consoleApi()] } },
+  parameters: msw(...purchaseHandlers({ prices: [] }), ...consoleApi()),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const Unavailable: Story = {
   name: '接口不存在',
-  parameters: {
-    msw: {
-      handlers: [
-        http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })),
-        ...consoleApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    http.get('/api/sms/gj/prices', () => HttpResponse.json({ code: 404, msg: '接口不存在' }, { status: 404 })),
+    ...consoleApi(),
+  ),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

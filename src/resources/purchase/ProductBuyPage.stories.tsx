@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { ProductBuyPage } from './ProductBuyPage';
 import { purchaseHandlers } from './purchase.mock';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const handlers = (cert = certCertified) => [...purchaseHandlers({ calls }), ...accountApi({ cert }), ...consoleApi()];
 
@@ -25,18 +24,14 @@ const meta = {
   component: Screen,
   decorators: [withApp],
   parameters: { app: { path: '/sms/purchase/2' }, msw: { handlers: handlers() } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Buy: Story = {
   name: '单个产品：购买',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('营销短信 1万条', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('购买数量'), '1000');
@@ -54,8 +49,7 @@ export const Buy: Story = {
 
 export const Invalid: Story = {
   name: '单个产品：数量校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     await expect((await c.findAllByText('购买数量不能为空', {}, T)).length).toBeGreaterThan(0);
@@ -74,8 +68,7 @@ export const NotFound: Story = {
 export const Uncertified: Story = {
   name: '单个产品：未认证提示',
   parameters: { msw: { handlers: handlers(certNone) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     await userEvent.type(c.getByLabelText('购买数量'), '100');
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));

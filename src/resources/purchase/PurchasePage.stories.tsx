@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { PurchasePage } from './PurchasePage';
 import { purchaseHandlers } from './purchase.mock';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [
   ...purchaseHandlers({ calls, ...o }),
@@ -20,13 +19,10 @@ const meta = {
   component: PurchasePage,
   decorators: [withApp],
   parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, msw: { handlers: handlers() } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PurchasePage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 const row = (c: ReturnType<typeof within>, name: string) => c.getByRole('row', { name: new RegExp(name) });
 async function pick(c: ReturnType<typeof within>, name: string, num: string) {
@@ -38,8 +34,7 @@ async function pick(c: ReturnType<typeof within>, name: string, num: string) {
 
 export const Catalogue: Story = {
   name: '产品列表（折后单价、可用返点）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('行业短信 1万条', {}, T)).toBeInTheDocument();
     await expect(within(row(c, '行业短信 1万条')).getByText('0.0428')).toBeInTheDocument();
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
@@ -62,8 +57,7 @@ export const Loading: Story = {
 
 export const NothingSelected: Story = {
   name: '未选择：请选择要购买的短信',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await userEvent.click(c.getByTestId('submit-order'));
     await expect(await body().findByText('请选择要购买的短信', {}, T)).toBeInTheDocument();
@@ -72,8 +66,7 @@ export const NothingSelected: Story = {
 
 export const QuantityRules: Story = {
   name: '购买数量的校验提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await userEvent.click(within(row(c, '行业短信 1万条')).getByRole('checkbox'));
     const input = c.getByLabelText('行业短信 1万条 购买数量');
@@ -99,8 +92,7 @@ export const QuantityRules: Story = {
 
 export const Confirm: Story = {
   name: '确认订单：总额、返点抵扣、余额支付',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await pick(c, '行业短信 1万条', '10000');
@@ -127,8 +119,7 @@ export const Confirm: Story = {
 
 export const SmallOrderNoRebate: Story = {
   name: '确认订单：不超过10元不抵扣返点',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await pick(c, '行业短信 1万条', '100');
@@ -145,8 +136,7 @@ export const Refused: Story = {
   parameters: {
     msw: { handlers: handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await pick(c, '行业短信 1万条', '10000');
     await userEvent.click(c.getByTestId('submit-order'));
@@ -162,8 +152,7 @@ export const Refused: Story = {
 export const Uncertified: Story = {
   name: '未认证：提示前往资质认证',
   parameters: { msw: { handlers: handlers({}, certNone) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await pick(c, '行业短信 1万条', '100');
     await userEvent.click(c.getByTestId('submit-order'));
@@ -177,8 +166,7 @@ export const Uncertified: Story = {
 
 export const TypedQuantitySelectsRow: Story = {
   name: '输入数量即选中该行（abc 被拒绝）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     const input = c.getByLabelText('营销短信 1万条 购买数量');
     await fireEvent.change(input, { target: { value: 'abc' } });
@@ -198,8 +186,7 @@ export const TypedQuantitySelectsRow: Story = {
 
 export const PackageMultiple: Story = {
   name: '套餐产品：数量须为每份数量的整数倍',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('国际短信余额 100元', {}, T);
     const input = c.getByLabelText('国际短信余额 100元 购买数量');
     await expect(input).toHaveAttribute('placeholder', '100.00元 的整数倍');
@@ -220,8 +207,7 @@ export const PackageMultiple: Story = {
 
 export const RebateChoiceAndWayOn: Story = {
   name: '返点抵扣可选；购买后可前往剩余条数、短信账单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await fireEvent.change(c.getByLabelText('行业短信 1万条 购买数量'), { target: { value: '10000' } });

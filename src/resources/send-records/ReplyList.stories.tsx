@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { T, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { ReplyList } from './ReplyList';
 import { moRecords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {
@@ -17,19 +16,16 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/sendlayout/sendrecord/reply' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ReplyList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '近一个月的回复',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('收到，谢谢', {}, T)).toBeInTheDocument();
     await expect(calls.getmologs?.[0]).toMatchObject({
       page: '1',
@@ -42,8 +38,7 @@ export const Filled: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('收到，谢谢', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();

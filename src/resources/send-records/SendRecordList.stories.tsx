@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { refuse, sendApi, type Calls } from '@/stories/sendApi';
 import { SendRecordList } from './SendRecordList';
 import { sendRecords } from './data';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {
@@ -17,21 +16,16 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/sendlayout/sendrecord' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SendRecordList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
-
 export const Filled: Story = {
   name: '近90天，每页10条，状态颜色',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(calls.getrecords?.[0]).toMatchObject({
       page: '1',
@@ -50,8 +44,7 @@ export const Filled: Story = {
 
 export const StateFilter: Story = {
   name: '按多个状态查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     const select = c.getByText('全部发送状态').closest('.ant-select') as HTMLElement;
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
@@ -65,8 +58,7 @@ export const StateFilter: Story = {
 
 export const ProvinceAndCity: Story = {
   name: '按省份、城市查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByTestId('province-select').querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByText('广东', { selector: '.ant-select-item-option-content' }, T));
@@ -80,9 +72,8 @@ export const ProvinceAndCity: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
   },
@@ -93,11 +84,8 @@ const keptFrom = () => businessNow().subtract(30, 'day').format('YYYY-MM-DD');
 
 export const RetentionNotice: Story = {
   name: '部分超出保留期：提示只能查询近N个月',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
+  play: async ({ canvas: c }) => {
     // the kept part is listed, under the notice
     await c.findByText('13012345678', {}, T);
     await expect(await c.findByTestId('record-retention', {}, T)).toHaveTextContent(
@@ -110,10 +98,9 @@ export const InsideRetention: Story = {
   name: '保留期内：无提示',
   parameters: {
     app: { path: `/customer/sendlayout/sendrecord?beginDate=${keptFrom()}` },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })] },
+    ...msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await expect(calls.getrecords?.[0]?.beginDate).toBe(keptFrom());
     await expect(c.queryByTestId('record-retention')).toBeNull();
@@ -122,11 +109,7 @@ export const InsideRetention: Story = {
 
 export const PastRetention: Story = {
   name: '整个范围超出保留期：提示，不显示空表',
-  parameters: {
-    msw: {
-      handlers: [refuse('send/getrecords', 400, '只能查询近6个月的发送记录'), ...consoleApi(), ...sendApi({ calls })],
-    },
-  },
+  parameters: msw(refuse('send/getrecords', 400, '只能查询近6个月的发送记录'), ...consoleApi(), ...sendApi({ calls })),
   play: async ({ canvasElement }) => {
     await expect(await body().findByText('只能查询近6个月的发送记录', {}, T)).toBeInTheDocument();
     // the list says why it has no rows, not 暂无数据 alone
@@ -136,8 +119,7 @@ export const PastRetention: Story = {
 
 export const ExportRecords: Story = {
   name: '导出记录（再下载文件）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
     await waitFor(
@@ -153,17 +135,12 @@ export const ExportRecords: Story = {
 
 export const ExportTooMany: Story = {
   name: '导出记录：超过100万',
-  parameters: {
-    msw: {
-      handlers: [
-        refuse('send/exportrecords', 400, '导出记录数不能大于100万。'),
-        ...consoleApi(),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    refuse('send/exportrecords', 400, '导出记录数不能大于100万。'),
+    ...consoleApi(),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
     await expect(await body().findByText('导出记录数不能大于100万。', {}, T)).toBeInTheDocument();
@@ -172,17 +149,12 @@ export const ExportTooMany: Story = {
 
 export const ExportNumbersNoData: Story = {
   name: '导出号码：无数据',
-  parameters: {
-    msw: {
-      handlers: [
-        refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'),
-        ...consoleApi(),
-        ...sendApi({ calls }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'),
+    ...consoleApi(),
+    ...sendApi({ calls }),
+  ),
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出号码/ }));
     await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -191,8 +163,7 @@ export const ExportNumbersNoData: Story = {
 
 export const CodesExplained: Story = {
   name: '状态报告与错误码显示含义（代码在提示中）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('13012345678', {}, T);
     // enums/receipt-code: UNDELIV → 无法送达…, DELIVRD → 已送达（成功）; the code stays beside it
     await expect(c.getAllByText('无法送达（空号、停机或关机）').length).toBe(2);
@@ -209,8 +180,7 @@ export const CodesExplained: Story = {
 export const LinkedFromTask: Story = {
   name: '从任务详情进入：按任务编号查询',
   parameters: { app: { path: '/customer/sendlayout/sendrecord?taskId=T202611230003&beginDate=2026-01-05' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('18912345678', {}, T);
     await expect(calls.getrecords?.[0]).toMatchObject({
       taskId: 'T202611230003',
@@ -224,8 +194,7 @@ export const LinkedFromTask: Story = {
 
 export const NumberHistory: Story = {
   name: '号码历史：点击号码查看它在各任务中的记录',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByText('13012345678', {}, T));
     await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ phone: '13012345678' }), T);
     await expect(calls.getrecords?.at(-1)?.taskId).toBeUndefined();
@@ -236,8 +205,7 @@ export const NumberHistory: Story = {
 
 export const BadPhoneOneToast: Story = {
   name: '号码格式不正确：只提示一次，不查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('13012345678', {}, T);
     const before = calls.getrecords?.length ?? 0;
     void fireEvent.change(c.getByLabelText('手机号码'), { target: { value: '138abc' } });

@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { sendApi, taskRows, type Calls } from '@/stories/sendApi';
 import { SendTaskList } from './SendTaskList';
 import { sendTasks } from './data';
 import { TaskStatus } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 const meta = {
@@ -17,7 +16,7 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/smstask' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
@@ -29,8 +28,7 @@ type Story = StoryObj<typeof meta>;
 
 export const Filled: Story = {
   name: '代理商：任务列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('T202611230002', {}, T)).toBeInTheDocument();
     await expect(calls.sendTask?.[0]).toMatchObject({ page: '1', rows: '15' });
     // spec 02 §9: the list starts on the last 90 days (filters/send-task x-default-days), today included
@@ -46,16 +44,11 @@ export const Filled: Story = {
 
 export const SubAccount: Story = {
   name: '子账户：无账户筛选',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...sendApi({ calls, tasks: taskRows.filter((t) => t.clientId === 'b20001') }),
+  ),
+  play: async ({ canvas: c }) => {
     await c.findByText('T202611230002', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('账户');
@@ -68,19 +61,14 @@ export const SubAccount: Story = {
  */
 export const AwaitingReview: Story = {
   name: '任务待平台审核：进度下方提示',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...sendApi({
-          calls,
-          tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi(),
+    ...sendApi({
+      calls,
+      tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
+    }),
+  ),
+  play: async ({ canvas: c }) => {
     const note = await c.findByTestId('task-awaiting-review', {}, T);
     await expect(note).toHaveTextContent('3 条待平台审核');
     await expect(c.getByRole('columnheader', { name: '发送进度' })).toHaveClass('schema-table-key');
@@ -95,8 +83,7 @@ export const AwaitingReview: Story = {
 export const Refreshing: Story = {
   name: '自动刷新（倒计时）',
   args: { refreshEveryMs: 300 },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('T202611230002', {}, T);
     await waitFor(() => expect((calls.sendTask ?? []).length).toBeGreaterThanOrEqual(3), T);
     // 180, less 2 a refresh
@@ -110,8 +97,7 @@ export const Refreshing: Story = {
 
 export const DetailExportWithoutState: Story = {
   name: '详情：未选状态导出',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
@@ -127,8 +113,7 @@ export const DetailExportWithoutState: Story = {
 
 export const DetailExportStates: Story = {
   name: '详情：按状态导出号码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
@@ -144,8 +129,7 @@ export const DetailExportStates: Story = {
 
 export const CopyLongContent: Story = {
   name: '长内容复制',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);
@@ -168,8 +152,7 @@ export const CopyFails: Story = {
       document.execCommand = exec;
     };
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const body = within(document.body);
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);
@@ -221,7 +204,7 @@ export const DetailResendFailed: Story = {
 
 export const DetailResendRefused: Story = {
   name: '详情：重发被拒绝（余量不足，提示一次）',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })] } },
+  parameters: msw(...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })),
   play: async ({ canvasElement }) => {
     const body = await openDetail(canvasElement);
     await userEvent.click(await body.findByTestId('resend-failed', {}, T));
@@ -235,7 +218,7 @@ export const DetailResendRefused: Story = {
 
 export const DetailNoFailures: Story = {
   name: '详情：没有失败号码时不能重发',
-  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, failNum: 0 })] } },
+  parameters: msw(...consoleApi(), ...sendApi({ calls, failNum: 0 })),
   play: async ({ canvasElement }) => {
     const body = await openDetail(canvasElement);
     const button = await body.findByTestId('resend-failed', {}, T);

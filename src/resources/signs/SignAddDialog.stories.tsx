@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { T, clearCalls, withApp } from '@/stories/withApp';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { SignAddDialog } from './SignAddDialog';
 import { addDuplicate, signApi } from './signs.mock';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 const page = () => within(document.body);
 
@@ -14,10 +13,8 @@ const meta = {
   component: SignAddDialog,
   decorators: [withApp],
   args: { open: true, agent: true, onClose: fn(), onAdded: fn() },
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: msw(...consoleApi(), ...signApi({ calls })),
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignAddDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -71,7 +68,7 @@ export const SubAccountAdds: Story = {
 export const ServerRefusesDuplicate: Story = {
   name: '服务端：重复签名',
   args: { agent: false },
-  parameters: { msw: { handlers: [addDuplicate, ...consoleApi(), ...signApi()] } },
+  parameters: msw(addDuplicate, ...consoleApi(), ...signApi()),
   play: async ({ args }) => {
     const b = page();
     await b.findByText('新增签名', {}, T);

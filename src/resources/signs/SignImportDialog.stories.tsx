@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { SignImportDialog } from './SignImportDialog';
 import { importRefused, importResult, signApi } from './signs.mock';
 
-const T = { timeout: 5000 };
 const page = () => within(document.body);
 const xlsxFile = (name = '签名.xlsx') =>
   new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, {
@@ -18,7 +17,7 @@ const meta = {
   component: SignImportDialog,
   decorators: [withApp],
   args: { open: true, onClose: fn() },
-  parameters: { msw: { handlers: [importResult(), ...consoleApi(), ...signApi()] } },
+  parameters: msw(importResult(), ...consoleApi(), ...signApi()),
 } satisfies Meta<typeof SignImportDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -48,11 +47,7 @@ export const ResultWithFailures: Story = {
 
 export const AllImported: Story = {
   name: '导入结果（全部成功）',
-  parameters: {
-    msw: {
-      handlers: [importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()],
-    },
-  },
+  parameters: msw(importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()),
   play: async () => {
     const b = page();
     await b.findByText('批量导入签名', {}, T);
@@ -64,15 +59,11 @@ export const AllImported: Story = {
 
 export const FileRefused: Story = {
   name: '文件被拒绝（表头不正确）',
-  parameters: {
-    msw: {
-      handlers: [
-        importRefused('表头不正确，请下载模板并按模板填写（子账户、签名、备注）'),
-        ...consoleApi(),
-        ...signApi(),
-      ],
-    },
-  },
+  parameters: msw(
+    importRefused('表头不正确，请下载模板并按模板填写（子账户、签名、备注）'),
+    ...consoleApi(),
+    ...signApi(),
+  ),
   play: async () => {
     const b = page();
     await b.findByText('批量导入签名', {}, T);

@@ -1,32 +1,28 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { SignList } from './SignList';
 import { exportNoData, signApi, signRows } from './signs.mock';
 import { signs } from './data';
 import { SignState } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
 
 const meta = {
   title: 'Signs/SignReport',
   component: SignList,
   decorators: [withApp],
-  parameters: { app: { path: '/template/SignReport' }, msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  parameters: { app: { path: '/template/SignReport' }, ...msw(...consoleApi(), ...signApi({ calls })) },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Agent: Story = {
   name: '代理商',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     // agent-only sub-account filter and columns
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
@@ -41,8 +37,7 @@ export const Agent: Story = {
 
 export const SearchBySign: Story = {
   name: '按签名查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
@@ -54,16 +49,11 @@ export const SearchBySign: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi({ user: subAccount }),
-        ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(
+    ...consoleApi({ user: subAccount }),
+    ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') }),
+  ),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
     const headers = c.getAllByRole('columnheader').map((h) => h.textContent);
@@ -74,11 +64,8 @@ export const SubAccount: Story = {
 
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
-  parameters: {
-    msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })] },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })),
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('sign-cause')).toHaveTextContent('原因：签名与企业名称不符，请补充商标注册证或授权书');
   },
@@ -86,34 +73,27 @@ export const RejectedRows: Story = {
 
 export const DeleteWithConfirmation: Story = {
   name: '删除（确认后）',
-  parameters: {
-    msw: {
-      handlers: [
-        ...consoleApi(),
-        ...signApi({
-          calls,
-          rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
-        }),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const body = within(document.body);
+  parameters: msw(
+    ...consoleApi(),
+    ...signApi({
+      calls,
+      rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
+    }),
+  ),
+  play: async ({ canvas: c }) => {
     const row = (await c.findByText('易购优选', {}, T)).closest('tr')!;
     await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /删\s*除/ }));
-    await expect(await body.findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body.getByRole('button', { name: /确\s*定/ }));
+    await expect(await body().findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.update?.[0]).toEqual({ id: '104', state: '4' }), T);
-    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+    await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
 };
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...signApi()] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(exportNoData, ...consoleApi(), ...signApi()),
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
     await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
@@ -122,8 +102,7 @@ export const ExportNoData: Story = {
 
 export const ExportWithFilters: Story = {
   name: '导出：带查询条件',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('易购优选', {}, T);
     await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));

@@ -1,7 +1,7 @@
 /** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
 import { http, type HttpHandler } from 'msw';
 import { type Sign, SignState } from '@/generated/schemas';
-import { fail, ok, xlsxReply } from '@/stories/mockApi';
+import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
 
 export const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -73,22 +73,15 @@ export const page = (list: Sign[], currentPage = 1, pageRowCount = 15) => ({
   totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
 });
 
-/** the form parameters of a POST */
-export const formOf = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
-
 export interface SignApiOptions {
   rows?: Sign[];
   /** record the parameters of each call by path */
-  calls?: Record<string, Record<string, string>[]>;
+  calls?: Calls;
 }
 
 export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
   const rows = opts.rows ?? signRows;
-  const log = async (name: string, request: Request) => {
-    const form = await formOf(request);
-    if (opts.calls) (opts.calls[name] ??= []).push(form);
-    return form;
-  };
+  const log = recorder(opts.calls);
   return [
     http.post('/api/send/getclients', () => ok(clients)),
     http.post('/api/sign/list', async ({ request }) => {
@@ -96,7 +89,7 @@ export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
       let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== SignState.Deleted));
       if (f.sign) list = list.filter((r) => r.sign.includes(f.sign));
       if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
-      return ok(page(list));
+      return ok(listPageOf(list, f));
     }),
     http.post('/api/sign/add', async ({ request }) => {
       await log('add', request);

@@ -24,8 +24,7 @@ const rowOf = async (c: ReturnType<typeof within>, id: string) =>
 
 export const Filled: Story = {
   name: '客户财务列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const postpaid = await rowOf(c, 'w9hx3p');
     await expect(within(postpaid).getByText('使用主账户余额')).toBeInTheDocument();
     await expect(within(postpaid).queryByRole('button', { name: '充值' })).toBeNull();

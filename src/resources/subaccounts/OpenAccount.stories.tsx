@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ok } from '@/stories/mockApi';
-import { withApp } from '@/stories/withApp';
+import { ok, msw } from '@/stories/mockApi';
+import { body, withApp } from '@/stories/withApp';
 import OpenAccount from './OpenAccount';
 import { subAccountHandlers } from './storyMocks';
 
@@ -21,8 +21,7 @@ const submit = (c: ReturnType<typeof within>) => userEvent.click(c.getByRole('bu
 
 export const Validation: Story = {
   name: '校验信息',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByLabelText('账户名称', {}, T);
     await submit(c);
     await expect(await c.findByText('账户名称不能为空', {}, T)).toBeInTheDocument();
@@ -38,8 +37,7 @@ export const Validation: Story = {
 
 export const NameCheckedOnBlur: Story = {
   name: '账户名称离开输入框时校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const name = await c.findByLabelText('账户名称', {}, T);
     // spec 01 §5: validated on blur, before any submit
     await userEvent.type(name, '   ');
@@ -60,8 +58,7 @@ export const NameCheckedOnBlur: Story = {
 
 export const PushUrls: Story = {
   name: '推送时需填写回调地址',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await expect(c.queryByLabelText('状态报告回调地址')).toBeNull();
     await userEvent.click(c.getByLabelText('状态报告'));
@@ -76,8 +73,7 @@ export const PushUrls: Story = {
 
 export const Qualification: Story = {
   name: '客户账户需上传资质',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.click(await c.findByLabelText('客户', {}, T));
     await expect(await c.findByLabelText('证件类型', {}, T)).toBeInTheDocument();
@@ -91,8 +87,7 @@ export const Qualification: Story = {
 
 export const MobileExists: Story = {
   name: '手机号码已存在',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('手机号', {}, T), '13900139001');
     await userEvent.tab();
     await expect(await c.findByText('手机号码已存在', {}, T)).toBeInTheDocument();
@@ -101,8 +96,7 @@ export const MobileExists: Story = {
 
 export const Opened: Story = {
   name: '开户成功（密码只显示一次）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.type(c.getByLabelText('手机号'), '13911112222');
     await submit(c);
@@ -115,8 +109,7 @@ export const Opened: Story = {
 export const NotCertified: Story = {
   name: '未认证：请先认证再开户',
   parameters: { msw: { handlers: subAccountHandlers({ certified: false }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('not-certified', {}, T)).toHaveTextContent('请先认证再开户');
     await expect(c.getByRole('button', { name: /确认开户/ })).toBeDisabled();
   },
@@ -140,28 +133,22 @@ const pngFile = (name: string) =>
 
 export const CustomerOpened: Story = {
   name: '客户账户：上传资质并开户（只提交所显示的字段）',
-  parameters: {
-    msw: {
-      handlers: [
-        http.post('/api/file/upload', ({ request }) => {
-          sent.upload = new URL(request.url).search;
-          return ok({ path: 'a10001/open0001.png', url: '/api/files/a10001/open0001.png' }, '上传成功');
-        }),
-        http.post('/api/client/account/addUser', async ({ request }) => {
-          sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
-          return ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '', email: '' }, '开户成功');
-        }),
-        ...subAccountHandlers(),
-      ],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    const body = within(document.body);
+  parameters: msw(
+    http.post('/api/file/upload', ({ request }) => {
+      sent.upload = new URL(request.url).search;
+      return ok({ path: 'a10001/open0001.png', url: '/api/files/a10001/open0001.png' }, '上传成功');
+    }),
+    http.post('/api/client/account/addUser', async ({ request }) => {
+      sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
+      return ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '', email: '' }, '开户成功');
+    }),
+    ...subAccountHandlers(),
+  ),
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
     await userEvent.click(await c.findByLabelText('客户', {}, T));
     await userEvent.click(await c.findByLabelText('证件类型', {}, T));
-    await userEvent.click(await body.findByTitle('营业执照', {}, T));
+    await userEvent.click(await body().findByTitle('营业执照', {}, T));
     await userEvent.type(c.getByLabelText('证件号码'), '91330100MA2B3C4D5E');
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('licence.png'));
     await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item-done').length).toBe(1), T);

@@ -4,7 +4,7 @@ import { withApp } from '@/stories/withApp';
 import SubAccountDetail from './SubAccountDetail';
 import OwnBalance from './OwnBalance';
 import { http } from 'msw';
-import { ok } from '@/stories/mockApi';
+import { ok, msw } from '@/stories/mockApi';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
@@ -23,8 +23,7 @@ type Story = StoryObj<typeof meta>;
 
 export const BasicInfo: Story = {
   name: '基本信息',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const info = await c.findByTestId('basic-info', {}, T);
     await expect(within(info).getByText('苏州好易购电子商务有限公司')).toBeInTheDocument();
     await expect(within(info).getByText('https://client.example.com/report')).toBeInTheDocument();
@@ -34,8 +33,7 @@ export const BasicInfo: Story = {
 
 export const EditHidesUnusedCallback: Story = {
   name: '修改：不需要状态报告时不显示其回调地址（x-ui ui:showIf）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await expect(await c.findByLabelText('状态报告回调地址', {}, T)).toBeInTheDocument();
     // 上行 is 不需要 in this account: its address is not asked for
@@ -53,8 +51,7 @@ export const EditHidesUnusedCallback: Story = {
 
 export const EditCallbackRules: Story = {
   name: '修改：回调地址规则',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     const url = await c.findByLabelText('状态报告回调地址', {}, T);
     await userEvent.clear(url);
@@ -85,8 +82,7 @@ export const Certified: Story = {
 export const Pending: Story = {
   name: '资质信息：待认证（客户账户）',
   parameters: { app: { path: '/customer/manager/w9hx3p/auth', route: '/customer/manager/:id/:tab/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const q = await c.findByTestId('qualification', {}, T);
     await expect(within(q).getByText('资质审核中')).toBeInTheDocument();
     await expect(within(q).getByText('91330206MA2C8QWER3')).toBeInTheDocument();
@@ -97,8 +93,7 @@ export const Pending: Story = {
 export const AgentAuth: Story = {
   name: '代理商认证：未认证的子账户（info?status=1&type=1）',
   parameters: { app: { path: '/customer/manager/u3nd7e/info?status=1&type=1', route: '/customer/manager/:id/:tab/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const view = await c.findByTestId('agent-auth', {}, T);
     await expect(view).toHaveTextContent('子账户 u3nd7e（绍兴越城茶业有限公司）未通过资质认证');
     // type 1: personal certification (个人身份证)
@@ -110,8 +105,7 @@ export const AgentAuth: Story = {
 export const AgentAuthCertified: Story = {
   name: '代理商认证：已认证的子账户显示基本信息',
   parameters: { app: { path: '/customer/manager/c7k2mq/info?status=1&type=2', route: '/customer/manager/:id/:tab/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('basic-info', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('agent-auth')).toBeNull();
   },
@@ -120,8 +114,7 @@ export const AgentAuthCertified: Story = {
 export const ManagerAuthRoute: Story = {
   name: '资质信息（customer_manager_auth：auth?status=1&type=1）：上传资质带上证件类别',
   parameters: { app: { path: '/customer/manager/u3nd7e/auth?status=1&type=1', route: '/customer/manager/:id/auth/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const q = await c.findByTestId('qualification', {}, T);
     await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe(
       '/customer/manager/u3nd7e/auth/re?type=1',
@@ -134,8 +127,7 @@ export const ManagerAuthRouteForm: Story = {
   parameters: {
     app: { path: '/customer/manager/u3nd7e/auth/re?status=1&type=2', route: '/customer/manager/:id/auth/*' },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // type 2: enterprise certification preselected (its first id type 三证合一; the form's default is personal)
     const form = await c.findByTestId('certification-form', {}, T);
     await waitFor(() => expect(form).toHaveTextContent('三证合一'), T);
@@ -146,8 +138,7 @@ export const ManagerAuthRouteForm: Story = {
 export const ReCertify: Story = {
   name: '资质信息：认证不通过，代理商重新提交（同本账户的认证表单）',
   parameters: { app: { path: '/customer/manager/r5qz2k/auth/re', route: '/customer/manager/:id/:tab/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const form = await c.findByTestId('certification-form', {}, T);
     for (const label of ['证件类型', '证件号码'])
       await expect(within(form).getAllByText(label).length).toBeGreaterThan(0);
@@ -159,8 +150,7 @@ export const ReCertify: Story = {
 export const ReCertifyWhilePending: Story = {
   name: '资质信息：审核中不能重新提交',
   parameters: { app: { path: '/customer/manager/w9hx3p/auth/re', route: '/customer/manager/:id/:tab/*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('qualification-pending', {}, T)).toHaveTextContent('资质审核中，请等待审核结果');
     await expect(c.queryByTestId('certification-form')).toBeNull();
   },
@@ -189,8 +179,7 @@ export const SubAccountOwnBalance: Story = {
   name: '子账户：账户余额',
   render: () => <OwnBalance />,
   parameters: { app: { path: '/customer/finance/balance', route: '*' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('own-balance', {}, T)).toBeInTheDocument();
     await expect((await c.findAllByText('1,200.00 元', {}, T)).length).toBeGreaterThan(0);
     await expect(c.getByText('子账户充值')).toBeInTheDocument();
@@ -203,24 +192,21 @@ export const PostpaidOwnBalance: Story = {
   render: () => <OwnBalance />,
   parameters: {
     app: { path: '/customer/finance/balance', route: '*' },
-    msw: {
-      handlers: [
-        http.get('/api/client/ledger', () =>
-          ok({
-            clientid: 'client3',
-            name: '宁波港航物流有限公司',
-            balance: '0.00',
-            paytype: 1,
-            paytype_str: '后付费',
-            list: [],
-          }),
-        ),
-        ...subAccountHandlers(),
-      ],
-    },
+    ...msw(
+      http.get('/api/client/ledger', () =>
+        ok({
+          clientid: 'client3',
+          name: '宁波港航物流有限公司',
+          balance: '0.00',
+          paytype: 1,
+          paytype_str: '后付费',
+          list: [],
+        }),
+      ),
+      ...subAccountHandlers(),
+    ),
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('billing-note', {}, T)).toHaveTextContent(
       '后付费账户：发送的短信从代理商的短信包中扣除',
     );

@@ -23,8 +23,7 @@ const rowOf = async (c: ReturnType<typeof within>, id: string) =>
 
 export const Filled: Story = {
   name: '列表（产品包模式）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('子账户总数', {}, T)).toBeInTheDocument();
     await expect(c.queryByRole('columnheader', { name: '短信类型' })).toBeNull();
@@ -48,8 +47,7 @@ export const Filled: Story = {
 export const Alerts: Story = {
   name: '子账户提醒：余额不足 / 套餐将到期',
   parameters: { msw: { handlers: subAccountHandlers({ list: alertRows }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     // below its 余额提醒: a red tag that opens the recharge dialog
     const low = within(await rowOf(c, 'c7k2mq')).getByTestId('low-balance-tag');
     await expect(low).toHaveTextContent('余额不足');
@@ -71,8 +69,7 @@ export const Alerts: Story = {
 export const DirectChargeMode: Story = {
   name: '列表（直充模式：短信类型列）',
   parameters: { msw: { handlers: subAccountHandlers({ mode: '0' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('columnheader', { name: '短信类型' }, T)).toBeInTheDocument();
     await expect(await c.findByText('验证码', undefined, T)).toBeInTheDocument(); // rows may arrive after the header
     await expect(c.queryByRole('button', { name: /自助开户/ })).toBeNull();
@@ -89,8 +86,7 @@ export const Empty: Story = {
 
 export const Recharge: Story = {
   name: '充值成功',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
@@ -105,8 +101,7 @@ export const Recharge: Story = {
 
 export const RechargeCancelled: Story = {
   name: '充值：确认时取消',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '5000');
@@ -124,8 +119,7 @@ export const RechargeCancelled: Story = {
 
 export const RechargeValidation: Story = {
   name: '充值金额校验',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '1.234');
@@ -141,8 +135,7 @@ export const RechargeValidation: Story = {
 export const InsufficientBalance: Story = {
   name: '余额不足',
   parameters: { msw: { handlers: subAccountHandlers({ recharge: 'insufficient' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '99999');
@@ -157,8 +150,7 @@ export const InsufficientBalance: Story = {
 
 export const Rollback: Story = {
   name: '回退',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '回退' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await expect(within(dialog).getByText('子账户回退')).toBeInTheDocument();
@@ -171,8 +163,7 @@ export const Rollback: Story = {
 
 export const Remark: Story = {
   name: '备注（超长校验）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '备注' }));
     const dialog = await body().findByRole('dialog', {}, T);
     const box = within(dialog).getByRole('textbox');
@@ -332,8 +323,7 @@ export const InterfaceEditRefused: Story = {
 
 export const ResetPassword: Story = {
   name: '重置密码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.click(await within(dialog).findByLabelText('直接设置新密码', {}, T));
@@ -350,8 +340,7 @@ export const ResetPassword: Story = {
 export const ResetPasswordMailFails: Story = {
   name: '重置密码：发送失败',
   parameters: { msw: { handlers: subAccountHandlers({ resetMail: 'fail' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
@@ -378,8 +367,7 @@ export const LoginAs: Story = {
 
 export const Freeze: Story = {
   name: '冻结',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '冻结' }));
     await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
     await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();

@@ -30,8 +30,7 @@ async function openDialog(canvasElement: HTMLElement) {
 export const Hidden: Story = {
   name: '创建测试账户：不可创建时不显示',
   parameters: { msw: { handlers: subAccountHandlers({ testAccount: 'hidden' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
     await expect(await c.findByRole('button', { name: /自助开户/ }, T)).toBeInTheDocument();
     // /index/data answered (canCreateTestAccount false): still no button
@@ -93,8 +92,7 @@ export const Refused: Story = {
 export const Convert: Story = {
   name: '转为正式账户',
   parameters: { msw: { handlers: subAccountHandlers({ testAccount: 'listed' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, 't6qv2n');
     await expect(within(row).getByTestId('test-account-tag')).toHaveTextContent('测试');
     // only the test account's row offers it
@@ -111,8 +109,7 @@ export const Convert: Story = {
 export const ConvertRefused: Story = {
   name: '转为正式账户：服务器拒绝',
   parameters: { msw: { handlers: subAccountHandlers({ testAccount: 'convertRefused' }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 't6qv2n')).getByRole('button', { name: '转为正式账户' }));
     await userEvent.click(await body().findByRole('button', { name: OK }, T));
     await expect(await body().findByText('该账户不是测试账户', {}, T)).toBeInTheDocument();

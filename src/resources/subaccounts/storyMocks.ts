@@ -1,7 +1,7 @@
 import { expect, userEvent, within } from 'storybook/test';
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
+import { consoleApi, fail, listPageOf, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
 import { indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
 
@@ -149,14 +149,6 @@ export const stat = {
   agentBalance: '48499.50',
 };
 
-const page = (list: SubAccountRow[]) => ({
-  list,
-  totalCount: list.length,
-  currentPage: 1,
-  pageRowCount: 15,
-  totalPage: 1,
-});
-
 export interface SubAccountMockOptions {
   mode?: '0' | '1';
   list?: SubAccountRow[];
@@ -235,7 +227,13 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
   const list = o.list ?? (o.testAccount === 'listed' || o.testAccount === 'convertRefused' ? [testRow, ...rows] : rows);
   // a converted test account is an ordinary one in the next answer
   const converted = new Set<string>();
-  const listAnswer = () => ok(page(list.map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))));
+  const listAnswer = () =>
+    ok(
+      listPageOf(
+        list.map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r)),
+        {},
+      ),
+    );
   return [
     ...consoleApi({
       user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode,

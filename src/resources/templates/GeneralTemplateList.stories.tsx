@@ -1,28 +1,26 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { templateApi } from './mockTemplates';
 import { generalTemplates } from './data';
 
-const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
 
 const meta = {
   title: 'Templates/GeneralTemplateList',
   component: GeneralTemplateList,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: [...templateApi({ calls }), ...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(...templateApi({ calls }), ...consoleApi()) },
 } satisfies Meta<typeof GeneralTemplateList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Agent: Story = {
   name: '代理商',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T)).toBeInTheDocument();
     for (const label of ['模板属性', '模板类型', '模板内容'])
       await expect(c.getAllByText(label).length).toBeGreaterThan(0);
@@ -34,8 +32,7 @@ export const Agent: Story = {
 
 export const FilterByAttribute: Story = {
   name: '按模板属性查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T);
     await userEvent.click(c.getByLabelText('模板属性'));
     await userEvent.click(await screen.findByTitle('会员营销'));
@@ -47,7 +44,7 @@ export const FilterByAttribute: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
+  parameters: msw(...templateApi(), ...consoleApi({ user: subAccount })),
   play: async ({ canvasElement }) => {
     await expect(
       await within(canvasElement).findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T),

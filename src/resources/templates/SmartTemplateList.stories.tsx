@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within, screen } from 'storybook/test';
 import { Route, Routes } from 'react-router';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
@@ -11,7 +11,6 @@ import { smartTemplates, templateApi } from './mockTemplates';
 import { templates } from './data';
 import { YesNo } from '@/generated/schemas';
 
-const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
 
 const meta = {
@@ -21,7 +20,7 @@ const meta = {
   parameters: {
     layout: 'padded',
     app: { path: '/template/intelligent' },
-    msw: { handlers: [...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })] },
+    ...msw(...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })),
   },
 } satisfies Meta<typeof SmartTemplateList>;
 export default meta;
@@ -32,8 +31,7 @@ const rowOf = async (c: ReturnType<typeof within>, text: string) =>
 
 export const Agent: Story = {
   name: '代理商',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(c.getByText(TEMPLATE_NOTICE)).toBeInTheDocument();
     const own = await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await expect(within(own).getByText('审核通过')).toBeInTheDocument();
@@ -51,8 +49,7 @@ export const Agent: Story = {
 
 export const FilterByState: Story = {
   name: '按审核状态查询',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     calls.list = [];
     await userEvent.click(c.getByLabelText('审核状态'));
@@ -66,9 +63,8 @@ export const FilterByState: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...templateApi(), ...consoleApi({ user: subAccount })),
+  play: async ({ canvas: c }) => {
     await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await expect(c.queryByText('子账户')).toBeNull();
     await expect(c.getByRole('button', { name: /新增模板/ })).toBeInTheDocument();
@@ -77,8 +73,7 @@ export const SubAccount: Story = {
 
 export const RejectedWithReason: Story = {
   name: '审核不通过（显示原因）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, '{name}您好，会员日全场5折起，快来抢购吧！');
     await expect(within(row).getByText('审核不通过')).toBeInTheDocument();
     await expect(within(row).getByTestId('reject-reason')).toHaveTextContent(
@@ -89,13 +84,8 @@ export const RejectedWithReason: Story = {
 
 export const NotCreatorRows: Story = {
   name: '非创建者的模板没有操作',
-  parameters: {
-    msw: {
-      handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()],
-    },
-  },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  parameters: msw(...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()),
+  play: async ({ canvas: c }) => {
     await rowOf(c, '您的订单{orderNo}已送达，感谢您的惠顾。');
     await expect(c.queryByRole('button', { name: '编辑' })).toBeNull();
     await expect(c.queryByRole('button', { name: '删除' })).toBeNull();
@@ -104,8 +94,7 @@ export const NotCreatorRows: Story = {
 
 export const DeleteAsksFirst: Story = {
   name: '删除前确认',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, '双十二全场满200减30，活动仅限3天，回T退订。');
     calls.del = [];
     await userEvent.click(within(row).getByRole('button', { name: '删除' }));
@@ -119,8 +108,7 @@ export const DeleteAsksFirst: Story = {
 
 export const EditOpensDialog: Story = {
   name: '编辑打开对话框',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const row = await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     // an add dialog opened and closed first must not leave its values behind
     await userEvent.click(c.getByRole('button', { name: /新增模板/ }));
@@ -147,8 +135,7 @@ export const Tabs: Story = {
       </Route>
     </Routes>
   ),
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await userEvent.click(c.getByRole('tab', { name: '通用模板' }));
     await expect(await c.findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T)).toBeInTheDocument();

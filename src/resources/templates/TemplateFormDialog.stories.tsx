@@ -1,12 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { http } from 'msw';
-import { consoleApi, ok } from '@/stories/mockApi';
+import { consoleApi, ok, msw } from '@/stories/mockApi';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { sensitiveRefusal, smartTemplates, templateApi } from './mockTemplates';
-
-const T = { timeout: 5000 };
 
 /** the approved signs of each account (/sign/list by clientid): b20001 two, b20002 none, the others two */
 const signList = http.post('/api/sign/list', async ({ request }) => {
@@ -27,7 +25,7 @@ const meta = {
   component: TemplateFormDialog,
   decorators: [withApp],
   args: { open: true, agent: true, agentId: 'a10001', operationMode: '1', onClose: fn(), onSaved: fn() },
-  parameters: { layout: 'padded', msw: { handlers: [signList, ...templateApi({ calls }), ...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(signList, ...templateApi({ calls }), ...consoleApi()) },
 } satisfies Meta<typeof TemplateFormDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -150,7 +148,7 @@ export const SubAccountDirectCharge: Story = {
 export const SensitiveWordRefusal: Story = {
   name: '敏感词被拒',
   args: { agent: false },
-  parameters: { msw: { handlers: [signList, sensitiveRefusal, ...templateApi(), ...consoleApi()] } },
+  parameters: msw(signList, sensitiveRefusal, ...templateApi(), ...consoleApi()),
   play: async ({ args }) => {
     const d = await dialog();
     await pickSign(d, '优品商城');

@@ -1,18 +1,16 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { TemplateImportDialog } from './TemplateImportDialog';
 import { importAnswer, importRefusal, templateApi } from './mockTemplates';
-
-const T = { timeout: 5000 };
 
 const meta = {
   title: 'Templates/TemplateImportDialog',
   component: TemplateImportDialog,
   decorators: [withApp],
   args: { open: true, onClose: fn() },
-  parameters: { layout: 'padded', msw: { handlers: [importAnswer, ...templateApi(), ...consoleApi()] } },
+  parameters: { layout: 'padded', ...msw(importAnswer, ...templateApi(), ...consoleApi()) },
 } satisfies Meta<typeof TemplateImportDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -55,7 +53,7 @@ export const NoFileChosen: Story = {
 
 export const BadFile: Story = {
   name: '文件格式错误',
-  parameters: { msw: { handlers: [importRefusal, ...templateApi(), ...consoleApi()] } },
+  parameters: msw(importRefusal, ...templateApi(), ...consoleApi()),
   play: async ({ args }) => {
     const d = within(await screen.findByRole('dialog', {}, T));
     await choose();

@@ -1,14 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
-import { withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { TimedTaskList } from './TimedTaskList';
 import { timedTasks } from './data';
 
-const T = { timeout: 5000 };
 const calls: Calls = {};
 
 function Harness() {
@@ -27,23 +26,19 @@ const meta = {
   decorators: [withApp],
   parameters: {
     app: { path: '/customer/deliverlayout/timingdeliver' },
-    msw: { handlers: [...consoleApi(), ...sendApi({ calls })] },
+    ...msw(...consoleApi(), ...sendApi({ calls })),
   },
-  beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
-  },
+  beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
 const rowOf = async (canvas: HTMLElement, taskId: string) =>
   within((await within(canvas).findByText(taskId, {}, T)).closest('tr') as HTMLElement);
 
 export const Filled: Story = {
   name: '定时任务列表',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('T202611230010', {}, T);
     await expect(calls.timedList?.[0]).toMatchObject({ page: '1', rows: '15' });
     await expect(c.getAllByText('等待发送').length).toBeGreaterThan(0);

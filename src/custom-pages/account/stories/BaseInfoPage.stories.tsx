@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import BaseInfoLayout from '../BaseInfoLayout';
 import BaseInfoPage from '../BaseInfoPage';
 import CertificationPage from '../CertificationPage';
 import { accountApi, certNone, certRejected, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 const b = (w: string) => new RegExp(w.split('').join('\\s*'));
 
@@ -31,13 +30,11 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: accountApi({ loading: true }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByRole('tab', { name: '基本信息' }, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-skeleton')).toBeTruthy();
   },
@@ -45,8 +42,7 @@ export const Loading: Story = {
 
 export const AgentView: Story = {
   name: '代理商：查看（已认证）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
     for (const label of ['代理商ID', '代理商名称', '地址', '手机号', '智能模板审核回调地址', '账户状态', '认证状态'])
       await expect(c.getByText(label)).toBeInTheDocument();
@@ -59,8 +55,7 @@ export const AgentView: Story = {
 export const AgentNotCertified: Story = {
   name: '代理商：未认证（在线认证链接）',
   parameters: { msw: { handlers: accountApi({ cert: certNone }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const state = await c.findByTestId('certification-state', {}, T);
     await expect(within(state).getByText('未认证')).toBeInTheDocument();
     await expect(within(state).getByRole('link', { name: '在线认证' })).toHaveAttribute(
@@ -73,8 +68,7 @@ export const AgentNotCertified: Story = {
 export const AgentRejected: Story = {
   name: '代理商：认证不通过（原因与重新认证）',
   parameters: { msw: { handlers: accountApi({ cert: certRejected }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const state = await c.findByTestId('certification-state', {}, T);
     await expect(within(state).getByText('驳回原因：营业执照照片模糊，请重新上传清晰照片')).toBeInTheDocument();
     await expect(within(state).getByRole('link', { name: '重新认证' })).toHaveAttribute(
@@ -86,8 +80,7 @@ export const AgentRejected: Story = {
 
 export const AgentEditValidation: Story = {
   name: '代理商：修改与校验提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: b('修改') }, T));
     const name = c.getByLabelText('代理商名称');
     await userEvent.clear(name);
@@ -106,8 +99,7 @@ export const AgentEditValidation: Story = {
 
 export const AgentEditSaved: Story = {
   name: '代理商：确认保存',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: b('修改') }, T));
     const addr = c.getByLabelText('地址');
     await userEvent.clear(addr);
@@ -125,8 +117,7 @@ export const AgentEditSaved: Story = {
 
 export const AgentMobileTaken: Story = {
   name: '代理商：手机号码已存在',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: b('修改') }, T));
     const mobile = c.getByLabelText('手机号');
     await userEvent.clear(mobile);
@@ -140,8 +131,7 @@ export const AgentMobileTaken: Story = {
 export const EnterpriseView: Story = {
   name: '子账户：企业信息查看',
   parameters: { msw: { handlers: accountApi({ user: subUser }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('上海优品电商有限公司', {}, T)).toBeInTheDocument();
     for (const label of ['账户名称', '联系人', '所属代理商', '状态报告', '状态报告回调地址', '上行'])
       await expect(c.getByText(label)).toBeInTheDocument();
@@ -153,8 +143,7 @@ export const EnterpriseView: Story = {
 export const EnterpriseEditRules: Story = {
   name: '子账户：修改（邮箱格式、状态报告回调地址、邮箱已存在）',
   parameters: { msw: { handlers: accountApi({ user: subUser, posted }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: b('修改') }, T));
     await expect(c.queryByLabelText('上行回调地址')).not.toBeInTheDocument();
     const email = c.getByLabelText('邮箱');
@@ -176,8 +165,7 @@ export const EnterpriseEditRules: Story = {
 
 export const TabToCertification: Story = {
   name: '切换到资质认证标签',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('tab', { name: '资质认证' }, T));
     await expect(await c.findByTestId('certification-view', {}, T)).toBeInTheDocument();
   },

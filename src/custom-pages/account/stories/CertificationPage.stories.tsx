@@ -2,12 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { http } from 'msw';
 import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { fail } from '@/stories/mockApi';
 import CertificationPage, { ReCertificationPage } from '../CertificationPage';
 import { accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 
 function Screen() {
@@ -27,7 +26,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 /** a tiny real PNG */
 const pngFile = (name = 'licence.png') =>
@@ -56,8 +54,7 @@ async function acceptAgreements(c: ReturnType<typeof within>) {
 
 export const NotCertifiedForm: Story = {
   name: '未认证：个人认证表单',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
     await expect(c.getByText('您还未进行资质认证，认证通过后才能发送短信')).toBeInTheDocument();
     // the radio and select widgets load on first use
@@ -71,8 +68,7 @@ export const NotCertifiedForm: Story = {
 export const EnterpriseForm: Story = {
   name: '未认证：企业认证（证件类型 三证合一/四证合一/组织机构证）',
   parameters: { app: { path: '/account/info/base/auth?type=2' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('radio', { name: '企业认证' }, T)).toBeChecked();
     await expect(c.getByLabelText('公司名称')).toBeInTheDocument();
     await expect(c.getByText('公司名称须与营业执照上的名称一致')).toBeInTheDocument();
@@ -88,8 +84,7 @@ export const EnterpriseForm: Story = {
 export const ValidationMessages: Story = {
   name: '校验提示（协议、证件号码、公司名称、图片）',
   parameters: { app: { path: '/account/info/base/auth?type=2' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await acceptAgreements(c);
     const submit = c.getByRole('button', { name: '提交认证' });
@@ -104,8 +99,7 @@ export const ValidationMessages: Story = {
 export const TooLongValues: Story = {
   name: '校验提示（公司名称、证件号码过长）',
   parameters: { app: { path: '/account/info/base/auth?type=2' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await acceptAgreements(c);
     const company = c.getByLabelText('公司名称');
@@ -128,8 +122,7 @@ export const SubmitShowsPending: Story = {
     app: { path: '/account/info/base/auth?type=2' },
     msw: { handlers: accountApi({ cert: certNone, posted, stateful: true }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('certification-form', {}, T);
     await userEvent.type(c.getByLabelText('公司名称'), '深圳市云讯通信有限公司');
     await userEvent.type(c.getByLabelText('证件号码'), '91440300MA5FXYZ123');
@@ -162,8 +155,7 @@ export const UploadRefusedByServer: Story = {
   parameters: {
     msw: { handlers: accountApi({ cert: certNone, upload: '图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片' }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('certification-form', {}, T);
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('fake.png'));
     await expect(
@@ -175,8 +167,7 @@ export const UploadRefusedByServer: Story = {
 
 export const UploadTooLarge: Story = {
   name: '图片上传失败（超过2M，浏览器端拒绝）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('certification-form', {}, T);
     const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, big);
@@ -187,8 +178,7 @@ export const UploadTooLarge: Story = {
 export const Pending: Story = {
   name: '待认证',
   parameters: { msw: { handlers: accountApi({ cert: certPending }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
     await expect(c.getByText('深圳市云讯通信有限公司')).toBeInTheDocument();
     await expect(c.getByText('三证合一')).toBeInTheDocument();
@@ -200,8 +190,7 @@ export const Pending: Story = {
 export const Certified: Story = {
   name: '已认证',
   parameters: { msw: { handlers: accountApi({ cert: certCertified }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('已认证：资质认证已通过', {}, T)).toBeInTheDocument();
     await expect(c.getByText('2026-03-02 15:00:00')).toBeInTheDocument();
   },
@@ -210,8 +199,7 @@ export const Certified: Story = {
 export const Rejected: Story = {
   name: '认证不通过：原因与重新认证表单',
   parameters: { msw: { handlers: accountApi({ cert: certRejected, posted, stateful: true }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     const alert = await c.findByTestId('rejected-reason', {}, T);
     await expect(alert).toHaveTextContent('驳回原因：营业执照照片模糊，请重新上传清晰照片');
     await expect(c.getByLabelText('公司名称')).toHaveValue('深圳市云讯通信有限公司');
@@ -227,8 +215,7 @@ export const Rejected: Story = {
 export const ReCertificationRoute: Story = {
   name: '重新认证页（/auth/re）',
   parameters: { app: { path: '/account/info/base/auth/re' }, msw: { handlers: accountApi({ cert: certRejected }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByRole('button', { name: '重新提交认证' }, T)).toBeDisabled();
   },
 };
@@ -236,8 +223,7 @@ export const ReCertificationRoute: Story = {
 export const ClientView: Story = {
   name: '子账户资质（?clientId=）',
   parameters: { app: { path: '/account/info/base/auth?clientId=b20001' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('账户 b20001 的资质信息', {}, T)).toBeInTheDocument();
     await expect(c.getByText('上海优品电商有限公司')).toBeInTheDocument();
   },
@@ -246,8 +232,7 @@ export const ClientView: Story = {
 export const FetchFailed: Story = {
   name: '获取资质信息失败',
   parameters: { app: { path: '/account/info/base/auth?clientId=x99999' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('获取资质信息失败', {}, T)).toBeInTheDocument();
   },
 };
@@ -257,8 +242,7 @@ export const SubAccountNotCertified: Story = {
   parameters: {
     msw: { handlers: accountApi({ user: subUser, cert: { ...certNone, clientid: 'b20001', agent_id: 'a10001' } }) },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
   },
 };
@@ -273,8 +257,7 @@ export const PreviewFailed: Story = {
       }),
     },
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await waitFor(() => expect(c.getAllByText('图片预览失败')).toHaveLength(2), T);
   },
 };
@@ -289,8 +272,7 @@ export const Loading: Story = {
 
 export const SwitchType: Story = {
   name: '切换认证类型：标签、提示与证件类型随之变化',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('radio', { name: '企业认证' }, T));
     await expect(await c.findByLabelText('公司名称', {}, T)).toHaveAttribute('placeholder', '请输入公司名称');
     await expect(c.getByText('公司名称须与营业执照上的名称一致')).toBeInTheDocument();
@@ -318,8 +300,7 @@ export const SelectWithoutPlaceholderChoice: Story = {
     const spy = spyOn(console, 'error');
     return () => spy.mockRestore();
   },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c, canvasElement }) => {
     await userEvent.click(await c.findByRole('combobox', {}, T));
     await body().findByRole('listbox', {}, T);
     const options = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);

@@ -2,11 +2,9 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Button } from 'antd';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import { useCertificationPrompt } from '../CertificationPrompt';
 import { accountApi, certCertified, certNone } from './accountMocks';
-
-const T = { timeout: 5000 };
 
 /** A screen guarding an action (e.g. 购买) with the prompt. */
 function Guarded() {
@@ -38,12 +36,10 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const AskAndGo: Story = {
   name: '未认证：提示并前往资质认证（是）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     const dialog = await body().findByRole('dialog', {}, T);
@@ -55,8 +51,7 @@ export const AskAndGo: Story = {
 
 export const AskAndStay: Story = {
   name: '未认证：否 关闭提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));
     const dialog = await body().findByRole('dialog', {}, T);
@@ -69,8 +64,7 @@ export const AskAndStay: Story = {
 export const CertifiedGoesOn: Story = {
   name: '已认证：直接执行',
   parameters: { msw: { handlers: accountApi({ cert: certCertified }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     document.body.removeAttribute('data-bought');
     await c.findByTestId('ready', {}, T);
     await userEvent.click(c.getByRole('button', { name: /购\s*买/ }));

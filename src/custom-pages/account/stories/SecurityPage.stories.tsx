@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import PasswordPage from '../PasswordPage';
 import SecurityPage from '../SecurityPage';
 import { passwordDigest as sha256 } from '@/lib/password';
 import { accountApi, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const b = (w: string) => new RegExp(w.split('').join('\\s*'));
 const posted: Record<string, Record<string, string>[]> = {};
 
@@ -28,7 +27,6 @@ const meta = {
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const body = () => within(document.body);
 
 export const Loading: Story = {
   name: '账户安全：加载中',
@@ -40,8 +38,7 @@ export const Loading: Story = {
 
 export const Overview: Story = {
   name: '账户安全：登录邮箱、登录手机、密码',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('wanglei@yunxun.example', {}, T)).toBeInTheDocument();
     await expect(c.getByText('13800138000')).toBeInTheDocument();
     await expect(c.getByText('********')).toBeInTheDocument();
@@ -59,8 +56,7 @@ async function fill(c: ReturnType<typeof within>, o: string, n: string, cf: stri
 export const PasswordButtonEnabledWhenFilled: Story = {
   name: '修改密码：填写完整才可确认',
   parameters: { app: { path: '/account/security/password' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     const ok = await c.findByRole('button', { name: b('确认') }, T);
     await expect(ok).toBeDisabled();
     await userEvent.type(c.getByLabelText('原密码'), 'Demo1234');
@@ -74,8 +70,7 @@ export const PasswordButtonEnabledWhenFilled: Story = {
 export const PasswordRules: Story = {
   name: '修改密码：校验提示',
   parameters: { app: { path: '/account/security/password' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await fill(c, 'Demo1234', 'Ab1', 'Ab1');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));
     await expect(await c.findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
@@ -95,8 +90,7 @@ export const PasswordRules: Story = {
 export const AgentSendsDigests: Story = {
   name: '修改密码：代理商提交 SHA-256 摘要',
   parameters: { app: { path: '/account/security/password' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await new Promise((r) => setTimeout(r, 300));
     await fill(c, 'Demo1234', 'Abc12345', 'Abc12345');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));
@@ -113,8 +107,7 @@ export const AgentSendsDigests: Story = {
 export const SubAccountSendsPlain: Story = {
   name: '修改密码：子账户提交明文；原密码错误',
   parameters: { app: { path: '/account/security/password' }, msw: { handlers: accountApi({ user: subUser, posted }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await new Promise((r) => setTimeout(r, 300));
     await fill(c, 'Wrong1234', 'Abc12345', 'Abc12345');
     await userEvent.click(c.getByRole('button', { name: b('确认') }));

@@ -1,10 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { expect, userEvent, waitFor } from 'storybook/test';
+import { T, body, withApp } from '@/stories/withApp';
 import UserInfoPage from '../UserInfoPage';
 import { accountApi, subUser } from './accountMocks';
 
-const T = { timeout: 5000 };
 const posted: Record<string, Record<string, string>[]> = {};
 
 const meta = {
@@ -16,8 +15,6 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
-
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: accountApi({ loading: true }) } },
@@ -28,8 +25,7 @@ export const Loading: Story = {
 
 export const Filled: Story = {
   name: '代理商：邮箱和手机号',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('wanglei@yunxun.example', {}, T)).toBeInTheDocument();
     await expect(c.getByText('13800138000')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /修\s*改/ })).toBeInTheDocument();
@@ -39,8 +35,7 @@ export const Filled: Story = {
 export const SubAccount: Story = {
   name: '子账户',
   parameters: { msw: { handlers: accountApi({ user: subUser }) } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await expect(await c.findByText('lina@youpin.example', {}, T)).toBeInTheDocument();
     await expect(c.getByText('b20001')).toBeInTheDocument();
   },
@@ -48,8 +43,7 @@ export const SubAccount: Story = {
 
 export const EditMode: Story = {
   name: '修改：编辑状态与取消',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await expect(c.getByLabelText('新手机号')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled();
@@ -61,8 +55,7 @@ export const EditMode: Story = {
 
 export const ValidationMessages: Story = {
   name: '校验提示',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     // no mobile: the code is not sent
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -79,8 +72,7 @@ export const ValidationMessages: Story = {
 
 export const CodeCountdown: Story = {
   name: '发送验证码：60秒倒计时',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await userEvent.type(c.getByLabelText('新手机号'), '13912345678');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -94,8 +86,7 @@ export const CodeCountdown: Story = {
 
 export const CodeRefused: Story = {
   name: '发送验证码：手机号码已存在（按钮立即恢复）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await userEvent.type(c.getByLabelText('新手机号'), '13800138001');
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
@@ -106,8 +97,7 @@ export const CodeRefused: Story = {
 
 export const Saved: Story = {
   name: '确认保存',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
+  play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await userEvent.type(c.getByLabelText('新手机号'), '13912345678');
     await userEvent.type(c.getByLabelText('验证码'), '123456');
