@@ -27,9 +27,8 @@ export interface CommandResult {
   lines: string[];
 }
 
-let shared: ServerSchemas | undefined;
-/** schemas/ of a CLI run without a server (loaded once) */
-const cliSchemas = () => (shared ??= new ServerSchemas());
+/** schemas/ of a CLI run without a server (the process's one copy) */
+const cliSchemas = () => ServerSchemas.shared();
 
 /** Runs one command line against a database; the same code path for the CLI and the server. */
 export async function runCommand(
