@@ -22,6 +22,7 @@
  *   VERSION=2                                 # the customer's CMPP version (default 3)
  *   CONSOLE=0                                 # the door only, no console comparison
  *   BENCH_CPU_PROFILE=/tmp/cmppc              # CPU profile of the platform process during the door run (/tmp/cmppc.cpuprofile)
+ *   BENCH_PG_STATEMENTS=1                     # the costliest PostgreSQL statements of each run (pg_stat_statements, when loaded)
  * Target (issue 36): the CMPP door costs the platform at most 1.3× the CPU per message of the
  * console path (platform process + PostgreSQL backends), every submit accepted and every report matched.
  * The peer's run, the CPU accounting and the console path are bench/lib/customer-e2e.ts, shared with

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { pgAdmin } from './pg-admin';
 import { startCpuProfile } from './cpu-profile';
+import { printStatements, statementWindow } from './pg-statements';
 import { busyPercent, machineTicks, procCpuMs } from './proc-cpu';
 import { approveSign } from './approved-sign';
 import { startStandaloneSim } from './sim-standalone';
@@ -233,6 +234,7 @@ export async function doorRun(o: {
   const profile = await startCpuProfile(
     process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.cpuprofile` : '',
   );
+  const statements = process.env.BENCH_PG_STATEMENTS ? await statementWindow(o.db) : null;
   const cpu = await cpuWindow(o.db, o.carrierPid);
   const progress = setInterval(() => console.log(`  ${JSON.stringify(o.dispatcher.stats)}`), 5000);
   const peer = await o.run().finally(() => clearInterval(progress));
@@ -251,6 +253,7 @@ export async function doorRun(o: {
     `  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)} (together ${per(doorCost)}), ${o.carrier} ${per(simMs)}, customer ${per(peer.cpuMs)}; ` +
       `the machine was ${busy.toFixed(0)} % busy during the run (${os.cpus().length} cores), load ${load()}`,
   );
+  if (statements) printStatements("the door run's statements", await statements.stop(), o.count);
   return { doorCost, ok: s.accepted === o.count && s.matched === o.count && !s.error };
 }
 
@@ -287,6 +290,7 @@ export async function consoleComparison(o: {
   const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
   const tpl = await o.db.selectFrom('templates').select('id').where('content', '=', content).executeTakeFirstOrThrow();
   const mobile = Array.from({ length: count }, (_, i) => String(13_900_000_000 + i)).join(',');
+  const statements = process.env.BENCH_PG_STATEMENTS ? await statementWindow(o.db) : null;
   const cpu = await cpuWindow(o.db, o.carrierPid);
   const t0 = performance.now();
   const res = await o.app.services.send.send(me, {
@@ -325,6 +329,7 @@ export async function consoleComparison(o: {
     `  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)} (together ${per(consoleCost)}), ${o.carrier} ${per(simMs)}; ` +
       `the machine was ${busy.toFixed(0)} % busy during the run, load ${load()}`,
   );
+  if (statements) printStatements("the console path's statements", await statements.stop(), count);
   const ratio = o.doorCost / o.count / (consoleCost / count);
   const met = ratio <= TARGET_RATIO;
   console.log(`${o.doorName} door ÷ console path, platform process + PostgreSQL CPU per message: ${ratio.toFixed(2)}×`);
