@@ -289,21 +289,25 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   const chargeNum = planPieces(plan);
   if (plan.mode === ChargeMode.Money) {
     const cost = planCost(plan);
-    // the carry is read on the payer's row locked as the ledger locks it (the interface acceptance has locked it already)
-    const carry = plan.carry ? await lockCarry(trx, plan.payerId) : null;
-    const amount = carry ? Money.max(ceilCent(cost.minus(carry)), 0) : ceilCent(cost);
     const ledger = new LedgerService({ db: trx, now: ctx.now });
-    const r = await ledger.applyIn(trx, [
-      {
-        accountId: plan.payerId,
-        amount: amount.neg(),
-        kind: isPostpaid(plan) ? BillPaymentType.PostpaidSubAccountUse : BillPaymentType.SubAccountConsumption,
-        counterpartId: isPostpaid(plan) ? plan.accountId : null,
-        remark: `短信发送 任务${plan.uid}`,
-      },
-    ]);
+    const entry = {
+      accountId: plan.payerId,
+      kind: isPostpaid(plan) ? BillPaymentType.PostpaidSubAccountUse : BillPaymentType.SubAccountConsumption,
+      counterpartId: isPostpaid(plan) ? plan.accountId : null,
+      remark: `短信发送 任务${plan.uid}`,
+    };
+    if (plan.carry) {
+      // through the payer's carry, read on its row as the ledger locks it and written with its balance
+      const r = await ledger.applyCarried(trx, entry, (carry) => {
+        const debit = Money.max(ceilCent(cost.minus(carry)), 0);
+        return { debit, carry: carry.plus(debit).minus(cost) };
+      });
+      if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
+      return { ok: true, amount: money2(r.debit!), cost: cost.toFixed(4), chargeNum };
+    }
+    const amount = ceilCent(cost);
+    const r = await ledger.applyIn(trx, [{ ...entry, amount: amount.neg() }]);
     if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
-    if (carry) await setCarry(trx, plan.payerId, carry.plus(amount).minus(cost));
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum };
   }
   const pools = await usablePools(trx, plan.payerId, plan.smstype, ctx.now(), true);
@@ -334,26 +338,6 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   }
   await writePoolMoves(trx, moves, left);
   return { ok: true, amount: '0.00', cost: '0.0000', chargeNum };
-}
-
-/** The payer's rounding carry, its row locked (FOR NO KEY UPDATE, as the ledger locks it). */
-async function lockCarry(trx: Tx, payerId: number): Promise<MoneyValue> {
-  const r = await trx
-    .selectFrom('accounts')
-    .select('charge_carry')
-    .where('id', '=', payerId)
-    .forNoKeyUpdate()
-    .executeTakeFirstOrThrow();
-  return new Money(r.charge_carry);
-}
-
-async function setCarry(trx: Tx, payerId: number, carry: MoneyValue) {
-  if (carry.lt(0)) throw new Error('billing: a negative rounding carry');
-  await trx
-    .updateTable('accounts')
-    .set({ charge_carry: carry.toFixed(4) })
-    .where('id', '=', payerId)
-    .execute();
 }
 
 /** The payer's rounding carry now (no lock: the pre-check before an interface acceptance). */
@@ -511,23 +495,25 @@ async function settleCarry(trx: Tx, ctx: Ctx, t: TaskForSettle & { carry_settled
   const refundable = Money.min(t.refundable_cost, t.cost);
   const r = refundable.minus(t.carry_settled);
   if (r.lte(0)) return;
-  const carry = (await lockCarry(trx, t.payer_id)).plus(r);
   const held = Money.max(new Money(t.amount).minus(t.refunded_amount), 0);
-  const back = Money.min(carry.toDecimalPlaces(2, Money.ROUND_FLOOR), held);
   const postpaid = t.payer_id !== t.account_id;
-  if (back.gt(0)) {
-    const ok = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [
-      {
-        accountId: t.payer_id,
-        amount: back,
-        kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn,
-        counterpartId: postpaid ? t.account_id : null,
-        remark: `失败返还 任务${t.uid}`,
-      },
-    ]);
-    if (!ok.ok) throw new Error('settleRefunds: a credit cannot fail');
-  }
-  await setCarry(trx, t.payer_id, carry.minus(back));
+  // a credit through the carry: its whole cents back, the rest kept, written with the balance
+  const done = await new LedgerService({ db: trx, now: ctx.now }).applyCarried(
+    trx,
+    {
+      accountId: t.payer_id,
+      kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn,
+      counterpartId: postpaid ? t.account_id : null,
+      remark: `失败返还 任务${t.uid}`,
+    },
+    (before) => {
+      const carry = before.plus(r);
+      const back = Money.min(carry.toDecimalPlaces(2, Money.ROUND_FLOOR), held);
+      return { debit: back.neg(), carry: carry.minus(back) };
+    },
+  );
+  if (!done.ok) throw new Error('settleRefunds: a credit cannot fail');
+  const back = done.debit!.neg();
   await trx
     .updateTable('sms_tasks')
     .set({

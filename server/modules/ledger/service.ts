@@ -78,10 +78,13 @@ export class LedgerService {
    * still waits for the others, but the foreign-key checks of rows that reference the account
    * (FOR KEY SHARE: a receipt queued for it, a task, a message) do not wait for the charge's commit.
    */
-  private async lock(trx: Tx, ids: number[]): Promise<Map<number, { balance: MoneyValue; status: number }>> {
+  private async lock(
+    trx: Tx,
+    ids: number[],
+  ): Promise<Map<number, { balance: MoneyValue; status: number; carry: MoneyValue }>> {
     const rows = await trx
       .selectFrom('accounts')
-      .select(['id', 'balance', 'status'])
+      .select(['id', 'balance', 'status', 'charge_carry'])
       .where(
         'id',
         'in',
@@ -90,7 +93,9 @@ export class LedgerService {
       .orderBy('id')
       .forNoKeyUpdate()
       .execute();
-    return new Map(rows.map((r) => [r.id, { balance: new Money(r.balance), status: r.status }]));
+    return new Map(
+      rows.map((r) => [r.id, { balance: new Money(r.balance), status: r.status, carry: new Money(r.charge_carry) }]),
+    );
   }
 
   private async write(
@@ -104,6 +109,8 @@ export class LedgerService {
       operatorId?: number | null;
       remark?: string;
       requestId?: string | null;
+      /** the account's rounding carry after the change (applyCarried), written with its balance */
+      carry?: MoneyValue;
     },
   ): Promise<number> {
     // the balance and its ledger row in one statement (one round trip); a data-modifying CTE always runs
@@ -111,7 +118,7 @@ export class LedgerService {
       .with('balance', (db) =>
         db
           .updateTable('accounts')
-          .set({ balance: money2(e.after) })
+          .set(e.carry ? { balance: money2(e.after), charge_carry: e.carry.toFixed(4) } : { balance: money2(e.after) })
           .where('id', '=', e.accountId),
       )
       .insertInto('ledger')
@@ -308,6 +315,37 @@ export class LedgerService {
     }
     for (const [id, v] of running) balances.set(id, money2(v));
     return { ok: true, ledgerIds, balances };
+  }
+
+  /**
+   * A debit through the account's rounding carry (the send charges by amount: billing.ts), inside
+   * the caller's transaction: locks the account as applyIn does, reading its balance and carry at
+   * once; `split(carry)` says what to debit (negative: a credit) and the carry after; the balance, the carry and the
+   * ledger row are written in one statement (only the carry when the debit is 0). Refuses without
+   * writing anything when the balance cannot pay the debit.
+   */
+  async applyCarried(
+    trx: Tx,
+    e: Omit<LedgerEntry, 'amount'>,
+    split: (carry: MoneyValue) => { debit: MoneyValue; carry: MoneyValue },
+  ): Promise<ApplyResult & { debit?: MoneyValue }> {
+    const cur = (await this.lock(trx, [e.accountId])).get(e.accountId);
+    if (!cur) throw errors.notFound('账户');
+    const { debit, carry } = split(cur.carry);
+    if (carry.lt(0)) throw new Error('ledger: a negative rounding carry');
+    const after = cur.balance.minus(debit);
+    if (after.lt(0)) return { ok: false, accountId: e.accountId, balance: money2(cur.balance), needed: money2(debit) };
+    const balances = new Map([[e.accountId, money2(after)]]);
+    if (debit.isZero()) {
+      await trx
+        .updateTable('accounts')
+        .set({ charge_carry: carry.toFixed(4) })
+        .where('id', '=', e.accountId)
+        .execute();
+      return { ok: true, ledgerIds: [], balances, debit };
+    }
+    const id = await this.write(trx, { ...e, amount: debit.neg(), after, carry });
+    return { ok: true, ledgerIds: [id], balances, debit };
   }
 
   /** The current balance of an account (no lock: for display and the charge dialog). */
