@@ -359,10 +359,17 @@ export async function expandTask(db: Kysely<Database>, taskId: number): Promise<
   }
 }
 
+/**
+ * Up to this many rows are written by one INSERT from arrays on PostgreSQL too: one round trip,
+ * where a COPY takes three (its partition's name, the COPY, its data); the door's accepting groups
+ * and the dispatcher's small chunks are that size. More rows go by COPY, which costs less per row.
+ */
+const ARRAY_INSERT_MAX = 1000;
+
 async function writeRows(trx: Tx, rows: Rows): Promise<void> {
   if (!rows.n) return;
-  if ((await driverOf(trx)) === 'pg') return copyRows(trx, rows);
-  // PGlite: array parameters, in slices (each statement bounded)
+  if (rows.n > ARRAY_INSERT_MAX && (await driverOf(trx)) === 'pg') return copyRows(trx, rows);
+  // array parameters, in slices (each statement bounded; PGlite writes every batch this way)
   const step = 50_000;
   for (let i = 0; i < rows.n; i += step) {
     const idx = Array.from({ length: Math.min(rows.n, i + step) - i }, (_, k) => i + k);
