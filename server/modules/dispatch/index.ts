@@ -3,4 +3,4 @@
  * server/main.ts and server/worker.ts): queueing a task's messages, the carrier slot of a number,
  * releasing held messages. The pipeline itself is ./pipeline.ts.
  */
-export { carrierSlot, enqueueTask, releaseMessages } from './sql';
+export { carrierSlot, enqueueTask, enqueueTaskSql, releaseMessages } from './sql';

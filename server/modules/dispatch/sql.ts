@@ -33,9 +33,14 @@ const iso = (d: Date) => d.toISOString();
  * out; `requeueMessages` releases ones that were not).
  */
 export async function enqueueTask(trx: Q, taskId: number, now: Date): Promise<void> {
-  await sql`
+  await enqueueTaskSql(taskId, now).execute(trx);
+}
+
+/** enqueueTask's statement, for a caller that runs it as a CTE of its own statement (one round trip) */
+export function enqueueTaskSql(taskId: number, now: Date) {
+  return sql`
     insert into dispatch_queue (task_id, next_id, queued, ready_at) values (${taskId}, 0, true, ${iso(now)}::timestamptz)
-    on conflict (task_id) do update set queued = true`.execute(trx);
+    on conflict (task_id) do update set queued = true`;
 }
 
 /**

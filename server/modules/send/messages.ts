@@ -16,13 +16,13 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
 import { driverOf } from '../../db/driver';
 import { regionOf } from '../../../common/sms/segments';
-import { enqueueTask } from '../dispatch';
+import { enqueueTask, enqueueTaskSql } from '../dispatch';
 import { decodeChunk, encodeChunk, type ChunkPayload } from './chunks';
 import { SendRecordStatus } from '../../../common/generated/schemas';
 
@@ -143,12 +143,14 @@ export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
     price: each.prices ? (i) => each.prices![i] : (i) => b.prices[b.carriers[i] as 1 | 2 | 3],
     text: each.texts ? (i) => each.texts![i] ?? null : () => null,
   };
-  await writeRows(trx, rows);
+  // a task of rows alone is queued by the statement that writes them (one round trip fewer)
+  const queuedWithRows = queued && inline === n ? enqueueTaskSql(b.taskId, b.nextAt!) : undefined;
+  const queuedAlready = await writeRows(trx, rows, queuedWithRows);
   if (inline < n) {
     const staged = b.staged && b.staged.from === inline ? b.staged : await stageChunks(trx, b);
     if (staged) await placeChunks(trx, b, staged);
   }
-  if (queued) await enqueueTask(trx, b.taskId, b.nextAt!);
+  if (queued && !queuedAlready) await enqueueTask(trx, b.taskId, b.nextAt!);
 }
 
 /** Province and city ids of the batch's numbers [from, to) (indexes from 0), zeros for international numbers. */
@@ -366,14 +368,22 @@ export async function expandTask(db: Kysely<Database>, taskId: number): Promise<
  */
 const ARRAY_INSERT_MAX = 1000;
 
-async function writeRows(trx: Tx, rows: Rows): Promise<void> {
-  if (!rows.n) return;
-  if (rows.n > ARRAY_INSERT_MAX && (await driverOf(trx)) === 'pg') return copyRows(trx, rows);
+/**
+ * Writes the rows. `alongside`: a statement the one INSERT of a small batch runs as its CTE (the
+ * task's dispatch queue row); true when it ran, false when the caller must run it itself.
+ */
+async function writeRows(trx: Tx, rows: Rows, alongside?: RawBuilder<unknown>): Promise<boolean> {
+  if (!rows.n) return false;
+  if (rows.n > ARRAY_INSERT_MAX && (await driverOf(trx)) === 'pg') {
+    await copyRows(trx, rows);
+    return false;
+  }
   // array parameters, in slices (each statement bounded; PGlite writes every batch this way)
   const step = 50_000;
+  const cte = alongside && rows.n <= step ? sql`with alongside as (${alongside}) ` : sql``;
   for (let i = 0; i < rows.n; i += step) {
     const idx = Array.from({ length: Math.min(rows.n, i + step) - i }, (_, k) => i + k);
-    await sql`
+    await sql`${cte}
       insert into sms_messages (${sql.raw(COLUMNS)})
       select ${rows.taskId}::int, ${rows.accountId}::int, u.phone, u.carrier, u.province, u.city, u.pieces, u.price,
         ${rows.state}::smallint, ${rows.createdAt}::timestamptz, ${rows.doneAt}::timestamptz, u.content
@@ -381,6 +391,7 @@ async function writeRows(trx: Tx, rows: Rows): Promise<void> {
                   ${idx.map(rows.city)}::int[], ${idx.map(rows.pieces)}::smallint[], ${idx.map(rows.price)}::numeric[], ${idx.map(rows.text)}::text[])
         as u(phone, carrier, province, city, pieces, price, content)`.execute(trx);
   }
+  return !!alongside && rows.n <= step;
 }
 
 const tsText = (d: Date | null) => (d ? d.toISOString() : '\\N');
