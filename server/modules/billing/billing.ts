@@ -98,6 +98,8 @@ export interface ChargePlan {
   perCarrier: Record<CarrierCode, { count: number; cost: MoneyValue }>;
   /** money mode: charged through the payer's rounding carry (interface sends; the task's carry_settled is set to 0) */
   carry?: boolean;
+  /** the payer's balance and carry as the charging transaction read them on its row locked FOR NO KEY UPDATE (the ledger reads them itself otherwise) */
+  payerRow?: { balance: string; carry: string };
 }
 
 export type ChargeResult =
@@ -298,10 +300,15 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
     };
     if (plan.carry) {
       // through the payer's carry, read on its row as the ledger locks it and written with its balance
-      const r = await ledger.applyCarried(trx, entry, (carry) => {
-        const debit = Money.max(ceilCent(cost.minus(carry)), 0);
-        return { debit, carry: carry.plus(debit).minus(cost) };
-      });
+      const r = await ledger.applyCarried(
+        trx,
+        entry,
+        (carry) => {
+          const debit = Money.max(ceilCent(cost.minus(carry)), 0);
+          return { debit, carry: carry.plus(debit).minus(cost) };
+        },
+        plan.payerRow,
+      );
       if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
       return { ok: true, amount: money2(r.debit!), cost: cost.toFixed(4), chargeNum };
     }

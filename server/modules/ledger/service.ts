@@ -320,7 +320,7 @@ export class LedgerService {
   /**
    * A debit through the account's rounding carry (the send charges by amount: billing.ts), inside
    * the caller's transaction: locks the account as applyIn does, reading its balance and carry at
-   * once; `split(carry)` says what to debit (negative: a credit) and the carry after; the balance, the carry and the
+   * once (or takes them as the caller read them on the row it locked); `split(carry)` says what to debit (negative: a credit) and the carry after; the balance, the carry and the
    * ledger row are written in one statement (only the carry when the debit is 0). Refuses without
    * writing anything when the balance cannot pay the debit.
    */
@@ -328,8 +328,12 @@ export class LedgerService {
     trx: Tx,
     e: Omit<LedgerEntry, 'amount'>,
     split: (carry: MoneyValue) => { debit: MoneyValue; carry: MoneyValue },
+    /** the account's balance and carry as this transaction read them on its row locked FOR NO KEY UPDATE already (no second read) */
+    locked?: { balance: string; carry: string },
   ): Promise<ApplyResult & { debit?: MoneyValue }> {
-    const cur = (await this.lock(trx, [e.accountId])).get(e.accountId);
+    const cur = locked
+      ? { balance: new Money(locked.balance), carry: new Money(locked.carry) }
+      : (await this.lock(trx, [e.accountId])).get(e.accountId);
     if (!cur) throw errors.notFound('账户');
     const { debit, carry } = split(cur.carry);
     if (carry.lt(0)) throw new Error('ledger: a negative rounding carry');

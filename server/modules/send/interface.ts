@@ -468,8 +468,15 @@ export class InterfaceSend {
           // UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing a receipt
           // for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this commit. The lock
           // is taken by the task's insert itself: its payer_id reads the locked row (one round trip)
+          // it also reads the payer's balance and carry for the charge (the ledger's lock, taken here)
           const task = await trx
-            .with('payer', (db) => db.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate())
+            .with('payer', (db) =>
+              db
+                .selectFrom('accounts')
+                .select(['id', 'balance', 'charge_carry'])
+                .where('id', '=', payerId)
+                .forNoKeyUpdate(),
+            )
             .insertInto('sms_tasks')
             .values({
               uid,
@@ -505,13 +512,22 @@ export class InterfaceSend {
               updated_at: now,
               finished_at: intercepted ? now : null,
             })
-            .returning('id')
+            .returning([
+              'id',
+              sql<string>`(select balance from payer)`.as('payer_balance'),
+              sql<string>`(select charge_carry from payer)`.as('payer_carry'),
+            ])
             .executeTakeFirstOrThrow();
           let amount = '0.00';
           let chargeNum = 0;
           let cost = '0.0000';
           if (chargeNow) {
-            const r = await chargePlan(trx, this.ctx, { ...plan, taskId: task.id, uid });
+            const r = await chargePlan(trx, this.ctx, {
+              ...plan,
+              taskId: task.id,
+              uid,
+              payerRow: { balance: task.payer_balance, carry: task.payer_carry },
+            });
             if (!r.ok) throw new InterfaceRefusal('refused', refusalOf(r), 'credit');
             amount = r.amount;
             chargeNum = r.chargeNum;
