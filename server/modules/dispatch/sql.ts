@@ -100,21 +100,46 @@ interface ClaimRow {
 const CLAIM_TASKS_MAX = 8;
 
 /**
- * The next queue row to take messages from (least recently served first), locked. `wait`: wait for
- * a row another claim holds (used when nothing else is free: that claim is short).
+ * Takes up to `want` messages from the next queue row (least recently served first), in one
+ * statement: the row locked, its messages after its cursor, the cursor moved past them and the row
+ * left queued only when it gave all that was asked (it may have more). `wait`: wait for a row
+ * another claim holds (used when nothing else is free: that claim is short). undefined: no queue
+ * row (free, or at all with `wait`); otherwise its task and the messages (none when it had none left).
  */
-async function nextQueue(
+async function takeFromNextQueue(
   trx: Tx,
   skip: readonly number[],
   wait: boolean,
-): Promise<{ task_id: number; next_id: number } | undefined> {
-  const r = await sql<{ task_id: number; next_id: number }>`
-    select task_id, next_id from dispatch_queue
-    where queued ${skip.length ? sql`and task_id <> all(${skip}::int[])` : sql``}
-    order by ready_at, task_id
-    limit 1
-    for update ${wait ? sql`` : sql`skip locked`}`.execute(trx);
-  return r.rows[0];
+  want: number,
+  now: Date,
+): Promise<{ taskId: number; rows: ClaimRow[] } | undefined> {
+  const r = await sql<{ queue_task: number } & { [K in keyof ClaimRow]: ClaimRow[K] | null }>`
+    with q as (
+      select task_id, next_id from dispatch_queue
+      where queued ${skip.length ? sql`and task_id <> all(${skip}::int[])` : sql``}
+      order by ready_at, task_id
+      limit 1
+      for update ${wait ? sql`` : sql`skip locked`}
+    ),
+    m as (
+      select x.id, x.task_id, x.account_id, x.phone, x.content, x.carrier, x.attempts
+      from q cross join lateral (
+        select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
+        where task_id = q.task_id and state = ${sql.lit(SendRecordStatus.NotSent)} and id > q.next_id
+        order by id limit ${want}) x
+    ),
+    moved as (
+      update dispatch_queue d
+      set next_id = coalesce((select max(m.id) from m), q.next_id),
+        queued = (select count(*) from m) >= ${want},
+        ready_at = ${iso(now)}::timestamptz
+      from q where d.task_id = q.task_id
+    )
+    select q.task_id as queue_task, m.id, m.task_id, m.account_id, m.phone, m.content, m.carrier, m.attempts
+    from q left join m on true
+    order by m.id`.execute(trx);
+  if (!r.rows.length) return undefined;
+  return { taskId: r.rows[0].queue_task, rows: r.rows.filter((x): x is typeof x & ClaimRow => x.id !== null) };
 }
 
 /**
@@ -147,34 +172,33 @@ export async function claimBatch(
     }
     const served: number[] = [];
     while (rows.length < limit && served.length < CLAIM_TASKS_MAX) {
-      const q = (await nextQueue(trx, served, false)) ?? (rows.length ? undefined : await nextQueue(trx, served, true));
-      if (!q) break;
-      served.push(q.task_id);
       const want = limit - rows.length;
-      const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
-        where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
-        order by id limit ${want}`.execute(trx);
-      const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
-      await sql`
-        update dispatch_queue set next_id = ${last}, queued = ${r.rows.length >= want}, ready_at = ${iso(now)}::timestamptz
-        where task_id = ${q.task_id}`.execute(trx);
-      rows.push(...r.rows);
+      const q =
+        (await takeFromNextQueue(trx, served, false, want, now)) ??
+        (rows.length ? undefined : await takeFromNextQueue(trx, served, true, want, now));
+      if (!q) break;
+      served.push(q.taskId);
+      rows.push(...q.rows);
     }
     if (!rows.length) return [];
-    const lease = await sql<{ id: string }>`
-      insert into dispatch_leases (owner, lease_until, message_ids, written) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::bigint[], '{}')
-      returning id`.execute(trx);
-    const leaseId = String(lease.rows[0].id);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
-    const tasks = await sql<{ id: number; content: string; smstype: number; extension: string }>`
-      select t.id, t.content, t.smstype, case when a.needextend = 1 then t.extension else '' end as extension
+    // the lease row, the tasks to 2 Sending and what the submits need of them: one statement
+    // (the select reads the tasks as they were before the update: their texts do not change)
+    const tasks = await sql<{ id: number; content: string; smstype: number; extension: string; lease_id: string }>`
+      with lease as (
+        insert into dispatch_leases (owner, lease_until, message_ids, written)
+        values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::bigint[], '{}')
+        returning id
+      ),
+      sending as (
+        update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
+        where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})
+      )
+      select t.id, t.content, t.smstype, case when a.needextend = 1 then t.extension else '' end as extension,
+        (select id from lease)::text as lease_id
       from sms_tasks t join accounts a on a.id = t.account_id where t.id = any(${taskIds}::int[])`.execute(trx);
-    await sql`
-      update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
-      where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(
-      trx,
-    );
+    if (!tasks.rows.length) throw new Error('claimBatch: the claimed messages have no task');
+    const leaseId = String(tasks.rows[0].lease_id);
     const byId = new Map(tasks.rows.map((t) => [t.id, t]));
     return rows.map((m) => ({
       id: m.id,
