@@ -149,18 +149,25 @@ export async function loadChannels(
 export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> {
   return {
     async reports(trx: Transaction<Database>, rows: AppliedReport[]) {
-      // needreport 2: receipts for the account's SMPP receiver session (issue 24, docs/api-smpp.md)
-      await enqueueSmppReceipts(trx, rows, new Date());
+      // who wants reports, read once: needreport 2 (pass-through: receipts for the account's door
+      // sessions, issue 24, docs/api-smpp.md) and needreport 1 with a URL (HTTP pushes). Most
+      // console accounts want neither: their batches then cost this one statement
       const accounts = [...new Set(rows.map((r) => r.account_id))];
-      const wanted = await trx
+      const flags = await trx
         .selectFrom('accounts')
-        .select('id')
+        .select(['id', 'needreport', sql<boolean>`deliveryurl <> ''`.as('has_url')])
         .where('id', 'in', accounts)
-        .where('needreport', '=', NeedReport.SimplePush)
-        .where('deliveryurl', '<>', '')
+        .where('needreport', 'in', [NeedReport.PassThrough, NeedReport.SimplePush])
         .execute();
-      if (!wanted.length) return;
-      const ids = new Set(wanted.map((a) => a.id));
+      const passThrough = new Set(flags.filter((a) => a.needreport === NeedReport.PassThrough).map((a) => a.id));
+      if (passThrough.size)
+        await enqueueSmppReceipts(
+          trx,
+          rows.filter((r) => passThrough.has(r.account_id)),
+          new Date(),
+        );
+      const ids = new Set(flags.filter((a) => a.needreport === NeedReport.SimplePush && a.has_url).map((a) => a.id));
+      if (!ids.size) return;
       const mine = await trx
         .selectFrom('sms_messages')
         .select(['id', 'task_id', 'account_id', 'phone', 'state', 'error_code', 'report', 'done_at', 'pieces'])
