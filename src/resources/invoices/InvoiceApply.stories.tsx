@@ -3,7 +3,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
-import { clearCalls, withApp } from '@/stories/withApp';
+import { body, clearCalls, withApp } from '@/stories/withApp';
 import InvoiceApply from './InvoiceApply';
 import { initFor, invoiceApi } from './storyMocks';
 
@@ -30,7 +30,6 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
 const submit = (c: ReturnType<typeof within>) => userEvent.click(c.getByRole('button', { name: /提交申请/ }));
 const amount = async (c: ReturnType<typeof within>, v: string) => {
   const input = await c.findByLabelText('发票金额', {}, T);
