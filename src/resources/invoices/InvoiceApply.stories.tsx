@@ -1,5 +1,4 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
@@ -10,23 +9,16 @@ import { initFor, invoiceApi } from './storyMocks';
 const T = { timeout: 10000 };
 const calls: Calls = {};
 
-function Harness() {
-  const location = useLocation();
-  return (
-    <Routes>
-      <Route path="/finance/invoice/add" element={<InvoiceApply />} />
-      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
-    </Routes>
-  );
-}
-
 const meta = {
   title: 'Finance/InvoiceApply',
-  component: Harness,
+  component: InvoiceApply,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/invoice/add' }, ...msw(...consoleApi(), ...invoiceApi({ calls })) },
+  parameters: {
+    app: { path: '/finance/invoice/add', route: '/finance/invoice/add' },
+    ...msw(...consoleApi(), ...invoiceApi({ calls })),
+  },
   beforeEach: clearCalls(calls),
-} satisfies Meta<typeof Harness>;
+} satisfies Meta<typeof InvoiceApply>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
