@@ -6,6 +6,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { InvoiceStatus, type Invoice } from '@/generated/schemas';
 import { fail, ok, recorder, type Calls } from '@/stories/mockApi';
 import { labelled } from '@/stories/rows';
+import { sendClients } from '@/stories/sendApi';
 import type { CityNode, InvoiceInit } from './api';
 import { invoices } from './data';
 
@@ -130,12 +131,6 @@ export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
   ...p,
 });
 
-/** the agent's sub-accounts of the 开票账户 picker (POST /send/getclients) */
-export const invoiceClients = [
-  { clientid: 'b20001', name: '上海优品电商有限公司' },
-  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
-];
-
 /** b20001 as its agent sees it on the application page: its own amount and saved information */
 export const subAccountInit = initFor({
   clientId: 'b20001',
@@ -167,7 +162,7 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
   const record = recorder(opts.calls);
   return [
     http.get('/static/scripts/city.json', () => HttpResponse.json(cityTree)),
-    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(invoiceClients))),
+    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(sendClients))),
     http.post('/api/invoice/initInvoice', async ({ request }) => {
       const p = await record('init', request);
       if (!p.clientId) return ok(opts.init ?? initFor());
