@@ -143,6 +143,16 @@ export const testRow: SubAccountRow = {
 };
 export const testAccountTerms = { giftPieces: 20, days: 7, perAgent: 3 };
 
+/** an open door of the platform's (CMPP, SMGP and SGIP log in with the account's short name) */
+const door = (protocol: string, port: number, login = 'cli001') => ({
+  protocol,
+  enabled: true,
+  host: 'sms.yunxun.example',
+  port,
+  url: '',
+  login,
+});
+
 export const interfaceInfo = {
   clientid: 'c7k2mq',
   ipAddress: 'sms.yunxun.example',
@@ -157,18 +167,11 @@ export const interfaceInfo = {
   password: '********',
   passwordSet: true,
   doors: [
-    { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '', login: 'client1' },
-    { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
-    { protocol: 'SMGP', enabled: true, host: 'sms.yunxun.example', port: 8890, url: '', login: 'cli001' },
-    { protocol: 'SGIP', enabled: true, host: 'sms.yunxun.example', port: 8801, url: '', login: 'cli001' },
-    {
-      protocol: 'HTTP',
-      enabled: true,
-      host: 'sms.yunxun.example',
-      port: 443,
-      url: 'https://sms.yunxun.example/openapi/v1',
-      login: 'client1',
-    },
+    door('SMPP', 2775, 'client1'),
+    door('CMPP', 7890),
+    door('SMGP', 8890),
+    door('SGIP', 8801),
+    { ...door('HTTP', 443, 'client1'), url: 'https://sms.yunxun.example/openapi/v1' },
   ],
   ip: '203.0.113.10',
   needreport: 2,
@@ -322,20 +325,14 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     }),
     http.post('/api/account/updateClient', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
+      const text = ['clientid', 'name', 'mobile', 'email', 'realname', 'address', 'deliveryurl', 'mourl'];
       return ok(
         {
-          clientid: f.get('clientid'),
-          name: f.get('name'),
+          ...Object.fromEntries(text.map((k) => [k, f.get(k)])),
           status: 1,
           oauth_status: 3,
-          mobile: f.get('mobile'),
-          email: f.get('email'),
-          realname: f.get('realname'),
-          address: f.get('address'),
           needreport: Number(f.get('needreport')),
           needmo: Number(f.get('needmo')),
-          deliveryurl: f.get('deliveryurl'),
-          mourl: f.get('mourl'),
           remarks: '',
           create_time: '2026-11-02 10:15:00',
           balance: '1200.00',
