@@ -10,13 +10,16 @@
  *   export const Empty: Story = { ...states.empty, name: '暂无归档' };
  */
 import { delay, http, type HttpHandler, type HttpResponseResolver } from 'msw';
-import { expect, waitFor, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { DataResource } from '@/layout/declarations';
 import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
 import { fail, listPageOf, ok, msw, paramsOf } from './mockApi';
+import { body } from './withApp';
 
 /** what the server answers when it cannot serve a request (schemas/messages/openapi.json INTERNAL) */
 export const BUSY = '服务器繁忙，请稍后再试';
+/** what the server answers an export with nothing to export */
+export const NO_EXPORT_DATA = '当前条件没有数据，无法导出';
 
 export type ListState = 'loading' | 'error' | 'empty';
 
@@ -103,3 +106,21 @@ export function listStates(
     },
   };
 }
+
+/**
+ * The play of a list's refused export: once the text `after` shows (when given), a click on the
+ * button `button` (导出), then the server's refusal `msg` in a toast.
+ *
+ *   export const ExportNoData: Story = { name: '导出：无数据', parameters: ..., play: refusedExport(NO_EXPORT_DATA, { after: '易购优选' }) };
+ */
+export const refusedExport =
+  (msg: string, { after, button = /导\s*出/ }: { after?: string; button?: RegExp } = {}) =>
+  async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+    const c = within(canvasElement);
+    const wait = { timeout: 10000 };
+    if (after) await c.findByText(after, {}, wait);
+    await userEvent.click(
+      after ? c.getByRole('button', { name: button }) : await c.findByRole('button', { name: button }, wait),
+    );
+    await expect(await body().findByText(msg, {}, wait)).toBeInTheDocument();
+  };

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { body, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import OwnBill from './OwnBill';
 import { alarmOff, ownBillHandlers } from './storyMocks';
 import { ownBill } from './data';
@@ -60,10 +60,7 @@ export const Loading: Story = listStates(ownBill, ownBillHandlers()).loading;
 
 export const ExportEmpty: Story = {
   name: '导出：没有数据',
-  play: async ({ canvasElement }) => {
-    await userEvent.click(await within(canvasElement).findByRole('button', { name: /导\s*出/ }, T));
-    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA),
 };
 
 export const CreditHistory: Story = {

@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, waitFor, within } from 'storybook/test';
 import type { CurrentUser } from '@/generated/schemas';
-import { T, body, withApp } from '@/stories/withApp';
+import { T, withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, msw, subAccount } from '@/stories/mockApi';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { SmsBillList } from './SmsBillList';
 import { RebateBillList } from './RebateBillList';
 import { PurchaseRecordList } from './PurchaseRecordList';
@@ -47,11 +47,7 @@ export const SmsBillLoading: Story = { ...bills.loading, name: '短信账单：�
 export const SmsBillExportNoData: Story = {
   name: '短信账单：导出无数据',
   parameters: msw(...handlers({ bills: [] })),
-  play: async ({ canvas: c }) => {
-    await c.findByText('暂无数据', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA, { after: '暂无数据' }),
 };
 
 export const Rebate: Story = {
