@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { delay, http } from 'msw';
-import { T, withApp } from '@/stories/withApp';
+import { T, body, withApp } from '@/stories/withApp';
 import {
   agentDirectChargeMode,
   agentPackageMode,
@@ -21,6 +21,8 @@ import { RequireSession } from './ConsoleRoot';
 
 /** The shell's calls and the home page's (the layout opens on 首页), so nothing passes through to a real server. */
 const shellAndHome = (opts?: Parameters<typeof consoleApi>[0]) => [...consoleApi(opts), ...reportsApi(), ...payApi()];
+/** a story's parameters answering the shell's and the home page's calls for `opts` */
+const shell = (opts?: Parameters<typeof consoleApi>[0]) => msw(...shellAndHome(opts));
 
 /** The protected composition as the app uses it: session check, layout, home page inside. */
 const meta = {
@@ -83,7 +85,7 @@ export const OnlineRechargeOffered: Story = {
 
 export const AgentDirectChargeMode: Story = {
   name: '代理商（直充账户）',
-  parameters: { msw: { handlers: shellAndHome({ user: agentDirectChargeMode }) } },
+  parameters: shell({ user: agentDirectChargeMode }),
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('欢迎您，杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
@@ -93,7 +95,7 @@ export const AgentDirectChargeMode: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: shellAndHome({ user: subAccount }) } },
+  parameters: shell({ user: subAccount }),
   play: async ({ canvas: c }) => {
     const account = await c.findByTestId('account', {}, T);
     await expect(within(account).getByText('子账户')).toBeInTheDocument();
@@ -104,7 +106,7 @@ export const SubAccount: Story = {
 
 export const NotCertified: Story = {
   name: '未认证提示',
-  parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: '未认证' } }) } },
+  parameters: shell({ baseInfo: { oauth_status: '未认证' } }),
   play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('您还未进行资质认证，认证通过后才能发送短信，');
@@ -117,7 +119,7 @@ export const NotCertified: Story = {
 
 export const PendingCertification: Story = {
   name: '待认证提示（子账户）',
-  parameters: { msw: { handlers: shellAndHome({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
+  parameters: shell({ user: subAccount, clientOauth: { oauth_status: '待认证' } }),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent(
       '您的认证资料正在审核中，审核通过后才能发送短信',
@@ -127,9 +129,7 @@ export const PendingCertification: Story = {
 
 export const CertificationRejected: Story = {
   name: '认证不通过',
-  parameters: {
-    msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) },
-  },
+  parameters: shell({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }),
   play: async ({ canvas: c }) => {
     const banner = await c.findByTestId('certification-banner', {}, T);
     await expect(banner).toHaveTextContent('原因：营业执照图片不清晰');
@@ -145,7 +145,7 @@ export const SupportPanelOpen: Story = {
   play: async ({ canvas: c }) => {
     await c.findByTestId('account', {}, T);
     await userEvent.click(c.getByRole('button', { name: '在线客服' }));
-    const page = within(document.body);
+    const page = body();
     await expect(await page.findByText('售前咨询', {}, T)).toBeInTheDocument();
     await expect(page.getByText('技术支持')).toBeInTheDocument();
     await expect(page.getByRole('link', { name: /QQ：800012345/ })).toHaveAttribute(
@@ -189,7 +189,7 @@ export const SessionTimeoutRelogin: Story = {
 
 export const NoSession: Story = {
   name: '未登录时跳转登录页',
-  parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: shellAndHome({ user: null }) } },
+  parameters: { app: { path: '/notice/notice?page=2' }, ...shell({ user: null }) },
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent(
       '登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2',

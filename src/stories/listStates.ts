@@ -9,14 +9,17 @@
  *   export const LoadError: Story = states.error;
  *   export const Empty: Story = { ...states.empty, name: '暂无归档' };
  */
-import { delay, http, type HttpHandler } from 'msw';
-import { expect, waitFor, within } from 'storybook/test';
+import { delay, http, type HttpHandler, type HttpResponseResolver } from 'msw';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import type { DataResource } from '@/layout/declarations';
 import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
-import { fail, listPageOf, ok, msw } from './mockApi';
+import { fail, listPageOf, ok, msw, paramsOf } from './mockApi';
+import { body } from './withApp';
 
 /** what the server answers when it cannot serve a request (schemas/messages/openapi.json INTERNAL) */
 export const BUSY = '服务器繁忙，请稍后再试';
+/** what the server answers an export with nothing to export */
+export const NO_EXPORT_DATA = '当前条件没有数据，无法导出';
 
 export type ListState = 'loading' | 'error' | 'empty';
 
@@ -28,18 +31,36 @@ function emptyAnswer(r: DataResource) {
   return listPageOf([], { pageRowCount: r.list?.pageSize ?? DEFAULT_PAGE_SIZE });
 }
 
+/** an MSW handler of `r`'s list endpoint (its path under /api, its method) */
+function listEndpoint(r: DataResource, answer: HttpResponseResolver): HttpHandler {
+  if (!r.list) throw new Error(`listHandler: the data resource ${r.name} has no list endpoint`);
+  const path = `/api${r.list.url}`;
+  return (r.list.method ?? 'get') === 'get' ? http.get(path, answer) : http.post(path, answer);
+}
+
 /**
  * The MSW handler of `r`'s list endpoint in a state: never answering, answering 500 服务器繁忙，请稍后再试,
  * or answering no rows. Put it before the story's other handlers (MSW takes the first that matches).
  */
 export function listHandler(r: DataResource, state: ListState): HttpHandler {
-  if (!r.list) throw new Error(`listHandler: the data resource ${r.name} has no list endpoint`);
-  const path = `/api${r.list.url}`;
-  const answer = async () => {
+  return listEndpoint(r, async () => {
     if (state === 'loading') await delay('infinite');
     return state === 'error' ? fail(500, BUSY) : ok(emptyAnswer(r));
-  };
-  return (r.list.method ?? 'get') === 'get' ? http.get(path, answer) : http.post(path, answer);
+  });
+}
+
+/**
+ * The MSW handler of `r`'s list endpoint answering `rows` (a function: the rows at each call): the
+ * page the request asks for (currentPage / pageRowCount, from its body or its query), or all of
+ * them when the endpoint is not paged.
+ */
+export function listReply<T>(r: DataResource, rows: T[] | (() => T[])): HttpHandler {
+  return listEndpoint(r, async ({ request }) => {
+    const list = typeof rows === 'function' ? rows() : rows;
+    if (r.list?.paging === 'none') return ok(list);
+    const p = { ...Object.fromEntries(new URL(request.url).searchParams), ...(await paramsOf(request)) };
+    return ok(listPageOf(list, { currentPage: p.currentPage ?? p.page, pageRowCount: p.pageRowCount ?? p.rows }));
+  });
 }
 
 interface StateStory {
@@ -85,3 +106,21 @@ export function listStates(
     },
   };
 }
+
+/**
+ * The play of a list's refused export: once the text `after` shows (when given), a click on the
+ * button `button` (导出), then the server's refusal `msg` in a toast.
+ *
+ *   export const ExportNoData: Story = { name: '导出：无数据', parameters: ..., play: refusedExport(NO_EXPORT_DATA, { after: '易购优选' }) };
+ */
+export const refusedExport =
+  (msg: string, { after, button = /导\s*出/ }: { after?: string; button?: RegExp } = {}) =>
+  async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+    const c = within(canvasElement);
+    const wait = { timeout: 10000 };
+    if (after) await c.findByText(after, {}, wait);
+    await userEvent.click(
+      after ? c.getByRole('button', { name: button }) : await c.findByRole('button', { name: button }, wait),
+    );
+    await expect(await body().findByText(msg, {}, wait)).toBeInTheDocument();
+  };

@@ -6,6 +6,9 @@
  * (useScreen(), as the console's routes provide it).
  *
  *   export default { decorators: [withApp], parameters: { app: { path: '/remain?type=0' } } }
+ *
+ * With `app.route`, a path the page navigates to outside that route shows as "went <path>"
+ * (data-testid="went"), so a story can check where a link or a redirect led.
  */
 import { useState, type ReactNode } from 'react';
 import type { Decorator } from '@storybook/react-vite';
@@ -22,7 +25,10 @@ import { resetOpsSession } from '@/ops/authProvider';
 export interface AppStoryParameters {
   /** initial URL (path + search) */
   path?: string;
-  /** route pattern the story renders at (default: every path except /login) */
+  /**
+   * route pattern the story renders at (default: every path except /login); any other path shows
+   * where the page went ("went": its path and query) instead of the page
+   */
   route?: string;
   /** the screen table (default: the accounts' console; the operators' stories pass theirs) */
   screens?: ScreenTable;
@@ -38,6 +44,12 @@ function LoginStandIn() {
       {location.search}
     </div>
   );
+}
+
+/** where the page navigated to when it left the story's route: its path and query */
+function WentStandIn() {
+  const location = useLocation();
+  return <div data-testid="went">{location.pathname + location.search}</div>;
 }
 
 /** The story's page is rendered as the screen at the story's path, as routeElements renders it there (useScreen). */
@@ -74,6 +86,7 @@ export const withApp: Decorator = (Story, context) => {
         >
           <Routes>
             <Route path="/login" element={<LoginStandIn />} />
+            {route !== '*' && <Route path="*" element={<WentStandIn />} />}
             <Route
               path={route}
               element={

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { delay, http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { fail, xlsxReply, msw } from '@/stories/mockApi';
+import { NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { ExportButton } from './ExportButton';
 
 const T = { timeout: 10_000 };
@@ -36,8 +37,5 @@ export const Exports: Story = {
 export const Refused: Story = {
   name: '导出：服务器拒绝时提示其原因',
   parameters: msw(http.post('/api/demo/export', () => fail(500, '当前条件没有数据，无法导出'))),
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getByRole('button', { name: /导\s*出/ }));
-    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA),
 };

@@ -4,6 +4,10 @@ import { clearCalls, withApp } from '@/stories/withApp';
 import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
+import { PayOrderState } from '@/generated/schemas';
+import { labelled } from '@/stories/rows';
+import { payOrders } from '@/resources/pay-orders/data';
+import { closedOrder } from '@/resources/pay-orders/payOrders.mock';
 import { PayDialog, RechargeButton } from './OnlinePay';
 
 const T = { timeout: 8000 };
@@ -21,8 +25,8 @@ const meta = {
       calls,
       status: (n, id) =>
         n < 2
-          ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' })
-          : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' }),
+          ? labelled(payOrders.entity, payOrder({ paymentId: id, paymentState: PayOrderState.Submitted }))
+          : closedOrder(id, PayOrderState.Paid),
     }),
   ),
   beforeEach: clearCalls(calls),
@@ -95,15 +99,7 @@ export const Expired: Story = {
   parameters: msw(
     ...consoleApi(),
     ...payApi({
-      status: (_n, id) =>
-        payOrder({
-          paymentId: id,
-          paymentState: 4,
-          paymentStateStr: '已取消',
-          countDownStr: '',
-          qrCode: '',
-          remark: '超时未支付，订单已关闭',
-        }),
+      status: (_n, id) => closedOrder(id, PayOrderState.Cancelled, { remark: '超时未支付，订单已关闭' }),
     }),
   ),
   play: async ({ canvasElement }) => {
@@ -123,14 +119,7 @@ export const Cancelled: Story = {
       status: (n, id) =>
         n < 2
           ? payOrder({ paymentId: id, countDownStr: '600' })
-          : payOrder({
-              paymentId: id,
-              paymentState: 4,
-              paymentStateStr: '已取消',
-              countDownStr: '',
-              qrCode: '',
-              remark: '用户取消',
-            }),
+          : closedOrder(id, PayOrderState.Cancelled, { remark: '用户取消' }),
     }),
   ),
   play: async ({ canvasElement }) => {
@@ -190,14 +179,7 @@ export const PaidOnConfirm: Story = {
       calls,
       status: (_n, id) =>
         paidNow
-          ? payOrder({
-              paymentId: id,
-              paymentState: 2,
-              paymentStateStr: '支付成功',
-              countDownStr: '',
-              qrCode: '',
-              paidTimeStr: '2026-11-25 10:01:00',
-            })
+          ? closedOrder(id, PayOrderState.Paid, { paidTimeStr: '2026-11-25 10:01:00' })
           : payOrder({ paymentId: id, countDownStr: '600' }),
     }),
   ),

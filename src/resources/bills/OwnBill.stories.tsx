@@ -1,18 +1,20 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { body, withApp } from '@/stories/withApp';
+import { msw } from '@/stories/mockApi';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import OwnBill from './OwnBill';
 import { alarmOff, ownBillHandlers } from './storyMocks';
+import { ownBill } from './data';
 
 const T = { timeout: 15000 };
-const body = () => within(document.body);
 const OK = /确\s*定|OK/;
 
 const meta = {
   title: 'Finance/OwnBill',
   component: OwnBill,
   decorators: [withApp],
-  parameters: { msw: { handlers: ownBillHandlers() }, app: { path: '/finance/own' } },
+  parameters: { ...msw(...ownBillHandlers()), app: { path: '/finance/own' } },
 } satisfies Meta<typeof OwnBill>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -46,7 +48,7 @@ export const Rows: Story = {
 
 export const Empty: Story = {
   name: '空账单',
-  parameters: { msw: { handlers: ownBillHandlers({ bill: [], credit: [], alarm: alarmOff }) } },
+  parameters: msw(...ownBillHandlers({ bill: [], credit: [], alarm: alarmOff })),
   play: async ({ canvas: c }) => {
     await expect((await c.findAllByText('暂无数据', {}, T)).length).toBeGreaterThan(0);
     await expect(c.queryByText('在线充值')).toBeNull();
@@ -54,19 +56,11 @@ export const Empty: Story = {
   },
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: ownBillHandlers({ bill: 'loading' }) } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
+export const Loading: Story = listStates(ownBill, ownBillHandlers()).loading;
 
 export const ExportEmpty: Story = {
   name: '导出：没有数据',
-  play: async ({ canvasElement }) => {
-    await userEvent.click(await within(canvasElement).findByRole('button', { name: /导\s*出/ }, T));
-    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA),
 };
 
 export const CreditHistory: Story = {
@@ -100,7 +94,7 @@ export const AlarmPhoneMessages: Story = {
 
 export const AlarmSaved: Story = {
   name: '额度提醒：保存',
-  parameters: { msw: { handlers: ownBillHandlers({ alarm: alarmOff }) } },
+  parameters: msw(...ownBillHandlers({ alarm: alarmOff })),
   play: async ({ canvas: c }) => {
     const d = await openAlarm(c);
     await tryValue(d, '提醒额度(元)', '5000', '手机号码格式不正确');
@@ -113,7 +107,7 @@ export const AlarmSaved: Story = {
 
 export const AlarmRefused: Story = {
   name: '额度提醒：服务器拒绝',
-  parameters: { msw: { handlers: ownBillHandlers({ save: 'refused' }) } },
+  parameters: msw(...ownBillHandlers({ save: 'refused' })),
   play: async ({ canvasElement }) => {
     const d = await openAlarm(within(canvasElement));
     await userEvent.click(d.getByRole('button', { name: OK }));

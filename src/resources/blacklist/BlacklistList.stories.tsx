@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { BlacklistList } from './BlacklistList';
 import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
@@ -134,11 +134,7 @@ export const ExportWithFilters: Story = {
 export const ExportNoData: Story = {
   name: '导出：无数据',
   parameters: msw(exportNoData, ...consoleApi(), ...blacklistApi()),
-  play: async ({ canvas: c }) => {
-    await c.findByText('13912345678', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA, { after: '13912345678' }),
 };
 
 const states = listStates(blacklist, [...consoleApi(), ...blacklistApi()]);

@@ -2,66 +2,35 @@
 import { http, type HttpHandler } from 'msw';
 import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
 import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
+import { sendClients } from '@/stories/sendApi';
 
-export const clients = [
-  { clientid: 'b20001', name: '上海优品电商有限公司' },
-  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
-];
+const [youpin, haoyigou] = sendClients.map((c) => ({ clientid: c.clientid, clientName: c.name }));
+/** an unsubscribe reply's entry (the server's own) */
+const replied = { source: BlacklistSource.Unsubscribe, remark: '', createdBy: '' };
+/** an entry the agent added itself */
+const manual = (remark: string) => ({ source: BlacklistSource.Manual, remark, createdBy: 'a10001' });
 
 export const blacklistRows: BlacklistEntry[] = [
-  {
-    rownum: 1,
-    id: 31,
-    clientid: 'b20002',
-    clientName: '苏州好易购电子商务有限公司',
-    phone: '13912345678',
-    source: 1,
-    remark: '',
-    createdBy: '',
-    createDate: '2026-11-27 18:42:10',
-  },
+  { rownum: 1, id: 31, ...haoyigou, phone: '13912345678', ...replied, createDate: '2026-11-27 18:42:10' },
   {
     rownum: 2,
     id: 30,
-    clientid: 'b20002',
-    clientName: '苏州好易购电子商务有限公司',
+    ...haoyigou,
     phone: '13800138000',
-    source: 2,
-    remark: '客户电话投诉，要求不再发送',
-    createdBy: 'a10001',
+    ...manual('客户电话投诉，要求不再发送'),
     createDate: '2026-11-25 09:15:33',
   },
-  {
-    rownum: 3,
-    id: 28,
-    clientid: 'b20001',
-    clientName: '上海优品电商有限公司',
-    phone: '18600186000',
-    source: 1,
-    remark: '',
-    createdBy: '',
-    createDate: '2026-11-20 21:03:51',
-  },
+  { rownum: 3, id: 28, ...youpin, phone: '18600186000', ...replied, createDate: '2026-11-20 21:03:51' },
   {
     rownum: 4,
     id: 27,
     clientid: 'a10001',
     clientName: '上海云讯科技有限公司',
     phone: '17712345678',
-    source: 2,
-    remark: '员工号码',
-    createdBy: 'a10001',
+    ...manual('员工号码'),
     createDate: '2026-11-02 10:00:00',
   },
 ];
-
-export const page = (list: BlacklistEntry[], currentPage = 1, pageRowCount = 15) => ({
-  list,
-  totalCount: list.length,
-  currentPage,
-  pageRowCount,
-  totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
-});
 
 export interface BlacklistApiOptions {
   rows?: BlacklistEntry[];
@@ -72,7 +41,7 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
   let rows = [...(opts.rows ?? blacklistRows)];
   const log = recorder(opts.calls);
   return [
-    http.post('/api/send/getclients', () => ok(clients)),
+    http.post('/api/send/getclients', () => ok(sendClients)),
     http.post('/api/blacklist/list', async ({ request }) => {
       const f = await log('list', request);
       let list = rows;
@@ -96,9 +65,7 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
           clientid: f.clientid ?? 'a10001',
           clientName: '',
           phone,
-          source: BlacklistSource.Manual,
-          remark: f.remark ?? '',
-          createdBy: 'a10001',
+          ...manual(f.remark ?? ''),
           createDate: '2026-11-28 10:00:00',
         })),
         ...rows,

@@ -1,36 +1,27 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
-import { clearCalls, withApp } from '@/stories/withApp';
+import { body, clearCalls, withApp } from '@/stories/withApp';
 import InvoiceApply from './InvoiceApply';
 import { initFor, invoiceApi } from './storyMocks';
 
 const T = { timeout: 10000 };
 const calls: Calls = {};
 
-function Harness() {
-  const location = useLocation();
-  return (
-    <Routes>
-      <Route path="/finance/invoice/add" element={<InvoiceApply />} />
-      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
-    </Routes>
-  );
-}
-
 const meta = {
   title: 'Finance/InvoiceApply',
-  component: Harness,
+  component: InvoiceApply,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/invoice/add' }, ...msw(...consoleApi(), ...invoiceApi({ calls })) },
+  parameters: {
+    app: { path: '/finance/invoice/add', route: '/finance/invoice/add' },
+    ...msw(...consoleApi(), ...invoiceApi({ calls })),
+  },
   beforeEach: clearCalls(calls),
-} satisfies Meta<typeof Harness>;
+} satisfies Meta<typeof InvoiceApply>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
 const submit = (c: ReturnType<typeof within>) => userEvent.click(c.getByRole('button', { name: /提交申请/ }));
 const amount = async (c: ReturnType<typeof within>, v: string) => {
   const input = await c.findByLabelText('发票金额', {}, T);

@@ -1,9 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
-import { clearCalls, withApp } from '@/stories/withApp';
+import { body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import InvoiceList from './InvoiceList';
 import { invoiceApi } from './storyMocks';
@@ -12,30 +11,19 @@ import { invoices } from './data';
 const T = { timeout: 10000 };
 const calls: Calls = {};
 
-function Harness() {
-  const location = useLocation();
-  return (
-    <Routes>
-      <Route path="/finance/invoice/add/list" element={<InvoiceList />} />
-      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
-    </Routes>
-  );
-}
-
 const meta = {
   title: 'Finance/InvoiceList',
-  component: Harness,
+  component: InvoiceList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/finance/invoice/add/list' },
+    app: { path: '/finance/invoice/add/list', route: '/finance/invoice/add/list' },
     ...msw(...consoleApi(), ...invoiceApi({ calls })),
   },
   beforeEach: clearCalls(calls),
-} satisfies Meta<typeof Harness>;
+} satisfies Meta<typeof InvoiceList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const body = () => within(document.body);
 const rowOf = async (canvas: HTMLElement, invoiceId: string) =>
   within((await within(canvas).findByText(invoiceId, {}, T)).closest('tr') as HTMLElement);
 

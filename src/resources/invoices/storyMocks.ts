@@ -2,11 +2,13 @@
  * MSW handlers and story data of the invoice screens, in the shapes of docs/api-invoice.md.
  * Stories only; the app never imports this.
  */
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from 'msw';
 import { InvoiceStatus, type Invoice } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
-import { paramsOf, type Calls } from '@/stories/sendApi';
+import { fail, ok, recorder, type Calls } from '@/stories/mockApi';
+import { labelled } from '@/stories/rows';
+import { sendClients } from '@/stories/sendApi';
 import type { CityNode, InvoiceInit } from './api';
+import { invoices } from './data';
 
 export const cityTree: CityNode[] = [
   {
@@ -62,7 +64,6 @@ const vat = {
   toAddr: '上海市/市辖区/浦东新区',
   toAddrDetail: '碧波路690号3号楼',
 };
-const STATUS = ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回'];
 
 /** one invoice in each status 0-5 */
 export const invoiceRows = (): Invoice[] =>
@@ -97,17 +98,18 @@ export const invoiceRows = (): Invoice[] =>
       expressOrder: 'SF1234567890',
     },
     { id: 101, status: 5, ...vat, invoiceAmount: '600.00', auditFailCause: '收件人拒收' },
-  ].map((r, i) => ({
-    ...base,
-    ...r,
-    rowNum: i + 1,
-    invoiceId: `FP20261120${String(r.id).padStart(6, '0')}`,
-    invoiceAmountStr: r.invoiceAmount,
-    statusStr: STATUS[r.status],
-    createTimeStr: `2026-11-${String(10 + i).padStart(2, '0')} 10:00:00`,
-    updateTime: Date.UTC(2026, 10, 20 + i),
-    updateTimeStr: `2026-11-${String(20 + i).padStart(2, '0')} 08:00:00`,
-  })) as Invoice[];
+  ].map((r, i) =>
+    labelled(invoices.entity, {
+      ...base,
+      ...r,
+      rowNum: i + 1,
+      invoiceId: `FP20261120${String(r.id).padStart(6, '0')}`,
+      invoiceAmountStr: r.invoiceAmount,
+      createTimeStr: `2026-11-${String(10 + i).padStart(2, '0')} 10:00:00`,
+      updateTime: Date.UTC(2026, 10, 20 + i),
+      updateTimeStr: `2026-11-${String(20 + i).padStart(2, '0')} 08:00:00`,
+    } as Invoice),
+  );
 
 export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
   clientId: 'agent1',
@@ -128,12 +130,6 @@ export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
   addedTax: { invoiceType: 2, invoiceBody: 2 },
   ...p,
 });
-
-/** the agent's sub-accounts of the 开票账户 picker (POST /send/getclients) */
-export const invoiceClients = [
-  { clientid: 'b20001', name: '上海优品电商有限公司' },
-  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
-];
 
 /** b20001 as its agent sees it on the application page: its own amount and saved information */
 export const subAccountInit = initFor({
@@ -159,21 +155,14 @@ export interface InvoiceApiOptions {
   accounts?: Record<string, InvoiceInit>;
   /** the answer of /invoice/checkObject (default: code 0) */
   check?: { code: number; msg: string; data?: unknown };
-  /** the list never answers (loading) */
-  listNever?: boolean;
 }
 
 export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
-  const calls = opts.calls ?? {};
   const rows = opts.rows ?? invoiceRows();
-  const record = async (name: string, request: Request) => {
-    const p = await paramsOf(request);
-    (calls[name] ??= []).push(p);
-    return p;
-  };
+  const record = recorder(opts.calls);
   return [
     http.get('/static/scripts/city.json', () => HttpResponse.json(cityTree)),
-    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(invoiceClients))),
+    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(sendClients))),
     http.post('/api/invoice/initInvoice', async ({ request }) => {
       const p = await record('init', request);
       if (!p.clientId) return ok(opts.init ?? initFor());
@@ -191,7 +180,6 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/invoice/invoiceList', async ({ request }) => {
       const p = await record('list', request);
-      if (opts.listNever) await delay('infinite');
       const page = Number(p.page ?? 1);
       const size = Number(p.rows ?? 15);
       const list = rows.filter(
@@ -217,8 +205,7 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
       const r = rows.find((x) => x.id === p.id);
       if (!r) return fail(404, '发票不存在');
       if (r.status !== InvoiceStatus.Pending) return fail(500, '只有待审核的发票可以取消');
-      r.status = InvoiceStatus.Cancelled;
-      r.statusStr = '已取消';
+      Object.assign(r, labelled(invoices.entity, { ...r, status: InvoiceStatus.Cancelled }));
       return ok(r, '发票申请已取消');
     }),
   ];

@@ -3,10 +3,12 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
+import { PayOrderState } from '@/generated/schemas';
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderList } from './PayOrderList';
 import { payOrders } from './data';
+import { closedOrder } from './payOrders.mock';
 
 const T = { timeout: 8000 };
 const calls: Calls = {};
@@ -51,24 +53,8 @@ export const SandboxMarked: Story = {
     ...payApi({
       calls,
       orders: [
-        payOrder({
-          rowNum: 1,
-          paymentId: 'P2026112510000000000021',
-          paymentState: 2,
-          paymentStateStr: '支付成功',
-          countDownStr: '',
-          qrCode: '',
-          sandbox: 1,
-        }),
-        payOrder({
-          rowNum: 2,
-          paymentId: 'P2026112510000000000020',
-          paymentState: 5,
-          paymentStateStr: '支付成功',
-          countDownStr: '',
-          qrCode: '',
-          sandbox: 0,
-        }),
+        closedOrder('P2026112510000000000021', PayOrderState.Paid, { rowNum: 1, sandbox: 1 }),
+        closedOrder('P2026112510000000000020', PayOrderState.PaidAlt, { rowNum: 2, sandbox: 0 }),
       ],
     }),
   ),
@@ -90,16 +76,7 @@ export const CountdownAtZero: Story = {
       orders: (n) =>
         n === 1
           ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
-          : [
-              payOrder({
-                paymentId: 'P2026112510000000000009',
-                paymentState: 4,
-                paymentStateStr: '已取消',
-                countDownStr: '',
-                qrCode: '',
-                remark: '超时未支付，订单已关闭',
-              }),
-            ],
+          : [closedOrder('P2026112510000000000009', PayOrderState.Cancelled, { remark: '超时未支付，订单已关闭' })],
     }),
   ),
   play: async ({ canvas: c }) => {

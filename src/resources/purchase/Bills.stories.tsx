@@ -1,12 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, waitFor, within } from 'storybook/test';
 import type { CurrentUser } from '@/generated/schemas';
-import { T, body, withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { T, withApp } from '@/stories/withApp';
+import { agentDirectChargeMode, consoleApi, msw, subAccount } from '@/stories/mockApi';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { SmsBillList } from './SmsBillList';
 import { RebateBillList } from './RebateBillList';
 import { PurchaseRecordList } from './PurchaseRecordList';
 import { purchaseHandlers } from './purchase.mock';
+import { purchaseRecords, smsBills } from './data';
 
 /** The bill screens of the purchase area: filled, empty, loading, export refused. (剩余条数 is /remain: src/custom-pages/reports.) */
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [
@@ -25,7 +27,7 @@ const meta = {
   component: Screens,
   decorators: [withApp],
   args: { screen: 'bill' },
-  parameters: { app: { path: '/finance/bill' }, msw: { handlers: handlers() } },
+  parameters: { app: { path: '/finance/bill' }, ...msw(...handlers()) },
 } satisfies Meta<typeof Screens>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -38,28 +40,14 @@ export const SmsBill: Story = {
   },
 };
 
-export const SmsBillEmpty: Story = {
-  name: '短信账单：无数据',
-  parameters: { msw: { handlers: handlers({ bills: [] }) } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
-export const SmsBillLoading: Story = {
-  name: '短信账单：加载中',
-  parameters: { msw: { handlers: handlers({ loading: true }) } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
+const bills = listStates(smsBills, handlers());
+export const SmsBillEmpty: Story = { ...bills.empty, name: '短信账单：无数据' };
+export const SmsBillLoading: Story = { ...bills.loading, name: '短信账单：加载中' };
 
 export const SmsBillExportNoData: Story = {
   name: '短信账单：导出无数据',
-  parameters: { msw: { handlers: handlers({ bills: [] }) } },
-  play: async ({ canvas: c }) => {
-    await c.findByText('暂无数据', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  parameters: msw(...handlers({ bills: [] })),
+  play: refusedExport(NO_EXPORT_DATA, { after: '暂无数据' }),
 };
 
 export const Rebate: Story = {
@@ -75,7 +63,7 @@ export const Rebate: Story = {
 export const RebateEmpty: Story = {
   name: '返点账单：无数据',
   args: { screen: 'rebate' },
-  parameters: { app: { path: '/finance/rebate' }, msw: { handlers: handlers({ rebates: [], rebate: '0.00' }) } },
+  parameters: { app: { path: '/finance/rebate' }, ...msw(...handlers({ rebates: [], rebate: '0.00' })) },
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
@@ -95,7 +83,7 @@ export const RecordPackageSubAccount: Story = {
   args: { screen: 'record' },
   parameters: {
     app: { path: '/finance/record' },
-    msw: { handlers: handlers({}, { ...subAccount, operation_mode: '1' }) },
+    ...msw(...handlers({}, { ...subAccount, operation_mode: '1' })),
   },
   play: async ({ canvas: c }) => {
     await c.findByText('10000条', {}, T);
@@ -106,17 +94,17 @@ export const RecordPackageSubAccount: Story = {
 export const RecordDirect: Story = {
   name: '消费记录：直充模式',
   args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({}, agentDirectChargeMode) } },
+  parameters: { app: { path: '/finance/record' }, ...msw(...handlers({}, agentDirectChargeMode)) },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('子账户充值', {}, T)).toBeInTheDocument();
     await expect(c.getByText('月度充值')).toBeInTheDocument();
   },
 };
 
+const records = listStates(purchaseRecords, handlers());
 export const RecordEmpty: Story = {
+  ...records.empty,
   name: '消费记录：无数据',
   args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({ records: [] }) } },
-  play: async ({ canvasElement }) =>
-    expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+  parameters: { ...records.empty.parameters, app: { path: '/finance/record' } },
 };

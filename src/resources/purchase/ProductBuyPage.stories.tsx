@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { expect, userEvent, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { ProductBuyPage } from './ProductBuyPage';
@@ -23,7 +23,7 @@ const meta = {
   title: 'Purchase/ProductBuyPage',
   component: Screen,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/purchase/2' }, msw: { handlers: handlers() } },
+  parameters: { app: { path: '/sms/purchase/2' }, ...msw(...handlers()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Screen>;
 export default meta;
@@ -67,7 +67,7 @@ export const NotFound: Story = {
 
 export const Uncertified: Story = {
   name: '单个产品：未认证提示',
-  parameters: { msw: { handlers: handlers(certNone) } },
+  parameters: msw(...handlers(certNone)),
   play: async ({ canvas: c }) => {
     await c.findByText('营销短信 1万条', {}, T);
     await userEvent.type(c.getByLabelText('购买数量'), '100');

@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, msw } from '@/stories/mockApi';
+import { listStates } from '@/stories/listStates';
 import type { Calls } from '@/stories/sendApi';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { PurchasePage } from './PurchasePage';
 import { purchaseHandlers } from './purchase.mock';
+import { products } from './data';
 
 const calls: Calls = {};
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [
@@ -18,7 +20,7 @@ const meta = {
   title: 'Purchase/PurchasePage',
   component: PurchasePage,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, msw: { handlers: handlers() } },
+  parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, ...msw(...handlers()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PurchasePage>;
 export default meta;
@@ -43,17 +45,12 @@ export const Catalogue: Story = {
 
 export const Empty: Story = {
   name: '无产品',
-  parameters: { msw: { handlers: handlers({ products: [] }) } },
+  parameters: msw(...handlers({ products: [] })),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
-export const Loading: Story = {
-  name: '加载中',
-  parameters: { msw: { handlers: handlers({ loading: true }) } },
-  play: async ({ canvasElement }) =>
-    waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
-};
+export const Loading: Story = listStates(products, handlers()).loading;
 
 export const NothingSelected: Story = {
   name: '未选择：请选择要购买的短信',
@@ -133,9 +130,7 @@ export const SmallOrderNoRebate: Story = {
 
 export const Refused: Story = {
   name: '余额不足：服务器拒绝',
-  parameters: {
-    msw: { handlers: handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } }) },
-  },
+  parameters: msw(...handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } })),
   play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await pick(c, '行业短信 1万条', '10000');
@@ -151,7 +146,7 @@ export const Refused: Story = {
 
 export const Uncertified: Story = {
   name: '未认证：提示前往资质认证',
-  parameters: { msw: { handlers: handlers({}, certNone) } },
+  parameters: msw(...handlers({}, certNone)),
   play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await pick(c, '行业短信 1万条', '100');

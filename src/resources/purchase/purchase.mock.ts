@@ -1,6 +1,7 @@
 /** MSW handlers and story data of the purchase and bill screens (stories only). */
-import { delay, http, type HttpHandler } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import {
+  BillPaymentType,
   FinancialType,
   type Carrier,
   type DirectPurchaseRecord,
@@ -12,117 +13,111 @@ import {
   type RebateBill,
   type SmsBill,
 } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
-import { listOf, paramsOf, type Calls } from '@/stories/sendApi';
+import { fail, ok, recorder, type Calls } from '@/stories/mockApi';
+import { listOf } from '@/stories/sendApi';
+import { listReply } from '@/stories/listStates';
+import { labelled, rowOf } from '@/stories/rows';
+import * as data from './data';
 
+/** a product on sale everywhere (its type's and carrier's labels from their enums) */
 const product = (
   id: number,
   name: string,
   code: string,
-  type: number,
-  typeStr: string,
-  op: number,
-  opStr: string,
+  type: ProductType,
+  op: Carrier,
   unit: string,
   discount: string,
   discounted: string,
   days: number,
-): Product => ({
-  product_id: id,
-  product_name: name,
-  product_code: code,
-  product_type: type as ProductType,
-  productTypeStr: typeStr,
-  operator_code: op as Carrier,
-  operatorCodeStr: opStr,
-  areaCodeStr: '全国',
-  unit_price: unit,
-  unitPriceStr: unit,
-  discount,
-  discountPriceStr: discounted,
-  dueTimeStr: `${days}天`,
-  creator: 'admin',
-});
+): Product =>
+  labelled<Product>(data.products.entity, {
+    product_id: id,
+    product_name: name,
+    product_code: code,
+    product_type: type,
+    operator_code: op,
+    areaCodeStr: '全国',
+    unit_price: unit,
+    unitPriceStr: unit,
+    discount,
+    discountPriceStr: discounted,
+    dueTimeStr: `${days}天`,
+    creator: 'admin',
+  });
 
 export const products: Product[] = [
-  product(1, '行业短信 1万条', 'HY-QW-1W', 0, '行业', 0, '全网', '0.0450', '95.00', '0.0428', 365),
-  product(2, '营销短信 1万条', 'YX-QW-1W', 1, '营销', 0, '全网', '0.0550', '90.00', '0.0495', 365),
-  product(3, '验证码短信 电信专享', 'YZM-DX-2W', 3, '验证码', 3, '电信', '0.0430', '95.00', '0.0409', 180),
+  product(1, '行业短信 1万条', 'HY-QW-1W', 0, 0, '0.0450', '95.00', '0.0428', 365),
+  product(2, '营销短信 1万条', 'YX-QW-1W', 1, 0, '0.0550', '90.00', '0.0495', 365),
+  product(3, '验证码短信 电信专享', 'YZM-DX-2W', 3, 3, '0.0430', '95.00', '0.0409', 180),
   {
-    ...product(4, '国际短信余额 100元', 'GJ-QW-100', 2, '国际', 0, '全网', '1.0000', '100.00', '1.0000', 730),
+    ...product(4, '国际短信余额 100元', 'GJ-QW-100', 2, 0, '1.0000', '100.00', '1.0000', 730),
     pack_size: 100,
     packSizeStr: '100.00元',
   },
 ];
 
+/** a purchase of the agent's, nationwide */
+const smsBill = rowOf<SmsBill>(data.smsBills.entity, {
+  client_id: 'a10001',
+  name: '深圳云讯科技有限公司',
+  operator_code_str: '全网',
+  area_code_str: '全国',
+  sms_balance_change_flag: '+',
+  order_type: 0,
+});
+
 export const smsBills: SmsBill[] = [
-  {
+  smsBill({
     rownum: 1,
     order_id: '20261125100000123456',
-    client_id: 'a10001',
-    name: '深圳云讯科技有限公司',
     product_code: 'HY-QW-1W',
     product_name: '行业短信 1万条',
     product_type: 0,
-    product_type_str: '行业',
-    operator_code_str: '全网',
-    area_code_str: '全国',
     unit_price: '0.0450',
     order_amount: '427.50',
-    sms_balance_change_flag: '+',
     sms_balance_change_amount: '10000条',
-    order_type: 0,
-    order_type_str: '购买',
     create_time: '2026-11-25 10:00:00',
     due_time: '2027-11-25 10:00:00',
-  },
-  {
+  }),
+  smsBill({
     rownum: 2,
     order_id: '20261124090000654321',
-    client_id: 'a10001',
-    name: '深圳云讯科技有限公司',
     product_code: 'GJ-QW-100',
     product_name: '国际短信余额 100元',
     product_type: 2,
-    product_type_str: '国际',
-    operator_code_str: '全网',
-    area_code_str: '全国',
     unit_price: '1.0000',
     order_amount: '100.00',
-    sms_balance_change_flag: '+',
     sms_balance_change_amount: '100元',
-    order_type: 0,
-    order_type_str: '购买',
     create_time: '2026-11-24 09:00:00',
     due_time: '2028-11-23 09:00:00',
-  },
+  }),
 ];
 
+const rebateBill = rowOf<RebateBill>(data.rebateBills.entity, {});
 export const rebateRows: RebateBill[] = [
-  {
+  rebateBill({
     rownum: 1,
     id: 2,
     financial_type: 1,
-    financial_type_str: '返点扣除',
     payment_type_str: '购买短信抵扣',
     balance: '-50.00',
     balance_after: '0.00',
     order_id: '20261125100000123456',
     remark: '购买短信抵扣 订单20261125100000123456',
     create_time: '2026-11-25 10:00:00',
-  },
-  {
+  }),
+  rebateBill({
     rownum: 2,
     id: 1,
     financial_type: 0,
-    financial_type_str: '返点收入',
     payment_type_str: '返点',
     balance: '50.00',
     balance_after: '50.00',
     order_id: '',
     remark: '2026年第三季度返点',
     create_time: '2026-10-01 09:00:00',
-  },
+  }),
 ];
 
 export const packageRecords: PurchaseRecord[] = [
@@ -142,54 +137,56 @@ export const packageRecords: PurchaseRecord[] = [
   },
 ];
 
+/** a sub-account's move on 2026-11-25 */
+const directRecord = rowOf<DirectPurchaseRecord>(data.directPurchaseRecords.entity, {
+  clientid: 'b20001',
+  realname: '上海优品电商有限公司',
+  consumerDate: '2026-11-25',
+});
 export const directRecords: DirectPurchaseRecord[] = [
-  {
+  directRecord({
     rownum: 1,
-    clientid: 'b20001',
-    realname: '上海优品电商有限公司',
-    payment_type_str: '子账户充值',
+    payment_type: BillPaymentType.SubAccountRecharge,
     amount: '500.00',
-    consumerDate: '2026-11-25',
     create_time: '2026-11-25 10:00:00',
     remark: '月度充值',
-  },
-  {
+  }),
+  directRecord({
     rownum: 2,
-    clientid: 'b20001',
-    realname: '上海优品电商有限公司',
-    payment_type_str: '子账户消费',
+    payment_type: BillPaymentType.SubAccountConsumption,
     amount: '-12.35',
-    consumerDate: '2026-11-25',
     create_time: '2026-11-25 11:00:00',
     remark: '短信发送 任务T202611250001',
-  },
+  }),
 ];
 
+/** a pool of nationwide messages */
+const pool = (p: Omit<Pool, 'operator_code_str' | 'area_code_str'>): Pool => ({
+  operator_code_str: '全网',
+  area_code_str: '全国',
+  ...p,
+});
 export const pools: Pool[] = [
-  {
+  pool({
     rownum: 1,
     client_id: 'a10001',
     client_name: '深圳云讯科技有限公司',
     product_type_str: '通知',
-    operator_code_str: '全网',
-    area_code_str: '全国',
     sms_unitprice: '0.0437',
     account_balance: '500条',
     due_time: '2026-11-30 10:00:00',
     dead: 0,
-  },
-  {
+  }),
+  pool({
     rownum: 2,
     client_id: 'b20001',
     client_name: '上海优品电商有限公司',
     product_type_str: '行业',
-    operator_code_str: '全网',
-    area_code_str: '全国',
     sms_unitprice: '0.0428',
     account_balance: '10000条',
     due_time: '2027-11-25 10:00:00',
     dead: 1,
-  },
+  }),
 ];
 
 export const gjPrices: InternationalPrice[] = [
@@ -238,19 +235,10 @@ export interface PurchaseMockOptions {
   prices?: InternationalPrice[];
   /** what a purchase answers (default: success) */
   buyAnswer?: { code: number; msg: string };
-  /** never answer the lists (loading state) */
-  loading?: boolean;
 }
 
 export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
-  const record = async (name: string, request: Request) => {
-    const p = await paramsOf(request);
-    if (o.calls) (o.calls[name] ??= []).push(p);
-    return p;
-  };
-  const hang = async () => {
-    if (o.loading) await delay('infinite');
-  };
+  const record = recorder(o.calls);
   const page = (p: Record<string, any>) => [Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15)] as const;
   const rebate = o.rebate ?? '50.00';
   const bought = (p: Record<string, any>) =>
@@ -270,7 +258,6 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
         );
   return [
     http.post('/api/sms/products', async ({ request }) => {
-      await hang();
       const p = await record('products', request);
       let list = o.products ?? products;
       if (p.product_id) list = list.filter((x) => String(x.product_id) === String(p.product_id));
@@ -284,13 +271,9 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
     ),
     http.post('/api/sms/order/add', async ({ request }) => bought(await record('add', request))),
     http.post('/api/sms/order/jsmsAdd', async ({ request }) => bought(await record('jsmsAdd', request))),
-    http.post(
-      '/api/finance/bill/sms',
-      async ({ request }) => (await hang(), ok(listOf(o.bills ?? smsBills, ...page(await record('bill', request))))),
-    ),
+    listReply(data.smsBills, o.bills ?? smsBills),
     http.post('/api/finance/bill/sms/export', () => fail(500, '当前条件没有数据，无法导出')),
     http.get('/api/finance/bill/rebate', async () => {
-      await hang();
       const rows = o.rebates ?? rebateRows;
       const income = rows
         .filter((r) => r.financial_type === FinancialType.Income)
@@ -306,30 +289,14 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
       });
     }),
     http.post('/api/finance/bill/rebate/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post(
-      '/api/finance/bill/purchaseHistory',
-      async ({ request }) => (
-        await hang(),
-        ok(listOf(o.records ?? packageRecords, ...page(await record('history', request))))
-      ),
-    ),
-    http.post(
-      '/api/finance/bill/direct/purchaseHistory',
-      async ({ request }) => (
-        await hang(),
-        ok(listOf(o.direct ?? directRecords, ...page(await record('direct', request))))
-      ),
-    ),
+    listReply(data.purchaseRecords, o.records ?? packageRecords),
+    listReply(data.directPurchaseRecords, o.direct ?? directRecords),
     http.post('/api/finance/bill/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
     http.post('/api/finance/bill/direct/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post(
-      '/api/agent/newpools',
-      async ({ request }) => (await hang(), ok(listOf(o.pools ?? pools, ...page(await record('pools', request))))),
+    http.post('/api/agent/newpools', async ({ request }) =>
+      ok(listOf(o.pools ?? pools, ...page(await record('pools', request)))),
     ),
-    http.get(
-      '/api/client/pools',
-      async () => (await hang(), ok(listOf((o.pools ?? pools).filter((x) => x.client_id === 'b20001')))),
-    ),
-    http.get('/api/sms/gj/prices', async () => (await hang(), ok(o.prices ?? gjPrices))),
+    http.get('/api/client/pools', () => ok(listOf((o.pools ?? pools).filter((x) => x.client_id === 'b20001')))),
+    http.get('/api/sms/gj/prices', () => ok(o.prices ?? gjPrices)),
   ];
 }

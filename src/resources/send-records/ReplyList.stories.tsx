@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, clearCalls, withApp } from '@/stories/withApp';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { ReplyList } from './ReplyList';
@@ -38,11 +38,7 @@ export const Filled: Story = {
 
 export const ExportNoData: Story = {
   name: '导出：无数据',
-  play: async ({ canvas: c }) => {
-    await c.findByText('收到，谢谢', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA, { after: '收到，谢谢' }),
 };
 
 const states = listStates(moRecords, [...consoleApi(), ...sendApi()]);

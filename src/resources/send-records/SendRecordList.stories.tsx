@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { refuse, sendApi, type Calls } from '@/stories/sendApi';
 import { SendRecordList } from './SendRecordList';
@@ -140,11 +140,7 @@ export const ExportTooMany: Story = {
     ...consoleApi(),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvas: c }) => {
-    await c.findByText('13012345678', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
-    await expect(await body().findByText('导出记录数不能大于100万。', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport('导出记录数不能大于100万。', { after: '13012345678', button: /导出记录/ }),
 };
 
 export const ExportNumbersNoData: Story = {
@@ -154,11 +150,7 @@ export const ExportNumbersNoData: Story = {
     ...consoleApi(),
     ...sendApi({ calls }),
   ),
-  play: async ({ canvas: c }) => {
-    await c.findByText('13012345678', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导出号码/ }));
-    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA, { after: '13012345678', button: /导出号码/ }),
 };
 
 export const CodesExplained: Story = {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { T, withApp } from '@/stories/withApp';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { labelled } from '@/stories/rows';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { sendApi, taskRows, type Calls } from '@/stories/sendApi';
@@ -19,12 +20,13 @@ const meta = {
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: () => {
-    for (const k of Object.keys(calls)) delete calls[k];
+    clearCalls(calls)();
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => undefined }, configurable: true });
   },
 } satisfies Meta<typeof SendTaskList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
+type Canvas = ReturnType<typeof within>;
 
 export const Filled: Story = {
   name: '代理商：任务列表',
@@ -65,7 +67,9 @@ export const AwaitingReview: Story = {
     ...consoleApi(),
     ...sendApi({
       calls,
-      tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }],
+      tasks: [
+        labelled(sendTasks.entity, { ...taskRows[0], status: TaskStatus.Processing, taskSchedule: 0, auditNum: 3 }),
+      ],
     }),
   ),
   play: async ({ canvas: c }) => {
@@ -95,16 +99,22 @@ export const Refreshing: Story = {
   },
 };
 
+/** the 任务详情 dialog of task `uid`'s row, loaded (its spinner gone); the page's body */
+const openDetail = async (c: Canvas, uid = 'T202611230002') => {
+  const row = (await c.findByText(uid, {}, T)).closest('tr')!;
+  await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
+  await body().findByText('任务详情', {}, T);
+  await waitFor(() => expect(document.querySelector('.ant-modal .ant-spin-spinning')).toBeNull(), T);
+  return body();
+};
+
 export const DetailExportWithoutState: Story = {
   name: '详情：未选状态导出',
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
-    const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
-    await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
-    await expect(await body.findByText('任务详情', {}, T)).toBeInTheDocument();
+    const body = await openDetail(c);
+    await expect(body.getByText('任务详情')).toBeInTheDocument();
     await waitFor(() => expect(calls.queryTaskInfo?.[0]).toEqual({ id: '9002' }), T);
     await expect((await body.findAllByText('待发送', {}, T)).length).toBe(2); // the figure and the checkbox
-    await waitFor(() => expect(document.querySelector('.ant-modal .ant-spin-spinning')).toBeNull(), T);
     await userEvent.click(body.getByRole('button', { name: /导出号码/ }));
     await expect(await body.findByText('请选择需要导出号码状态！', {}, T)).toBeInTheDocument();
     await expect(calls.exportTaskInfoPhones).toBeUndefined();
@@ -114,12 +124,9 @@ export const DetailExportWithoutState: Story = {
 export const DetailExportStates: Story = {
   name: '详情：按状态导出号码',
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
-    const row = (await c.findByText('T202611230002', {}, T)).closest('tr')!;
-    await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
+    const body = await openDetail(c);
     const states = await body.findByTestId('export-states', {}, T);
-    await waitFor(() => expect(body.getAllByText('待发送')).toHaveLength(2), T); // loaded: the spinner is gone
-    await waitFor(() => expect(document.querySelector('.ant-modal .ant-spin-spinning')).toBeNull(), T);
+    await waitFor(() => expect(body.getAllByText('待发送')).toHaveLength(2), T);
     await userEvent.click(within(states).getByText('失败'));
     await userEvent.click(within(states).getByText('成功'));
     await userEvent.click(body.getByRole('button', { name: /导出号码/ }));
@@ -130,12 +137,12 @@ export const DetailExportStates: Story = {
 export const CopyLongContent: Story = {
   name: '长内容复制',
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
+    const b = body();
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);
-    await expect(await body.findByTestId('long-text-full', {}, T)).toHaveTextContent('双十二大促提前购');
-    await userEvent.click(body.getByRole('button', { name: /复\s*制/ }));
-    await expect(await body.findByText('复制成功', {}, T)).toBeInTheDocument();
+    await expect(await b.findByTestId('long-text-full', {}, T)).toHaveTextContent('双十二大促提前购');
+    await userEvent.click(b.getByRole('button', { name: /复\s*制/ }));
+    await expect(await b.findByText('复制成功', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -153,28 +160,18 @@ export const CopyFails: Story = {
     };
   },
   play: async ({ canvas: c }) => {
-    const body = within(document.body);
+    const b = body();
     await c.findByText('T202611230003', {}, T);
     await userEvent.click(c.getAllByTestId('long-text')[0]);
-    await userEvent.click(await body.findByRole('button', { name: /复\s*制/ }, T));
-    await expect(await body.findByText('复制失败，请使用支持剪贴板的浏览器', {}, T)).toBeInTheDocument();
+    await userEvent.click(await b.findByRole('button', { name: /复\s*制/ }, T));
+    await expect(await b.findByText('复制失败，请使用支持剪贴板的浏览器', {}, T)).toBeInTheDocument();
   },
-};
-
-const openDetail = async (canvasElement: HTMLElement, uid = 'T202611230002') => {
-  const c = within(canvasElement);
-  const body = within(document.body);
-  const row = (await c.findByText(uid, {}, T)).closest('tr')!;
-  await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
-  await body.findByText('任务详情', {}, T);
-  await waitFor(() => expect(document.querySelector('.ant-modal .ant-spin-spinning')).toBeNull(), T);
-  return body;
 };
 
 export const DetailRecordsLink: Story = {
   name: '详情：查看该任务的发送记录',
-  play: async ({ canvasElement }) => {
-    const body = await openDetail(canvasElement);
+  play: async ({ canvas: c }) => {
+    const body = await openDetail(c);
     const link = await body.findByTestId('task-records-link', {}, T);
     await expect(link).toHaveAttribute(
       'href',
@@ -185,8 +182,8 @@ export const DetailRecordsLink: Story = {
 
 export const DetailResendFailed: Story = {
   name: '详情：重发失败号码（确认后创建新任务）',
-  play: async ({ canvasElement }) => {
-    const body = await openDetail(canvasElement);
+  play: async ({ canvas: c }) => {
+    const body = await openDetail(c);
     const button = await body.findByTestId('resend-failed', {}, T);
     await waitFor(() => expect(button).toHaveTextContent('（1）'), T);
     await userEvent.click(button);
@@ -205,8 +202,8 @@ export const DetailResendFailed: Story = {
 export const DetailResendRefused: Story = {
   name: '详情：重发被拒绝（余量不足，提示一次）',
   parameters: msw(...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })),
-  play: async ({ canvasElement }) => {
-    const body = await openDetail(canvasElement);
+  play: async ({ canvas: c }) => {
+    const body = await openDetail(c);
     await userEvent.click(await body.findByTestId('resend-failed', {}, T));
     await userEvent.click(await body.findByRole('button', { name: /^重\s*发$/ }, T));
     await expect(await body.findByText('短信余量不足，无法发送', {}, T)).toBeInTheDocument();
@@ -219,8 +216,8 @@ export const DetailResendRefused: Story = {
 export const DetailNoFailures: Story = {
   name: '详情：没有失败号码时不能重发',
   parameters: msw(...consoleApi(), ...sendApi({ calls, failNum: 0 })),
-  play: async ({ canvasElement }) => {
-    const body = await openDetail(canvasElement);
+  play: async ({ canvas: c }) => {
+    const body = await openDetail(c);
     const button = await body.findByTestId('resend-failed', {}, T);
     await waitFor(() => expect(button).toHaveTextContent('（0）'), T);
     await expect(button).toBeDisabled();

@@ -1,12 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { T, clearCalls, withApp } from '@/stories/withApp';
+import { expect, fn, userEvent, waitFor } from 'storybook/test';
+import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { SignAddDialog } from './SignAddDialog';
 import { addDuplicate, signApi } from './signs.mock';
 
 const calls: Record<string, Record<string, string>[]> = {};
-const page = () => within(document.body);
 
 const meta = {
   title: 'Signs/SignAddDialog',
@@ -22,7 +21,7 @@ type Story = StoryObj<typeof meta>;
 export const AgentValidation: Story = {
   name: '代理商：校验提示',
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('新增签名', {}, T);
     await userEvent.click(b.getByRole('button', { name: /确\s*定/ }));
     await expect(await b.findByText('子账户内容不能为空,请选择子账户', {}, T)).toBeInTheDocument();
@@ -39,7 +38,7 @@ export const AgentValidation: Story = {
 export const AgentAdds: Story = {
   name: '代理商：选择子账户后提交',
   play: async ({ args }) => {
-    const b = page();
+    const b = body();
     await b.findByText('新增签名', {}, T);
     await userEvent.click(b.getByRole('combobox'));
     await userEvent.click(await b.findByText('b20002-苏州好易购电子商务有限公司', {}, T));
@@ -55,7 +54,7 @@ export const SubAccountAdds: Story = {
   name: '子账户：无需选择子账户',
   args: { agent: false },
   play: async ({ args }) => {
-    const b = page();
+    const b = body();
     await b.findByText('新增签名', {}, T);
     await expect(b.queryByRole('combobox')).toBeNull();
     await userEvent.type(b.getByPlaceholderText('请输入签名'), '优品生活');
@@ -70,7 +69,7 @@ export const ServerRefusesDuplicate: Story = {
   args: { agent: false },
   parameters: msw(addDuplicate, ...consoleApi(), ...signApi()),
   play: async ({ args }) => {
-    const b = page();
+    const b = body();
     await b.findByText('新增签名', {}, T);
     await userEvent.type(b.getByPlaceholderText('请输入签名'), '好易购');
     await userEvent.click(b.getByRole('button', { name: /确\s*定/ }));

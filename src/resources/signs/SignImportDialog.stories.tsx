@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, within } from 'storybook/test';
-import { T, withApp } from '@/stories/withApp';
+import { expect, fn, userEvent } from 'storybook/test';
+import { T, body, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { SignImportDialog } from './SignImportDialog';
 import { importRefused, importResult, signApi } from './signs.mock';
 
-const page = () => within(document.body);
 const xlsxFile = (name = '签名.xlsx') =>
   new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, {
     type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -25,7 +24,7 @@ type Story = StoryObj<typeof meta>;
 export const Initial: Story = {
   name: '初始：模板下载',
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('批量导入签名', {}, T);
     await expect(b.getByTestId('sign-template-link')).toHaveAttribute('href', '/api/sign/downloadExcelTemplate');
     await expect(fileInput()).toHaveAttribute('accept', expect.stringContaining('.xlsx'));
@@ -36,7 +35,7 @@ export const Initial: Story = {
 export const ResultWithFailures: Story = {
   name: '导入结果（有失败）',
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), xlsxFile());
     const result = await b.findByTestId('sign-import-result', {}, T);
@@ -49,7 +48,7 @@ export const AllImported: Story = {
   name: '导入结果（全部成功）',
   parameters: msw(importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()),
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), xlsxFile());
     await expect(await b.findByTestId('sign-import-result', {}, T)).toHaveTextContent('成功 5 条，失败 0 条');
@@ -65,7 +64,7 @@ export const FileRefused: Story = {
     ...signApi(),
   ),
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), xlsxFile());
     await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(
@@ -77,7 +76,7 @@ export const FileRefused: Story = {
 export const WrongFileType: Story = {
   name: '非 .xlsx 文件',
   play: async () => {
-    const b = page();
+    const b = body();
     await b.findByText('批量导入签名', {}, T);
     await userEvent.upload(fileInput(), new File(['a,b'], '签名.csv', { type: 'text/csv' }), { applyAccept: false });
     await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(

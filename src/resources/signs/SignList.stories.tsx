@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { listStates } from '@/stories/listStates';
+import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
+import { labelled } from '@/stories/rows';
 import { SignList } from './SignList';
 import { exportNoData, signApi, signRows } from './signs.mock';
 import { signs } from './data';
@@ -77,7 +78,10 @@ export const DeleteWithConfirmation: Story = {
     ...consoleApi(),
     ...signApi({
       calls,
-      rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }],
+      rows: [
+        ...signRows,
+        labelled(signs.entity, { ...signRows[3], id: 99, sign: '已删签名', state: SignState.Deleted }),
+      ],
     }),
   ),
   play: async ({ canvas: c }) => {
@@ -93,11 +97,7 @@ export const DeleteWithConfirmation: Story = {
 export const ExportNoData: Story = {
   name: '导出：无数据',
   parameters: msw(exportNoData, ...consoleApi(), ...signApi()),
-  play: async ({ canvas: c }) => {
-    await c.findByText('易购优选', {}, T);
-    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
-  },
+  play: refusedExport(NO_EXPORT_DATA, { after: '易购优选' }),
 };
 
 export const ExportWithFilters: Story = {

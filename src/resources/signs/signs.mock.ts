@@ -2,76 +2,57 @@
 import { http, type HttpHandler } from 'msw';
 import { type Sign, SignState } from '@/generated/schemas';
 import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
+import { rowOf } from '@/stories/rows';
+import { sendClients } from '@/stories/sendApi';
+import { signs } from './data';
 
-export const clients = [
-  { clientid: 'b20001', name: '上海优品电商有限公司' },
-  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
-];
+/** a sign (its stateStr from enums/sign-state); youpin and haoyigou: the client it belongs to */
+const sign = rowOf<Sign>(signs.entity, { cause: '' });
+const [youpin, haoyigou] = sendClients.map((c) => ({ clientid: c.clientid, clientName: c.name }));
 
 export const signRows: Sign[] = [
-  {
+  sign({
+    ...haoyigou,
     rownum: 1,
     id: 105,
-    clientid: 'b20002',
-    clientName: '苏州好易购电子商务有限公司',
     sign: '苏州好易购',
     userName: 'a10001',
     createDate: '2026-11-20 10:12:45',
     remarks: '验证码短信',
-    state: 0,
-    stateStr: '待审核',
-    cause: '',
-  },
-  {
+    state: SignState.Pending,
+  }),
+  sign({
+    ...haoyigou,
     rownum: 2,
     id: 104,
-    clientid: 'b20002',
-    clientName: '苏州好易购电子商务有限公司',
     sign: '易购优选',
     userName: 'b20002',
     createDate: '2026-11-10 16:03:11',
     remarks: '新品牌，商标注册中',
-    state: 2,
-    stateStr: '审核不通过',
+    state: SignState.Rejected,
     cause: '签名与企业名称不符，请补充商标注册证或授权书',
-  },
-  {
+  }),
+  sign({
+    ...youpin,
     rownum: 3,
     id: 103,
-    clientid: 'b20001',
-    clientName: '上海优品电商有限公司',
     sign: '优品生活',
     userName: 'a10001',
     createDate: '2026-11-01 09:30:00',
     remarks: '会员营销',
-    state: 1,
-    stateStr: '审核通过',
-    cause: '',
-  },
-  {
+    state: SignState.Approved,
+  }),
+  sign({
+    ...haoyigou,
     rownum: 4,
     id: 101,
-    clientid: 'b20002',
-    clientName: '苏州好易购电子商务有限公司',
     sign: '好易购',
     userName: 'b20002',
     createDate: '2026-10-12 14:20:08',
     remarks: '订单及物流通知',
-    state: 1,
-    stateStr: '审核通过',
-    cause: '',
-  },
+    state: SignState.Approved,
+  }),
 ];
-
-export const ownRows: Sign[] = signRows.filter((r) => r.clientid === 'b20001').map((r, i) => ({ ...r, rownum: i + 1 }));
-
-export const page = (list: Sign[], currentPage = 1, pageRowCount = 15) => ({
-  list,
-  totalCount: list.length,
-  currentPage,
-  pageRowCount,
-  totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
-});
 
 export interface SignApiOptions {
   rows?: Sign[];
@@ -83,7 +64,7 @@ export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
   const rows = opts.rows ?? signRows;
   const log = recorder(opts.calls);
   return [
-    http.post('/api/send/getclients', () => ok(clients)),
+    http.post('/api/send/getclients', () => ok(sendClients)),
     http.post('/api/sign/list', async ({ request }) => {
       const f = await log('list', request);
       let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== SignState.Deleted));

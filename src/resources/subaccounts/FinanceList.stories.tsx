@@ -1,13 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { body, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import FinanceList from './FinanceList';
 import { confirmTransfer, subAccountHandlers } from './storyMocks';
 import { subAccountFinance } from './data';
 
 const T = { timeout: 10000 };
-const body = () => within(document.body);
 const OK = /确\s*定|OK/;
 
 const meta = {

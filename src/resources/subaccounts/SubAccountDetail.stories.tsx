@@ -8,15 +8,14 @@ import { ok, msw } from '@/stories/mockApi';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
+/** the story's app at `path`, rendered under the detail's route pattern (or `route`) */
+const at = (path: string, route = '/customer/manager/:id/:tab/*') => ({ app: { path, route } });
 
 const meta = {
   title: 'SubAccounts/SubAccountDetail',
   component: SubAccountDetail,
   decorators: [withApp],
-  parameters: {
-    msw: { handlers: subAccountHandlers() },
-    app: { path: '/customer/manager/c7k2mq/info', route: '/customer/manager/:id/:tab/*' },
-  },
+  parameters: { ...msw(...subAccountHandlers()), ...at('/customer/manager/c7k2mq/info') },
 } satisfies Meta<typeof SubAccountDetail>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -73,7 +72,7 @@ export const EditCallbackRules: Story = {
 
 export const Certified: Story = {
   name: '资质信息：已认证',
-  parameters: { app: { path: '/customer/manager/c7k2mq/auth', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/c7k2mq/auth'),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText('已认证', {}, T)).toBeInTheDocument();
   },
@@ -81,7 +80,7 @@ export const Certified: Story = {
 
 export const Pending: Story = {
   name: '资质信息：待认证（客户账户）',
-  parameters: { app: { path: '/customer/manager/w9hx3p/auth', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/w9hx3p/auth'),
   play: async ({ canvas: c }) => {
     const q = await c.findByTestId('qualification', {}, T);
     await expect(within(q).getByText('资质审核中')).toBeInTheDocument();
@@ -92,7 +91,7 @@ export const Pending: Story = {
 
 export const AgentAuth: Story = {
   name: '代理商认证：未认证的子账户（info?status=1&type=1）',
-  parameters: { app: { path: '/customer/manager/u3nd7e/info?status=1&type=1', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/u3nd7e/info?status=1&type=1'),
   play: async ({ canvas: c }) => {
     const view = await c.findByTestId('agent-auth', {}, T);
     await expect(view).toHaveTextContent('子账户 u3nd7e（绍兴越城茶业有限公司）未通过资质认证');
@@ -104,7 +103,7 @@ export const AgentAuth: Story = {
 
 export const AgentAuthCertified: Story = {
   name: '代理商认证：已认证的子账户显示基本信息',
-  parameters: { app: { path: '/customer/manager/c7k2mq/info?status=1&type=2', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/c7k2mq/info?status=1&type=2'),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('basic-info', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('agent-auth')).toBeNull();
@@ -113,7 +112,7 @@ export const AgentAuthCertified: Story = {
 
 export const ManagerAuthRoute: Story = {
   name: '资质信息（customer_manager_auth：auth?status=1&type=1）：上传资质带上证件类别',
-  parameters: { app: { path: '/customer/manager/u3nd7e/auth?status=1&type=1', route: '/customer/manager/:id/auth/*' } },
+  parameters: at('/customer/manager/u3nd7e/auth?status=1&type=1', '/customer/manager/:id/auth/*'),
   play: async ({ canvas: c }) => {
     const q = await c.findByTestId('qualification', {}, T);
     await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe(
@@ -124,9 +123,7 @@ export const ManagerAuthRoute: Story = {
 
 export const ManagerAuthRouteForm: Story = {
   name: '资质信息（customer_manager_auth：auth/re?type=2）：企业认证表单',
-  parameters: {
-    app: { path: '/customer/manager/u3nd7e/auth/re?status=1&type=2', route: '/customer/manager/:id/auth/*' },
-  },
+  parameters: at('/customer/manager/u3nd7e/auth/re?status=1&type=2', '/customer/manager/:id/auth/*'),
   play: async ({ canvas: c }) => {
     // type 2: enterprise certification preselected (its first id type 三证合一; the form's default is personal)
     const form = await c.findByTestId('certification-form', {}, T);
@@ -137,7 +134,7 @@ export const ManagerAuthRouteForm: Story = {
 
 export const ReCertify: Story = {
   name: '资质信息：认证不通过，代理商重新提交（同本账户的认证表单）',
-  parameters: { app: { path: '/customer/manager/r5qz2k/auth/re', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/r5qz2k/auth/re'),
   play: async ({ canvas: c }) => {
     const form = await c.findByTestId('certification-form', {}, T);
     for (const label of ['证件类型', '证件号码'])
@@ -149,7 +146,7 @@ export const ReCertify: Story = {
 
 export const ReCertifyWhilePending: Story = {
   name: '资质信息：审核中不能重新提交',
-  parameters: { app: { path: '/customer/manager/w9hx3p/auth/re', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/w9hx3p/auth/re'),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('qualification-pending', {}, T)).toHaveTextContent('资质审核中，请等待审核结果');
     await expect(c.queryByTestId('certification-form')).toBeNull();
@@ -158,7 +155,7 @@ export const ReCertifyWhilePending: Story = {
 
 export const Loading: Story = {
   name: '加载中',
-  parameters: { msw: { handlers: subAccountHandlers({ detail: 'loading' }) } },
+  parameters: msw(...subAccountHandlers({ detail: 'loading' })),
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByTestId('subaccount-detail', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-spin')).not.toBeNull();
@@ -167,7 +164,7 @@ export const Loading: Story = {
 
 export const NotFound: Story = {
   name: '不存在或无权访问',
-  parameters: { app: { path: '/customer/manager/missing/info', route: '/customer/manager/:id/:tab/*' } },
+  parameters: at('/customer/manager/missing/info'),
   play: async ({ canvasElement }) => {
     await expect(
       await within(canvasElement).findByText('子账户不存在', { selector: '.ant-alert-message' }, T),

@@ -1,25 +1,32 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { body, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
+import { msw } from '@/stories/mockApi';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
 import { alertRows, confirmTransfer, subAccountHandlers } from './storyMocks';
 import { subAccounts } from './data';
 
 const T = { timeout: 10000 };
-const body = () => within(document.body);
 
 const meta = {
   title: 'SubAccounts/SubAccountList',
   component: SubAccountList,
   decorators: [withApp],
-  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/selfsevicelayout/manager' } },
+  parameters: { ...msw(...subAccountHandlers()), app: { path: '/customer/selfsevicelayout/manager' } },
 } satisfies Meta<typeof SubAccountList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, id: string) =>
-  (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+type Canvas = ReturnType<typeof within>;
+const rowOf = async (c: Canvas, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+/** the dialog that account `id`'s row button `action` opens */
+const openRow = async (c: Canvas, id: string, action: string) => {
+  await userEvent.click(within(await rowOf(c, id)).getByRole('button', { name: action }));
+  return body().findByRole('dialog', {}, T);
+};
+/** a dialog's or a confirm's 确定 */
+const OK = { name: /确\s*定|OK/ };
 
 export const Filled: Story = {
   name: '列表（产品包模式）',
@@ -46,7 +53,7 @@ export const Filled: Story = {
 
 export const Alerts: Story = {
   name: '子账户提醒：余额不足 / 套餐将到期',
-  parameters: { msw: { handlers: subAccountHandlers({ list: alertRows }) } },
+  parameters: msw(...subAccountHandlers({ list: alertRows })),
   play: async ({ canvas: c }) => {
     // below its 余额提醒: a red tag that opens the recharge dialog
     const low = within(await rowOf(c, 'c7k2mq')).getByTestId('low-balance-tag');
@@ -68,7 +75,7 @@ export const Alerts: Story = {
 
 export const DirectChargeMode: Story = {
   name: '列表（直充模式：短信类型列）',
-  parameters: { msw: { handlers: subAccountHandlers({ mode: '0' }) } },
+  parameters: msw(...subAccountHandlers({ mode: '0' })),
   play: async ({ canvas: c }) => {
     await expect(await c.findByRole('columnheader', { name: '短信类型' }, T)).toBeInTheDocument();
     await expect(await c.findByText('验证码', undefined, T)).toBeInTheDocument(); // rows may arrive after the header
@@ -78,7 +85,7 @@ export const DirectChargeMode: Story = {
 
 export const Empty: Story = {
   name: '空列表',
-  parameters: { msw: { handlers: subAccountHandlers({ list: [] }) } },
+  parameters: msw(...subAccountHandlers({ list: [] })),
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
   },
@@ -87,8 +94,7 @@ export const Empty: Story = {
 export const Recharge: Story = {
   name: '充值成功',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '充值');
     await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
     await expect(within(dialog).getByText('48,499.50 元')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '100');
@@ -102,8 +108,7 @@ export const Recharge: Story = {
 export const RechargeCancelled: Story = {
   name: '充值：确认时取消',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '充值');
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '5000');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     const question = await body().findByTestId('transfer-confirm', {}, T);
@@ -120,8 +125,7 @@ export const RechargeCancelled: Story = {
 export const RechargeValidation: Story = {
   name: '充值金额校验',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '充值');
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '1.234');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await expect(await within(dialog).findByText('金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
@@ -134,10 +138,9 @@ export const RechargeValidation: Story = {
 
 export const InsufficientBalance: Story = {
   name: '余额不足',
-  parameters: { msw: { handlers: subAccountHandlers({ recharge: 'insufficient' }) } },
+  parameters: msw(...subAccountHandlers({ recharge: 'insufficient' })),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '充值');
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '99999');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await confirmTransfer('充值 99,999.00 元？');
@@ -151,8 +154,7 @@ export const InsufficientBalance: Story = {
 export const Rollback: Story = {
   name: '回退',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '回退' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '回退');
     await expect(within(dialog).getByText('子账户回退')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('回退金额(元)'), '100.00');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
@@ -164,12 +166,11 @@ export const Rollback: Story = {
 export const Remark: Story = {
   name: '备注（超长校验）',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '备注' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '备注');
     const box = within(dialog).getByRole('textbox');
     await userEvent.clear(box);
     await userEvent.type(box, 'x'.repeat(51));
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(dialog).getByRole('button', OK));
     await expect(await within(dialog).findByText('备注最大长度不超过50个字符', {}, T)).toBeInTheDocument();
   },
 };
@@ -185,16 +186,18 @@ const editDialog = async () => {
   return speed.closest('.ant-modal') as HTMLElement;
 };
 
-const openInterfaceInfo = async (canvasElement: HTMLElement) => {
-  const c = within(canvasElement);
-  await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '接口信息' }));
-  return body().findByRole('dialog', {}, T);
+const openInterfaceInfo = (c: Canvas) => openRow(c, 'c7k2mq', '接口信息');
+/** 接口信息's dialog and, over it, its 修改接口设置 form */
+const openInterfaceEdit = async (c: Canvas) => {
+  const dialog = await openInterfaceInfo(c);
+  await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+  return { dialog, edit: await editDialog() };
 };
 
 export const InterfaceInfo: Story = {
   name: '接口信息',
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
+  play: async ({ canvas: c }) => {
+    const dialog = await openInterfaceInfo(c);
     await expect(await within(dialog).findByText('sms.yunxun.example:2775', {}, T)).toBeInTheDocument();
     // CMPP's door with the account's short login (a clientid over 6 characters has one of its own)
     await expect(within(dialog).getByText('sms.yunxun.example:7890')).toBeInTheDocument();
@@ -208,7 +211,7 @@ export const InterfaceInfo: Story = {
     await expect(within(dialog).getByText('透传状态报告')).toBeInTheDocument();
     // the interface password's reset shows the new one once
     await userEvent.click(within(dialog).getByRole('button', { name: '重置接口密码' }));
-    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await userEvent.click(await body().findByRole('button', OK, T));
     await expect(await within(dialog).findByTestId('interface-password-fresh', {}, T)).toHaveTextContent('Kp7mW2xa');
     // the dialog's own 复制 (antd's copy icons beside each line are labelled 复制 too under zh_CN)
     const copy = within(dialog)
@@ -221,9 +224,9 @@ export const InterfaceInfo: Story = {
 
 export const InterfaceInfoSmppOff: Story = {
   name: '接口信息（SMPP、CMPP、SMGP 未开通）',
-  parameters: { msw: { handlers: subAccountHandlers({ smppOff: true }) } },
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
+  parameters: msw(...subAccountHandlers({ smppOff: true })),
+  play: async ({ canvas: c }) => {
+    const dialog = await openInterfaceInfo(c);
     await expect(await within(dialog).findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
     await expect(within(dialog).getByTestId('cmpp-off')).toHaveTextContent('未开通');
     await expect(within(dialog).getByTestId('smgp-off')).toHaveTextContent('未开通');
@@ -233,9 +236,9 @@ export const InterfaceInfoSmppOff: Story = {
 
 export const InterfaceInfoError: Story = {
   name: '接口信息（读取失败）',
-  parameters: { msw: { handlers: subAccountHandlers({ interfaceInfo: 'error' }) } },
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
+  parameters: msw(...subAccountHandlers({ interfaceInfo: 'error' })),
+  play: async ({ canvas: c }) => {
+    const dialog = await openInterfaceInfo(c);
     await expect(await within(dialog).findByTestId('interface-info-error', {}, T)).toHaveTextContent(
       '服务器繁忙，请稍后再试',
     );
@@ -258,18 +261,16 @@ async function setField(edit: HTMLElement, label: RegExp, value: string) {
 
 export const InterfaceEdit: Story = {
   name: '修改接口设置',
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
-    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
-    const edit = await editDialog();
+  play: async ({ canvas: c }) => {
+    const { dialog, edit } = await openInterfaceEdit(c);
     // the form's own rules, before any call
     await setField(edit, /最大连接数/, '11');
-    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await within(edit).findByText('最大连接数须为1-10之间的整数', {}, T)).toBeInTheDocument();
     await setField(edit, /最大连接数/, '4');
     await setField(edit, /速率/, '200');
     await setField(edit, /IP白名单/, '198.51.100.0/24');
-    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByText('198.51.100.0/24')).toBeInTheDocument(), T);
     await expect(within(dialog).getByText('200')).toBeInTheDocument();
@@ -278,14 +279,12 @@ export const InterfaceEdit: Story = {
 
 export const InterfaceEditUnlimited: Story = {
   name: '修改接口设置：最大连接数留空为不限',
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
-    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
-    const edit = await editDialog();
+  play: async ({ canvas: c }) => {
+    const { dialog, edit } = await openInterfaceEdit(c);
     const nodes = within(edit).getByLabelText(/最大连接数/);
     await expect(within(edit).getByText('1-10，留空为不限')).toBeInTheDocument();
     await userEvent.clear(nodes);
-    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByText('不限')).toBeInTheDocument(), T);
   },
@@ -293,12 +292,10 @@ export const InterfaceEditUnlimited: Story = {
 
 export const InterfaceEditPrivateUrl: Story = {
   name: '修改接口设置：回调地址为内网地址',
-  parameters: { msw: { handlers: subAccountHandlers({ interfaceSave: 'privateUrl' }) } },
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
-    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
-    const edit = await editDialog();
-    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+  parameters: msw(...subAccountHandlers({ interfaceSave: 'privateUrl' })),
+  play: async ({ canvas: c }) => {
+    const { edit } = await openInterfaceEdit(c);
+    await userEvent.click(within(edit).getByRole('button', OK));
     // why, not 请填写: on the alert and on the field
     await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent(
       '状态报告回调地址不能使用内网地址',
@@ -308,13 +305,11 @@ export const InterfaceEditPrivateUrl: Story = {
 
 export const InterfaceEditRefused: Story = {
   name: '修改接口设置（服务器拒绝）',
-  parameters: { msw: { handlers: subAccountHandlers({ interfaceSave: 'refused' }) } },
-  play: async ({ canvasElement }) => {
-    const dialog = await openInterfaceInfo(canvasElement);
-    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
-    const edit = await editDialog();
+  parameters: msw(...subAccountHandlers({ interfaceSave: 'refused' })),
+  play: async ({ canvas: c }) => {
+    const { edit } = await openInterfaceEdit(c);
     await setField(edit, /IP白名单/, '10.0.0.0/4');
-    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent(
       'IP白名单格式不正确：10.0.0.0/4',
     );
@@ -324,26 +319,24 @@ export const InterfaceEditRefused: Story = {
 export const ResetPassword: Story = {
   name: '重置密码',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
-    const dialog = await body().findByRole('dialog', {}, T);
+    const dialog = await openRow(c, 'c7k2mq', '重置密码');
     await userEvent.click(await within(dialog).findByLabelText('直接设置新密码', {}, T));
     await userEvent.type(within(dialog).getByLabelText('新密码'), 'abc');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(dialog).getByRole('button', OK));
     await expect(await within(dialog).findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
     await expect(within(dialog).getByText('两次输入密码不一致')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByLabelText('发送新密码到邮箱'));
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await userEvent.click(within(dialog).getByRole('button', OK));
     await expect(await body().findByText('发送成功', {}, T)).toBeInTheDocument();
   },
 };
 
 export const ResetPasswordMailFails: Story = {
   name: '重置密码：发送失败',
-  parameters: { msw: { handlers: subAccountHandlers({ resetMail: 'fail' }) } },
+  parameters: msw(...subAccountHandlers({ resetMail: 'fail' })),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
-    const dialog = await body().findByRole('dialog', {}, T);
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    const dialog = await openRow(c, 'c7k2mq', '重置密码');
+    await userEvent.click(within(dialog).getByRole('button', OK));
     await expect(await within(dialog).findByText('发送失败 发送失败，请稍后再试', {}, T)).toBeInTheDocument();
     // the dialog stays open with what was entered
     await expect(within(dialog).getByLabelText('接收邮箱')).not.toHaveValue('');
@@ -359,7 +352,7 @@ export const LoginAs: Story = {
     };
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '登录' }));
-    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await userEvent.click(await body().findByRole('button', OK, T));
     await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(reloaded).toBe(true), T);
   },
@@ -369,7 +362,7 @@ export const Freeze: Story = {
   name: '冻结',
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '冻结' }));
-    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await userEvent.click(await body().findByRole('button', OK, T));
     await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();
   },
 };

@@ -1,12 +1,11 @@
 /** 创建测试账户 / 转为正式账户 in 子账户管理 (docs/api-subaccounts.md "Test accounts"). */
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { withApp } from '@/stories/withApp';
+import { body, withApp } from '@/stories/withApp';
 import SubAccountList from './SubAccountList';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
-const body = () => within(document.body);
 const OK = /确\s*定|OK/;
 
 const meta = {

@@ -1,141 +1,104 @@
 import { expect, userEvent, within } from 'storybook/test';
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { consoleApi, fail, listPageOf, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
+import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
 import { indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
+import { rowOf } from '@/stories/rows';
+import { listReply } from '@/stories/listStates';
+import { subAccountFinance, subAccounts } from './data';
+
+/** a customer account of the agent's, prepaid (each row below says how it differs) */
+const subAccount = rowOf<SubAccountRow>(subAccounts.entity, {
+  status: 1,
+  oauth_status: 3,
+  client_type: 2,
+  agent_owned: 1,
+  balance: '0.00',
+  paytype: 0,
+  agentBalance: '48499.50',
+  balanceOfAgent: 0,
+  priceType: 0,
+  gjSmsDiscount: '100.00',
+  expireDate: '',
+});
+/** the same price for every carrier */
+const priced = (p: string) => ({ unifiedPrice: p, mobilePrice: p, unicomPrice: p, telecomPrice: p });
+/** a postpaid account billed monthly against the agent's balance */
+const monthly: Partial<SubAccountRow> = {
+  smstype: 5,
+  paytype: 1,
+  remarks: '月结客户',
+  balanceOfAgent: 1,
+  ...priced('0.0380'),
+  gjSmsDiscount: '90.00',
+  create_time: '2026-09-30 16:42:10',
+};
 
 export const rows: SubAccountRow[] = [
-  {
+  subAccount({
     client_id: 'c7k2mq',
     client_name: '苏州好易购电子商务有限公司',
-    status: 1,
-    status_str: '注册完成',
-    oauth_status: 3,
-    oauth_status_str: '已认证',
-    client_type: 2,
-    agent_owned: 1,
     email: 'ops@haoyigou.example',
     mobile: '13900139001',
     create_time: '2026-11-02 10:15:00',
     balance: '1200.00',
     smstype: 4,
-    smstype_str: '验证码',
-    paytype: 0,
-    paytype_str: '预付费',
     remarks: 'VIP 客户',
-    agentBalance: '48499.50',
-    balanceOfAgent: 0,
     priceType: 1,
     unifiedPrice: '0.0450',
     mobilePrice: '0.0400',
     unicomPrice: '0.0420',
     telecomPrice: '0.0450',
-    gjSmsDiscount: '100.00',
     balanceAlarm: '100.00',
     alarmMobile: '13900139001',
-    expireDate: '',
-  },
-  {
+  }),
+  subAccount({
     client_id: 'n4tb8w',
     client_name: '南京甜心烘焙坊',
     status: 5,
-    status_str: '冻结',
-    oauth_status: 3,
-    oauth_status_str: '已认证',
-    client_type: 2,
-    agent_owned: 1,
     email: 'tianxin@example.com',
     mobile: '13900139002',
     create_time: '2026-10-21 09:00:00',
     balance: '300.50',
     smstype: 0,
-    smstype_str: '通知',
-    paytype: 0,
-    paytype_str: '预付费',
     remarks: '欠费冻结',
-    agentBalance: '48499.50',
-    balanceOfAgent: 0,
-    priceType: 0,
-    unifiedPrice: '0.0450',
-    mobilePrice: '0.0450',
-    unicomPrice: '0.0450',
-    telecomPrice: '0.0450',
-    gjSmsDiscount: '100.00',
+    ...priced('0.0450'),
     expireDate: '2027-06-30',
-  },
-  {
+  }),
+  subAccount({
+    ...monthly,
     client_id: 'w9hx3p',
     client_name: '宁波港航物流有限公司',
-    status: 1,
-    status_str: '注册完成',
     oauth_status: 2,
-    oauth_status_str: '待认证',
-    client_type: 2,
     agent_owned: 0,
     email: 'it@ganghang.example',
     mobile: '13900139003',
-    create_time: '2026-09-30 16:42:10',
-    balance: '0.00',
-    smstype: 5,
-    smstype_str: '营销',
-    paytype: 1,
-    paytype_str: '后付费',
-    remarks: '月结客户',
-    agentBalance: '48499.50',
-    balanceOfAgent: 1,
-    priceType: 0,
-    unifiedPrice: '0.0380',
-    mobilePrice: '0.0380',
-    unicomPrice: '0.0380',
-    telecomPrice: '0.0380',
-    gjSmsDiscount: '90.00',
-    expireDate: '',
-  },
-  {
+  }),
+  subAccount({
+    ...monthly,
     client_id: 'u3nd7e',
     client_name: '绍兴越城茶业有限公司',
-    status: 1,
-    status_str: '注册完成',
     oauth_status: 1,
-    oauth_status_str: '未认证',
-    client_type: 2,
     agent_owned: 0,
     email: 'tea@yuecheng.example',
     mobile: '13900139004',
-    create_time: '2026-09-30 16:42:10',
-    balance: '0.00',
-    smstype: 5,
-    smstype_str: '营销',
-    paytype: 1,
-    paytype_str: '后付费',
-    remarks: '月结客户',
-    agentBalance: '48499.50',
-    balanceOfAgent: 1,
-    priceType: 0,
-    unifiedPrice: '0.0380',
-    mobilePrice: '0.0380',
-    unicomPrice: '0.0380',
-    telecomPrice: '0.0380',
-    gjSmsDiscount: '90.00',
-    expireDate: '',
-  },
+  }),
 ];
 
 /** issue 27: the list's alerts — 余额不足 (below its 余额提醒) and a pool that expires soon (with the date) */
 export const alertRows: SubAccountRow[] = [
   { ...rows[0], balance: '35.20', lowBalance: true, lowBalanceThreshold: '100.00', poolExpireDate: '' },
-  {
+  subAccount({
     ...rows[1],
     client_id: 'p5ke2r',
     client_name: '杭州西湖茶庄',
     status: 1,
-    status_str: '注册完成',
     remarks: '',
     lowBalance: false,
     lowBalanceThreshold: '10.00',
     poolExpireDate: '2026-12-03',
-  },
+  }),
   { ...rows[2], lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '' },
 ];
 
@@ -180,6 +143,16 @@ export const testRow: SubAccountRow = {
 };
 export const testAccountTerms = { giftPieces: 20, days: 7, perAgent: 3 };
 
+/** an open door of the platform's (CMPP, SMGP and SGIP log in with the account's short name) */
+const door = (protocol: string, port: number, login = 'cli001') => ({
+  protocol,
+  enabled: true,
+  host: 'sms.yunxun.example',
+  port,
+  url: '',
+  login,
+});
+
 export const interfaceInfo = {
   clientid: 'c7k2mq',
   ipAddress: 'sms.yunxun.example',
@@ -194,18 +167,11 @@ export const interfaceInfo = {
   password: '********',
   passwordSet: true,
   doors: [
-    { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '', login: 'client1' },
-    { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
-    { protocol: 'SMGP', enabled: true, host: 'sms.yunxun.example', port: 8890, url: '', login: 'cli001' },
-    { protocol: 'SGIP', enabled: true, host: 'sms.yunxun.example', port: 8801, url: '', login: 'cli001' },
-    {
-      protocol: 'HTTP',
-      enabled: true,
-      host: 'sms.yunxun.example',
-      port: 443,
-      url: 'https://sms.yunxun.example/openapi/v1',
-      login: 'client1',
-    },
+    door('SMPP', 2775, 'client1'),
+    door('CMPP', 7890),
+    door('SMGP', 8890),
+    door('SGIP', 8801),
+    { ...door('HTTP', 443, 'client1'), url: 'https://sms.yunxun.example/openapi/v1' },
   ],
   ip: '203.0.113.10',
   needreport: 2,
@@ -227,20 +193,14 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
   const list = o.list ?? (o.testAccount === 'listed' || o.testAccount === 'convertRefused' ? [testRow, ...rows] : rows);
   // a converted test account is an ordinary one in the next answer
   const converted = new Set<string>();
-  const listAnswer = () =>
-    ok(
-      listPageOf(
-        list.map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r)),
-        {},
-      ),
-    );
+  const listed = () => list.map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r));
   return [
     ...consoleApi({
       user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode,
       baseInfo: { oauth_status: o.certified === false ? '未认证' : 3 },
     }),
-    http.post('/api/client/accounts', listAnswer),
-    http.post('/api/recharge/rollback/getAccounts', listAnswer),
+    listReply(subAccounts, listed),
+    listReply(subAccountFinance, listed),
     http.get('/api/client/stat', () => ok(stat)),
     http.get('/api/index/data', () =>
       ok(indexData({ canCreateTestAccount: o.testAccount !== 'hidden', testAccountTerms })),
@@ -337,7 +297,7 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       // a customer account whose certification was refused (the agent re-submits it)
       const r =
         id === 'r5qz2k'
-          ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4, oauth_status_str: '认证不通过' }
+          ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4 }
           : (rows.find((x) => x.client_id === id) ?? rows[0]);
       return ok({
         clientid: r.client_id,
@@ -365,20 +325,14 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     }),
     http.post('/api/account/updateClient', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
+      const text = ['clientid', 'name', 'mobile', 'email', 'realname', 'address', 'deliveryurl', 'mourl'];
       return ok(
         {
-          clientid: f.get('clientid'),
-          name: f.get('name'),
+          ...Object.fromEntries(text.map((k) => [k, f.get(k)])),
           status: 1,
           oauth_status: 3,
-          mobile: f.get('mobile'),
-          email: f.get('email'),
-          realname: f.get('realname'),
-          address: f.get('address'),
           needreport: Number(f.get('needreport')),
           needmo: Number(f.get('needmo')),
-          deliveryurl: f.get('deliveryurl'),
-          mourl: f.get('mourl'),
           remarks: '',
           create_time: '2026-11-02 10:15:00',
           balance: '1200.00',

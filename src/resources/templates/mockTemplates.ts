@@ -1,131 +1,71 @@
 /** Story fixtures and MSW handlers for the template screens (never imported by the app). */
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import type { SmsTemplate } from '@/generated/schemas';
+import { SmsType, TemplateCategory, TemplateType, type SmsTemplate } from '@/generated/schemas';
 import { ok, fail } from '@/stories/mockApi';
 
-export const smartTemplates: SmsTemplate[] = [
-  {
-    templateId: 100012,
-    clientId: 'b20001',
-    smsType: 10,
-    templateType: 1,
+/**
+ * A template as the server keeps it: its category from its kind (营销: 会员营销, else 行业), fixed
+ * or variable by its content's {variables}, approved unless it says otherwise.
+ */
+const template = (t: Pick<SmsTemplate, 'templateId' | 'smstype' | 'content'> & Partial<SmsTemplate>): SmsTemplate => {
+  const vars = t.content.match(/\{\w+\}/g)?.length ?? 0;
+  return {
+    smsType: t.smstype === SmsType.Marketing ? TemplateCategory.MemberMarketing : TemplateCategory.Industry,
+    templateType: vars ? TemplateType.Variable : TemplateType.Fixed,
+    varibleCount: vars,
     business: 0,
-    smstype: 4,
-    sign: '优品商城',
-    content: '您的登录验证码为{code}，5分钟内有效，请勿泄露。',
-    varibleCount: 1,
     state: 1,
     remark: '',
-    userName: 'a10001',
-    createTimeStr: '2026-11-20 10:12:00',
     orderNo: 0,
+    isCreateor: 0,
+    ...t,
+  };
+};
+/** a sub-account's own template */
+const own = (
+  templateId: number,
+  clientId: string,
+  sign: string,
+  smstype: SmsType,
+  content: string,
+  createTimeStr: string,
+  t: Partial<SmsTemplate> = {},
+) => template({ templateId, clientId, userName: clientId, sign, smstype, content, createTimeStr, ...t });
+/** the platform's general template number `orderNo` */
+const general = (orderNo: number, smstype: SmsType, content: string) =>
+  template({
+    templateId: 100000 + orderNo,
+    orderNo,
+    clientId: '',
+    userName: '',
+    sign: '云讯通',
+    smstype,
+    content,
+    createTimeStr: '2026-01-01 09:00:00',
+  });
+
+export const smartTemplates: SmsTemplate[] = [
+  // made by the agent a10001 for b20001
+  own(100012, 'b20001', '优品商城', 4, '您的登录验证码为{code}，5分钟内有效，请勿泄露。', '2026-11-20 10:12:00', {
+    userName: 'a10001',
     isCreateor: 1,
-  },
-  {
-    templateId: 100011,
-    clientId: 'b20001',
-    smsType: 11,
-    templateType: 0,
-    business: 0,
-    smstype: 5,
-    sign: '优品商城',
-    content: '双十二全场满200减30，活动仅限3天，回T退订。',
-    varibleCount: 0,
+  }),
+  own(100011, 'b20001', '优品商城', 5, '双十二全场满200减30，活动仅限3天，回T退订。', '2026-11-19 16:40:00', {
+    userName: 'a10001',
+    isCreateor: 1,
     state: 0,
-    remark: '',
-    userName: 'a10001',
-    createTimeStr: '2026-11-19 16:40:00',
-    orderNo: 0,
-    isCreateor: 1,
-  },
-  {
-    templateId: 100010,
-    clientId: 'b20001',
-    smsType: 11,
-    templateType: 1,
-    business: 0,
-    smstype: 5,
-    sign: '优品商城',
-    content: '{name}您好，会员日全场5折起，快来抢购吧！',
-    varibleCount: 1,
+  }),
+  own(100010, 'b20001', '优品商城', 5, '{name}您好，会员日全场5折起，快来抢购吧！', '2026-11-18 09:05:00', {
     state: 3,
     remark: '营销内容缺少退订方式，请补充“回T退订”',
-    userName: 'b20001',
-    createTimeStr: '2026-11-18 09:05:00',
-    orderNo: 0,
-    isCreateor: 0,
-  },
-  {
-    templateId: 100009,
-    clientId: 'b20002',
-    smsType: 10,
-    templateType: 1,
-    business: 0,
-    smstype: 0,
-    sign: '鲜果到家',
-    content: '您的订单{orderNo}已送达，感谢您的惠顾。',
-    varibleCount: 1,
-    state: 1,
-    remark: '',
-    userName: 'b20002',
-    createTimeStr: '2026-11-15 14:22:00',
-    orderNo: 0,
-    isCreateor: 0,
-  },
+  }),
+  own(100009, 'b20002', '鲜果到家', 0, '您的订单{orderNo}已送达，感谢您的惠顾。', '2026-11-15 14:22:00'),
 ];
 
 export const generalTemplates: SmsTemplate[] = [
-  {
-    templateId: 100001,
-    clientId: '',
-    smsType: 10,
-    templateType: 1,
-    business: 0,
-    smstype: 4,
-    sign: '云讯通',
-    content: '您的验证码为{code}，5分钟内有效，请勿泄露给他人。',
-    varibleCount: 1,
-    state: 1,
-    remark: '',
-    userName: '',
-    createTimeStr: '2026-01-01 09:00:00',
-    orderNo: 1,
-    isCreateor: 0,
-  },
-  {
-    templateId: 100002,
-    clientId: '',
-    smsType: 10,
-    templateType: 1,
-    business: 0,
-    smstype: 0,
-    sign: '云讯通',
-    content: '您的订单{orderNo}已发货，{express}运单号{trackingNo}，请注意查收。',
-    varibleCount: 3,
-    state: 1,
-    remark: '',
-    userName: '',
-    createTimeStr: '2026-01-01 09:00:00',
-    orderNo: 2,
-    isCreateor: 0,
-  },
-  {
-    templateId: 100003,
-    clientId: '',
-    smsType: 11,
-    templateType: 0,
-    business: 0,
-    smstype: 5,
-    sign: '云讯通',
-    content: '新店开业，凭此短信到店消费享8.8折优惠，回T退订。',
-    varibleCount: 0,
-    state: 1,
-    remark: '',
-    userName: '',
-    createTimeStr: '2026-01-01 09:00:00',
-    orderNo: 3,
-    isCreateor: 0,
-  },
+  general(1, 4, '您的验证码为{code}，5分钟内有效，请勿泄露给他人。'),
+  general(2, 0, '您的订单{orderNo}已发货，{express}运单号{trackingNo}，请注意查收。'),
+  general(3, 5, '新店开业，凭此短信到店消费享8.8折优惠，回T退订。'),
 ];
 
 export const templateAccounts = [

@@ -1,6 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { Route, Routes, useLocation } from 'react-router';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
@@ -10,26 +9,16 @@ import { timedTasks } from './data';
 
 const calls: Calls = {};
 
-function Harness() {
-  const location = useLocation();
-  return (
-    <Routes>
-      <Route path="/customer/deliverlayout/timingdeliver" element={<TimedTaskList />} />
-      <Route path="*" element={<div data-testid="went">{location.pathname + location.search}</div>} />
-    </Routes>
-  );
-}
-
 const meta = {
   title: 'Sending/TimedTaskList',
-  component: Harness,
+  component: TimedTaskList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/deliverlayout/timingdeliver' },
+    app: { path: '/customer/deliverlayout/timingdeliver', route: '/customer/deliverlayout/timingdeliver' },
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
-} satisfies Meta<typeof Harness>;
+} satisfies Meta<typeof TimedTaskList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -1,0 +1,41 @@
+/**
+ * Story rows from the declarations (issue 37 item 3): a fixture lists only what sets it apart
+ * from its kind's defaults, and the `xxx_str` labels the server sends beside a coded field come
+ * from that field's enum in the entity's JSON Schema (schemas/entities/), as the server's
+ * serializers fill them, instead of being typed again in each row. Stories only.
+ *
+ *   const subAccount = rowOf<SubAccountRow>(subAccounts.entity, { client_type: 2, ... });
+ *   export const rows = [subAccount({ client_id: 'c7k2mq', status: 1 }), ...];
+ */
+import { enumLabel, schemas } from '@/schema';
+
+/** an entity's labels: [status_str, status, 'account-status'] for each coded field with a twin `_str` / `Str` (operator_code: operatorCodeStr) */
+function labelFields(entity: string): [label: string, field: string, enumName: string][] {
+  const props = schemas.get(entity).properties ?? {};
+  return Object.entries(props).flatMap(([field, p]) => {
+    const ref = p.$ref?.match(/enums\/([^/]+)\.json$/)?.[1];
+    if (!ref) return [];
+    const camel = field.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+    return [...new Set([`${field}_str`, `${field}Str`, `${camel}Str`])]
+      .filter((label) => label in props)
+      .map((label) => [label, field, ref] as [string, string, string]);
+  });
+}
+
+/**
+ * `row` with its labels those of its coded fields' enums (a label copied from another row with
+ * another code is replaced; a code the enum does not know keeps the label the row gives)
+ */
+export function labelled<T extends object>(entity: string, row: T): T {
+  const r = { ...row } as Record<string, unknown>;
+  for (const [label, field, enumName] of labelFields(entity)) {
+    const text = enumLabel(enumName, r[field]);
+    if (text !== undefined) r[label] = text;
+  }
+  return r as T;
+}
+
+/** a builder of the rows of `entity` (its schema's key, 'entities/sub-account': a data resource's `entity`): the defaults, then the row's own fields, then the labels they imply */
+export function rowOf<T extends object>(entity: string, defaults: Partial<T>) {
+  return (own: Partial<T> = {}): T => labelled(entity, { ...defaults, ...own } as T);
+}
