@@ -9,6 +9,8 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { enumLabel, schemas } from '@/schema';
+import { screenByName } from '@/layout/screens';
+import { consoleScreens } from '@/screens';
 import { ok, paramsOf, type Calls } from './mockApi';
 
 /** `row` with each label field of the entity filled from its enum field's value (unless the row gives it) */
@@ -58,4 +60,11 @@ export function answering(calls?: Calls) {
         return answer instanceof Response ? answer : ok(answer);
       });
   return { get: on('get'), post: on('post') };
+}
+
+/** the app path of the accounts' console's screen `name` (its full path in the screen table), then `search` */
+export function pathOf(name: string, search = ''): string {
+  const entry = screenByName(consoleScreens, name);
+  if (!entry) throw new Error(`pathOf: no screen ${name}`);
+  return entry.fullPath + search;
 }

@@ -5,7 +5,7 @@ import { agentPackageMode, consoleApi, fail, ok, subAccount } from '@/stories/mo
 import { answering } from '@/stories/pageRows';
 
 /** a 1x1 PNG, served for every stored file */
-const PNG = Uint8Array.from(
+export const PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
   (c) => c.charCodeAt(0),
 );
