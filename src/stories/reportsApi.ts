@@ -15,7 +15,9 @@ import type {
 } from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
-import { listOf, paramsOf, type Calls } from './sendApi';
+import { answering, rowOf } from './pageRows';
+import { BUSY } from './listStates';
+import { listOf, type Calls } from './sendApi';
 
 export const todayStats: TodayStats = {
   submitTotal: 1286,
@@ -132,13 +134,11 @@ export const accountInfo = {
   editable: false,
 };
 
-const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number): ReportRow => ({
-  rownum: i + 1,
+const report = rowOf<ReportRow>('report-row')({
+  clientid: 'b20001',
   name: '上海优品电商有限公司',
   smstype: 0,
-  smstype_str: '通知',
   paytype: 0,
-  paytype_str: '预付费',
   send_num: 1200,
   chargeTotal: 1180,
   success_num: 1150,
@@ -146,102 +146,72 @@ const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number):
   fail_num: 30,
   wait_send_num: 0,
   intercept_num: 10,
-  ...r,
 });
-export const preRows: ReportRow[] = [
-  report({ clientid: 'b20001' }, 0),
-  report(
-    {
-      clientid: 'b20001',
-      smstype: 4,
-      smstype_str: '验证码',
-      send_num: 860,
-      chargeTotal: 860,
-      success_num: 850,
-      fail_num: 10,
-      intercept_num: 0,
-    },
-    1,
-  ),
-  report(
-    {
-      clientid: 'b20002',
-      name: '苏州好易购电子商务有限公司',
-      smstype: 5,
-      smstype_str: '营销',
-      send_num: 3000,
-      chargeTotal: 2900,
-      success_num: 2800,
-      fail_num: 100,
-      not_known_num: 20,
-      intercept_num: 80,
-    },
-    2,
-  ),
-];
-export const postRows: ReportRow[] = [
-  report(
-    {
-      clientid: 'b20003',
-      name: '杭州后付费客户',
-      paytype: 1,
-      paytype_str: '后付费',
-      send_num: 500,
-      chargeTotal: 495,
-      success_num: 480,
-      fail_num: 5,
-      not_known_num: 10,
-      intercept_num: 5,
-    },
-    0,
-  ),
-];
+/** `rows` numbered 1, 2, … in their `rownum` */
+const rownums = <T extends { rownum?: number }>(rows: T[]) => rows.map((r, i) => ({ ...r, rownum: i + 1 }));
+export const preRows: ReportRow[] = rownums([
+  report({}),
+  report({ smstype: 4, send_num: 860, chargeTotal: 860, success_num: 850, fail_num: 10, intercept_num: 0 }),
+  report({
+    clientid: 'b20002',
+    name: '苏州好易购电子商务有限公司',
+    smstype: 5,
+    send_num: 3000,
+    chargeTotal: 2900,
+    success_num: 2800,
+    fail_num: 100,
+    not_known_num: 20,
+    intercept_num: 80,
+  }),
+]);
+export const postRows: ReportRow[] = rownums([
+  report({
+    clientid: 'b20003',
+    name: '杭州后付费客户',
+    paytype: 1,
+    send_num: 500,
+    chargeTotal: 495,
+    success_num: 480,
+    fail_num: 5,
+    not_known_num: 10,
+    intercept_num: 5,
+  }),
+]);
 export const dayRows = (): ReportRow[] =>
-  [1, 2, 3].map((n, i) => ({
-    ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i),
-    date: businessNow().subtract(n, 'day').format('YYYY-MM-DD'),
-  }));
+  rownums(
+    [1, 2, 3].map((n) =>
+      report({
+        send_num: 400 + n,
+        success_num: 380 + n,
+        chargeTotal: 400 + n,
+        date: businessNow().subtract(n, 'day').format('YYYY-MM-DD'),
+      }),
+    ),
+  );
 
-const pool = (r: Partial<RemainRow>, i: number): RemainRow => ({
-  rownum: i + 1,
+const pool = rowOf<RemainRow>('remain-row')({
   client_id: 'b20001',
   client_name: '上海优品电商有限公司',
   product_type: 0,
-  product_type_str: '行业',
   operator_code: 0,
-  operator_code_str: '全网',
   area_code_str: '全国',
   sms_unitprice: '0.0350',
   account_balance: 20000,
   due_time: due(120),
   gift: 0,
   dead: 1,
-  ...r,
 });
-export const remainRows: RemainRow[] = [
-  pool({ account_balance: 3000, due_time: due(3), dead: 0 }, 0),
-  pool(
-    {
-      product_type: 3,
-      product_type_str: '验证码',
-      operator_code: 1,
-      operator_code_str: '移动',
-      account_balance: 12000,
-    },
-    1,
-  ),
-  pool(
-    {
-      client_id: 'b20002',
-      client_name: '苏州好易购电子商务有限公司',
-      product_type: 1,
-      product_type_str: '营销',
-      account_balance: 30000,
-      due_time: due(200),
-    },
-    2,
-  ),
-];
+export const remainRows: RemainRow[] = rownums([
+  pool({ account_balance: 3000, due_time: due(3), dead: 0 }),
+  pool({ product_type: 3, operator_code: 1, account_balance: 12000 }),
+  pool({
+    client_id: 'b20002',
+    client_name: '苏州好易购电子商务有限公司',
+    product_type: 1,
+    account_balance: 30000,
+    due_time: due(200),
+  }),
+]);
 
 /** totals of report rows, as the server's `totals` (every row, not the page's) */
 export const totalsOf = (rows: ReportRow[]): ReportTotals => {
@@ -363,22 +333,12 @@ export interface ReportsApiOptions {
 
 /** Every call of the dashboard, reports and remaining pools; each call's parameters logged by name. */
 export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
-  const log = async (name: string, request: Request) => {
-    const url = new URL(request.url);
-    const p = request.method === 'GET' ? Object.fromEntries(url.searchParams) : await paramsOf(request);
-    if (opts.calls) (opts.calls[name] ??= []).push(p);
-    return p;
-  };
-  const page = (p: Record<string, any>) => [Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15)] as const;
+  const { get, post } = answering(opts.calls);
+  const page = (rows: ReportRow[]) => (p: Record<string, any>) =>
+    reportPage(rows, Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15));
   return [
-    http.get('/api/index/dataoftoday', async ({ request }) => {
-      await log('dataoftoday', request);
-      return ok(opts.today ?? todayStats);
-    }),
-    http.post('/api/WeekSubmitNumber', async ({ request }) => {
-      await log('week', request);
-      return ok(opts.week ?? weekData());
-    }),
+    get('/index/dataoftoday', 'dataoftoday', () => opts.today ?? todayStats),
+    post('/WeekSubmitNumber', 'week', () => opts.week ?? weekData()),
     http.get('/api/index/data', () => ok(opts.index ?? indexData())),
     http.post('/api/account/getAccountInfo', () => ok(accountInfo)),
     http.get('/api/index/agentOverview', () =>
@@ -393,35 +353,23 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
         },
       ),
     ),
-    http.post('/api/client/report/consume/pretotal', async ({ request }) =>
-      ok(reportPage(opts.pre ?? preRows, ...page(await log('pretotal', request)))),
+    post('/client/report/consume/pretotal', 'pretotal', page(opts.pre ?? preRows)),
+    post('/client/report/consume/suftotal', 'suftotal', page(opts.post ?? postRows)),
+    get('/client/report/consume/preday', 'preday', page(opts.days ?? dayRows())),
+    get('/client/report/consume/sufday', 'sufday', page(opts.days ?? dayRows())),
+    get('/client/report/delivery', 'delivery', (p) =>
+      opts.delivery === 'fail' ? fail(500, BUSY) : (opts.delivery ?? deliveryStats)(Number(p.days ?? 7)),
     ),
-    http.post('/api/client/report/consume/suftotal', async ({ request }) =>
-      ok(reportPage(opts.post ?? postRows, ...page(await log('suftotal', request)))),
+    post('/client/report/consume/consumeReportTotalExport', 'totalExport', () =>
+      fail(500, '当前条件没有数据，无法导出'),
     ),
-    http.get('/api/client/report/consume/preday', async ({ request }) =>
-      ok(reportPage(opts.days ?? dayRows(), ...page(await log('preday', request)))),
-    ),
-    http.get('/api/client/report/consume/sufday', async ({ request }) =>
-      ok(reportPage(opts.days ?? dayRows(), ...page(await log('sufday', request)))),
-    ),
-    http.get('/api/client/report/delivery', async ({ request }) => {
-      const p = await log('delivery', request);
-      if (opts.delivery === 'fail') return fail(500, '服务器繁忙，请稍后再试');
-      return ok((opts.delivery ?? deliveryStats)(Number(p.days ?? 7)));
-    }),
-    http.post('/api/client/report/consume/consumeReportTotalExport', async ({ request }) => {
-      await log('totalExport', request);
-      return fail(500, '当前条件没有数据，无法导出');
-    }),
-    http.get('/api/index/clientsmsdetail', async ({ request }) => {
-      const p = await log('remain', request);
+    get('/index/clientsmsdetail', 'remain', (p) => {
       const rows = (opts.remain ?? remainRows).filter(
         (r) =>
           (p.product_type === undefined || String(r.product_type) === p.product_type) &&
           (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
       );
-      return ok<RemainList>({ list: rows, totalCount: rows.length, total: null });
+      return { list: rows, totalCount: rows.length, total: null } satisfies RemainList;
     }),
     http.get('/api/client/consume/user', () =>
       ok<ReportAccount[]>([{ clientid: 'b20001', name: '上海优品电商有限公司' }]),

@@ -14,7 +14,8 @@ import {
   type SmsTemplate,
   type TimedTask,
 } from '@/generated/schemas';
-import { fail, ok, recorder, type Calls } from './mockApi';
+import { fail, ok, type Calls } from './mockApi';
+import { answering, numbered, rowOf } from './pageRows';
 
 export const sendClients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -27,31 +28,23 @@ export const smsTypes = [
   { value: 5, label: '营销', accountExtAttr: '' },
 ];
 
+const template = rowOf<SmsTemplate>('template')({
+  clientId: 'b20001',
+  smsType: 10,
+  templateType: 0,
+  smstype: 0,
+  sign: '优品生活',
+  state: 1,
+  userName: 'b20001',
+});
 export const templates: SmsTemplate[] = [
-  {
-    templateId: 3001,
-    clientId: 'b20001',
-    smsType: 10,
-    templateType: 0,
-    smstype: 0,
-    sign: '优品生活',
-    content: '您的订单已发货，请注意查收。',
-    state: 1,
-    userName: 'b20001',
-    createTimeStr: '2026-11-01 10:00:00',
-  },
-  {
+  template({ templateId: 3001, content: '您的订单已发货，请注意查收。', createTimeStr: '2026-11-01 10:00:00' }),
+  template({
     templateId: 3002,
-    clientId: 'b20001',
-    smsType: 10,
-    templateType: 0,
     smstype: 4,
-    sign: '优品生活',
     content: '您的验证码为123456，5分钟内有效。',
-    state: 1,
-    userName: 'b20001',
     createTimeStr: '2026-11-02 10:00:00',
-  },
+  }),
 ];
 export const generalTemplates: SmsTemplate[] = [
   {
@@ -70,78 +63,62 @@ export const generalTemplates: SmsTemplate[] = [
 const longContent =
   '【优品生活】双十二大促提前购！全场满300减50，会员再享9折，点击 https://y.example/s/8Kq 立即抢购，数量有限先到先得。回T退订';
 
-export const taskRows: SendTask[] = [
-  {
-    rowNum: 1,
+const shipped = '【优品生活】您的订单已发货，请注意查收。';
+const task = rowOf<SendTask>('send-task')({
+  clientId: 'b20001',
+  content: shipped,
+  sign: '优品生活',
+  smstype: 0,
+  templateType: 0,
+  fileType: 0,
+  errNum: 0,
+  repeatNum: 0,
+  creator: 'b20001',
+});
+export const taskRows: SendTask[] = numbered([
+  task({
     id: 9003,
     uid: 'T202611230003',
-    clientId: 'b20001',
     content: longContent,
-    sign: '优品生活',
     smstype: 5,
-    smstypeStr: '营销',
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    fileType: 0,
     submitTotal: 3,
-    errNum: 0,
-    repeatNum: 0,
     chargeNumTotal: 6,
     status: 2,
-    statusStr: '发送中',
     taskSchedule: 33,
     sendtime: '2026-11-23 10:20:00',
     createTimeStr: '2026-11-23 10:20:00',
-    creator: 'b20001',
-  },
-  {
-    rowNum: 2,
+  }),
+  task({
     id: 9002,
     uid: 'T202611230002',
-    clientId: 'b20001',
-    content: '【优品生活】您的订单已发货，请注意查收。',
-    sign: '优品生活',
-    smstype: 0,
-    smstypeStr: '通知',
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    fileType: 0,
     submitTotal: 1200,
     errNum: 3,
     repeatNum: 2,
     chargeNumTotal: 1200,
     status: 3,
-    statusStr: '已完成',
     taskSchedule: 100,
     sendtime: '2026-11-23 09:00:00',
     createTimeStr: '2026-11-23 09:00:00',
     creator: 'a10001',
-  },
-  {
-    rowNum: 3,
+  }),
+  task({
     id: 9001,
     uid: 'T202611220001',
     clientId: 'b20002',
     content: '【好易购】您的验证码为 482913，5分钟内有效。',
     sign: '好易购',
     smstype: 4,
-    smstypeStr: '验证码',
-    templateType: 0,
-    templateTypeStr: '固定模板',
     fileType: 1,
     fileName: '会员.xlsx',
     submitTotal: 50,
-    errNum: 0,
-    repeatNum: 0,
     chargeNumTotal: 50,
     status: 0,
-    statusStr: '处理中',
     taskSchedule: 0,
     sendtime: '2026-11-22 18:00:00',
     createTimeStr: '2026-11-22 18:00:00',
     creator: 'b20002',
-  },
-];
+  }),
+]);
 
 export const taskDetail = (t: SendTask): SendTask => ({
   ...t,
@@ -153,151 +130,99 @@ export const taskDetail = (t: SendTask): SendTask => ({
 });
 
 const fmt = (d: Dayjs) => d.format('YYYY-MM-DD HH:mm:ss');
+const timed = rowOf<TimedTask>('timed-task')({
+  clientid: 'b20001',
+  templateType: 0,
+  smstype: 0,
+  sign: '优品生活',
+  status: 1,
+  creator: 'b20001',
+  getAllPhoneFlag: 1,
+  cancelFlag: 1,
+});
 /** timed tasks: one due in two hours (can be cancelled), one whose time has passed, a cancelled one, a scheduled international send (never cancelled) */
-export const timedRows = (): TimedTask[] => [
-  {
-    rowNum: 1,
-    taskId: 'T202611230010',
-    clientid: 'b20001',
-    chargeNumTotal: 2,
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    setSendTimeStr: fmt(businessNow().add(2, 'hour')),
-    smstype: 0,
-    smstypeStr: '通知',
-    sign: '优品生活',
-    content: '【优品生活】您的订单已发货，请注意查收。',
-    status: 1,
-    statusStr: '等待发送',
-    submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
-    creator: 'b20001',
-    getAllPhoneFlag: 1,
-    cancelFlag: 1,
-  },
-  {
-    rowNum: 2,
-    taskId: 'T202611230009',
-    clientid: 'b20001',
-    chargeNumTotal: 4,
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    setSendTimeStr: fmt(businessNow().subtract(1, 'minute')),
-    smstype: 5,
-    smstypeStr: '营销',
-    sign: '优品生活',
-    content: '【优品生活】周末特卖，全场五折。回T退订',
-    status: 1,
-    statusStr: '等待发送',
-    submitTimeStr: fmt(businessNow().subtract(1, 'day')),
-    creator: 'b20001',
-    getAllPhoneFlag: 1,
-    cancelFlag: 1,
-  },
-  {
-    rowNum: 3,
-    taskId: 'T202611200001',
-    clientid: 'b20001',
-    chargeNumTotal: 1,
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    setSendTimeStr: '2026-11-20 08:00:00',
-    smstype: 0,
-    smstypeStr: '通知',
-    sign: '优品生活',
-    content: '【优品生活】会员日提醒。',
-    status: 4,
-    statusStr: '已取消',
-    submitTimeStr: '2026-11-19 20:00:00',
-    creator: 'b20001',
-    getAllPhoneFlag: 0,
-    cancelFlag: 0,
-  },
-  {
-    rowNum: 4,
-    taskId: 'T202611230011',
-    clientid: 'b20001',
-    chargeNumTotal: 3,
-    templateType: 0,
-    templateTypeStr: '固定模板',
-    setSendTimeStr: fmt(businessNow().add(3, 'hour')),
-    smstype: 0,
-    smstypeStr: '通知',
-    sign: 'ACME',
-    content: '【ACME】Your parcel ships today.',
-    status: 1,
-    statusStr: '等待发送',
-    submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
-    creator: 'b20001',
-    getAllPhoneFlag: 1,
-    cancelFlag: 0,
-  },
-];
+export const timedRows = (): TimedTask[] =>
+  numbered([
+    timed({
+      taskId: 'T202611230010',
+      chargeNumTotal: 2,
+      setSendTimeStr: fmt(businessNow().add(2, 'hour')),
+      content: shipped,
+      submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
+    }),
+    timed({
+      taskId: 'T202611230009',
+      chargeNumTotal: 4,
+      setSendTimeStr: fmt(businessNow().subtract(1, 'minute')),
+      smstype: 5,
+      content: '【优品生活】周末特卖，全场五折。回T退订',
+      submitTimeStr: fmt(businessNow().subtract(1, 'day')),
+    }),
+    timed({
+      taskId: 'T202611200001',
+      chargeNumTotal: 1,
+      setSendTimeStr: '2026-11-20 08:00:00',
+      content: '【优品生活】会员日提醒。',
+      status: 4,
+      submitTimeStr: '2026-11-19 20:00:00',
+      getAllPhoneFlag: 0,
+      cancelFlag: 0,
+    }),
+    timed({
+      taskId: 'T202611230011',
+      chargeNumTotal: 3,
+      setSendTimeStr: fmt(businessNow().add(3, 'hour')),
+      sign: 'ACME',
+      content: '【ACME】Your parcel ships today.',
+      submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
+      cancelFlag: 0,
+    }),
+  ]);
 
+const record = rowOf<SendRecord>('send-record')({
+  clientid: 'b20001',
+  taskId: 'T202611230003',
+  content: shipped,
+  errorcode: '',
+  report: '',
+  dateStr: '2026-11-23 09:00:06',
+  smsNum: 1,
+});
 export const recordRows: SendRecord[] = [
-  {
+  record({
     id: 1,
-    clientid: 'b20001',
     taskId: 'T202611230002',
     phone: '13800138000',
     operatorstype: 1,
     provinceName: '广东',
     cityName: '广州市',
-    content: '【优品生活】您的订单已发货，请注意查收。',
     state: 3,
-    stateStr: '明确成功',
     errorcode: 'DELIVRD',
     report: 'DELIVRD',
     dateStr: '2026-11-23 09:00:05',
-    smsNum: 1,
-  },
-  {
+  }),
+  record({
     id: 2,
-    clientid: 'b20001',
     taskId: 'T202611230002',
     phone: '13012345678',
     operatorstype: 2,
     provinceName: '上海',
     cityName: '上海市',
-    content: '【优品生活】您的订单已发货，请注意查收。',
     state: 6,
-    stateStr: '明确失败',
     errorcode: 'UNDELIV',
     report: 'UNDELIV',
-    dateStr: '2026-11-23 09:00:06',
-    smsNum: 1,
-  },
-  {
-    id: 3,
-    clientid: 'b20001',
-    taskId: 'T202611230003',
-    phone: '18912345678',
-    operatorstype: 3,
-    provinceName: '江苏',
-    cityName: '南京市',
-    content: '【优品生活】您的订单已发货，请注意查收。',
-    state: 0,
-    stateStr: '未发送',
-    errorcode: '',
-    report: '',
-    dateStr: '2026-11-23 09:00:06',
-    smsNum: 1,
-  },
-  {
+  }),
+  record({ id: 3, phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', state: 0 }),
+  record({
     id: 4,
-    clientid: 'b20001',
-    taskId: 'T202611230003',
     phone: '15912345678',
     operatorstype: 1,
     provinceName: '云南',
     cityName: '昆明市',
     content: '【优品生活】赌博网站',
     state: 11,
-    stateStr: '网关接收拦截',
-    errorcode: '',
-    report: '',
     dateStr: '2026-11-23 09:00:07',
-    smsNum: 1,
-  },
+  }),
 ];
 
 export const moRows: MoRecord[] = [
@@ -343,65 +268,52 @@ const textFile = (text: string, name: string) =>
     },
   });
 
-/** Every sending call, answering from the options' rows; each call's parameters logged by its path. */
+/** Every sending call, answering from the options' rows; each call's parameters logged by its name. */
 export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
-  const log = recorder(opts.calls);
+  const { post } = answering(opts.calls);
   let timedAnswered = false;
-  const page = (p: Record<string, any>) => [Number(p.page ?? 1), Number(p.rows ?? 15)] as const;
+  const page = <T>(list: T[], p: Record<string, any>) => listOf(list, Number(p.page ?? 1), Number(p.rows ?? 15));
+  const count = (numbers: unknown) =>
+    String(numbers ?? '')
+      .split(',')
+      .filter(Boolean).length;
+  const entities = <T>(entityList: T[], totalCount = entityList.length) => ({
+    entityList,
+    totalCount,
+    currentPage: 1,
+    pageRowCount: 15,
+  });
   return [
-    http.post('/api/send/getclients', async ({ request }) => {
-      await log('getclients', request);
-      return ok(sendClients);
-    }),
+    post('/send/getclients', 'getclients', () => sendClients),
     // the account's approved signs (the send pages' 签名 offers them)
-    http.post('/api/sign/list', async ({ request }) => {
-      await log('signs', request);
+    post('/sign/list', 'signs', () => {
       const signs = opts.signs ?? ['优品生活'];
-      return ok({
-        list: signs.map((sign, i) => ({ id: i + 1, clientid: 'b20001', sign, state: 1 })),
-        totalCount: signs.length,
-        currentPage: 1,
-        pageRowCount: 100,
-      });
+      return listOf(
+        signs.map((sign, i) => ({ id: i + 1, clientid: 'b20001', sign, state: 1 })),
+        1,
+        100,
+      );
     }),
-    http.post('/api/send/getsmstypes', async ({ request }) => {
-      await log('getsmstypes', request);
-      return ok(smsTypes);
-    }),
-    http.post('/api/autoTemplate/list', async ({ request }) => {
-      const p = await log('templates', request);
-      return ok({
-        entityList: templates.filter((t) => !p.clientId || t.clientId === p.clientId),
-        totalCount: templates.length,
-        currentPage: 1,
-        pageRowCount: 15,
-      });
-    }),
-    http.post('/api/autoTemplate/commonlist', async ({ request }) => {
-      await log('generalTemplates', request);
-      return ok({
-        entityList: generalTemplates,
-        totalCount: generalTemplates.length,
-        currentPage: 1,
-        pageRowCount: 15,
-      });
-    }),
-    http.post('/api/send/checkMobileOperater', async ({ request }) => {
-      const p = await log('checkMobileOperater', request);
-      const n = String(p.mobiles ?? '')
-        .split(',')
-        .filter(Boolean).length;
-      return ok({
+    post('/send/getsmstypes', 'getsmstypes', () => smsTypes),
+    post('/autoTemplate/list', 'templates', (p) =>
+      entities(
+        templates.filter((t) => !p.clientId || t.clientId === p.clientId),
+        templates.length,
+      ),
+    ),
+    post('/autoTemplate/commonlist', 'generalTemplates', () => entities(generalTemplates)),
+    post('/send/checkMobileOperater', 'checkMobileOperater', (p) => {
+      const n = count(p.mobiles);
+      return {
         mobileNum: n,
         unicomNum: 0,
         telecomNum: 0,
         internationalPhoneNum: 0,
         parseMobilesInfo: { submitTotal: n, errNum: 0, repeatNum: 0 },
-      });
+      };
     }),
-    http.post('/api/send/importMobiles', async ({ request }) => {
+    http.post('/api/send/importMobiles', () => {
       if (opts.calls) (opts.calls.importMobiles ??= []).push({});
-      void request;
       return ok({
         fileName: '号码.txt',
         submitTotal: 3,
@@ -413,104 +325,70 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
         telecomNum: 0,
       });
     }),
-    http.post('/api/send/chargeInfo', async ({ request }) => {
-      const p = await log('chargeInfo', request);
-      const n = String(p.mobile ?? '')
-        .split(',')
-        .filter(Boolean).length;
+    post('/send/chargeInfo', 'chargeInfo', (p) => {
+      const n = count(p.mobile);
+      const charge = { smsNum: 1, chargeNum: n, submitTotal: n };
       return opts.chargeMode === ChargeMode.Pool
-        ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Pool, remainPieces: 9000 })
-        : ok({
-            smsNum: 1,
-            chargeNum: n,
-            submitTotal: n,
-            chargeMode: ChargeMode.Money,
-            amount: (n * 0.045).toFixed(3),
-            balance: '1000.000',
-          });
+        ? { ...charge, chargeMode: ChargeMode.Pool, remainPieces: 9000 }
+        : { ...charge, chargeMode: ChargeMode.Money, amount: (n * 0.045).toFixed(3), balance: '1000.000' };
     }),
-    http.post('/api/send/checkSubmitTime', async ({ request }) => {
-      await log('checkSubmitTime', request);
-      return ok(null);
-    }),
-    http.post('/api/send/sending', async ({ request }) => {
-      await log('sending', request);
-      return ok({ taskId: 'T202611230099', smsNum: 1, chargeNum: 2, amount: '0.090' }, '提交成功');
-    }),
-    http.post('/api/send/sendTim', async ({ request }) => {
-      await log('sendTim', request);
+    post('/send/checkSubmitTime', 'checkSubmitTime', () => null),
+    post('/send/sending', 'sending', () =>
+      ok({ taskId: 'T202611230099', smsNum: 1, chargeNum: 2, amount: '0.090' }, '提交成功'),
+    ),
+    post('/send/sendTim', 'sendTim', () => {
       if (opts.timedAnswer && !timedAnswered) {
         timedAnswered = true;
         return HttpResponse.json(opts.timedAnswer);
       }
       return ok(null, '提交成功');
     }),
-    http.post('/api/send/edit', async ({ request }) => {
-      const p = await log('edit', request);
-      return ok({
-        clientId: 'b20001',
-        content: '您的订单已发货，请注意查收。',
-        sign: '优品生活',
-        smstype: 0,
-        templateId: 3001,
-        templateType: 0,
-        mobile: '13800138000,13012345678',
-        sendtime: fmt(businessNow().add(2, 'hour')),
-        taskId: p.taskID,
-      });
+    post('/send/edit', 'edit', (p) => ({
+      clientId: 'b20001',
+      content: '您的订单已发货，请注意查收。',
+      sign: '优品生活',
+      smstype: 0,
+      templateId: 3001,
+      templateType: 0,
+      mobile: '13800138000,13012345678',
+      sendtime: fmt(businessNow().add(2, 'hour')),
+      taskId: p.taskID,
+    })),
+    post('/send/sendTask', 'sendTask', (p) => {
+      const list = opts.tasks ?? taskRows;
+      return page(
+        p.status !== undefined && p.status !== '' ? list.filter((t) => String(t.status) === p.status) : list,
+        p,
+      );
     }),
-    http.post('/api/send/sendTask', async ({ request }) => {
-      const p = await log('sendTask', request);
-      const [n, rows] = page(p);
-      let list = opts.tasks ?? taskRows;
-      if (p.status !== undefined && p.status !== '') list = list.filter((t) => String(t.status) === p.status);
-      return ok(listOf(list, n, rows));
-    }),
-    http.post('/api/send/queryTaskInfo', async ({ request }) => {
-      const p = await log('queryTaskInfo', request);
+    post('/send/queryTaskInfo', 'queryTaskInfo', (p) => {
       const t = (opts.tasks ?? taskRows).find((x) => String(x.id) === String(p.id)) ?? taskRows[0];
-      return ok({ ...taskDetail(t), ...(opts.failNum !== undefined ? { failNum: opts.failNum } : {}) });
+      return { ...taskDetail(t), ...(opts.failNum !== undefined ? { failNum: opts.failNum } : {}) };
     }),
-    http.post('/api/send/resendFailed', async ({ request }) => {
-      await log('resendFailed', request);
-      if (opts.resendRefusal) return fail(500, opts.resendRefusal);
-      return ok({ taskId: 'T202611230100', smsNum: 1, chargeNum: 1, submitTotal: 1, amount: '0.00' }, '提交成功');
-    }),
-    http.post('/api/send/exportTaskInfoPhones', async ({ request }) => {
-      const p = await log('exportTaskInfoPhones', request);
-      if (!p.sendTypes) return fail(400, '请选择需要导出号码状态！');
-      return textFile('13800138000\n', `${p.id}.txt`);
-    }),
-    http.post('/api/send/importRrrorPhones', async ({ request }) => {
-      const p = await log('importRrrorPhones', request);
+    post('/send/resendFailed', 'resendFailed', () =>
+      opts.resendRefusal
+        ? fail(500, opts.resendRefusal)
+        : ok({ taskId: 'T202611230100', smsNum: 1, chargeNum: 1, submitTotal: 1, amount: '0.00' }, '提交成功'),
+    ),
+    post('/send/exportTaskInfoPhones', 'exportTaskInfoPhones', (p) =>
+      p.sendTypes ? textFile('13800138000\n', `${p.id}.txt`) : fail(400, '请选择需要导出号码状态！'),
+    ),
+    post('/send/importRrrorPhones', 'importRrrorPhones', (p) => {
       const bad = String(p.phones ?? '')
         .split(',')
         .filter((t) => t && !/^1[3-9][0-9]{9}$/.test(t));
       return textFile(bad.map((t) => `${t}\r\n`).join(''), '错误号码.txt');
     }),
-    http.post('/api/send/smsTimerSend/list', async ({ request }) => {
-      const p = await log('timedList', request);
-      const [n, rows] = page(p);
-      return ok(listOf(opts.timed ?? timedRows(), n, rows));
-    }),
-    http.post('/api/send/getAllPhone/list', async ({ request }) => {
-      const p = await log('getAllPhone', request);
-      const [n, rows] = page(p);
-      return ok(listOf([{ phone: '13800138000' }, { phone: '13012345678' }], n, rows));
-    }),
-    http.post('/api/send/undoSend', async ({ request }) => {
-      await log('undoSend', request);
-      return ok(null, '取消成功，已退还费用');
-    }),
-    http.post('/api/send/getrecords', async ({ request }) => {
-      const p = await log('getrecords', request);
-      const [n, rows] = page(p);
+    post('/send/smsTimerSend/list', 'timedList', (p) => page(opts.timed ?? timedRows(), p)),
+    post('/send/getAllPhone/list', 'getAllPhone', (p) => page([{ phone: '13800138000' }, { phone: '13012345678' }], p)),
+    post('/send/undoSend', 'undoSend', () => ok(null, '取消成功，已退还费用')),
+    post('/send/getrecords', 'getrecords', (p) => {
       let list = opts.records ?? recordRows;
       if (p.stateList) list = list.filter((r) => String(p.stateList).split(',').includes(String(r.state)));
       if (p.taskId) list = list.filter((r) => r.taskId === p.taskId);
       if (p.phone) list = list.filter((r) => r.phone === p.phone);
       const kept = opts.recordRetention;
-      return ok({ ...listOf(list, n, rows), ...(kept && String(p.beginDate) < kept.from ? { retention: kept } : {}) });
+      return { ...page(list, p), ...(kept && String(p.beginDate) < kept.from ? { retention: kept } : {}) };
     }),
     http.post('/api/send/provinceList', () =>
       ok([
@@ -518,18 +396,12 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
         { provinceId: 44, provinceName: '广东' },
       ]),
     ),
-    http.post('/api/send/cityList', async ({ request }) => {
-      const p = await log('cityList', request);
-      return ok(
-        p.provinceId === '44'
-          ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }]
-          : [{ cityId: 310000, cityName: '上海市', label: '上海市' }],
-      );
-    }),
-    http.post('/api/send/exportrecords', async ({ request }) => {
-      await log('exportrecords', request);
-      return ok({ filePath: 'exports/send-records-1.xlsx' });
-    }),
+    post('/send/cityList', 'cityList', (p) =>
+      p.provinceId === '44'
+        ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }]
+        : [{ cityId: 310000, cityName: '上海市', label: '上海市' }],
+    ),
+    post('/send/exportrecords', 'exportrecords', () => ({ filePath: 'exports/send-records-1.xlsx' })),
     http.get('/api/send/downloadExportSendRecords', ({ request }) => {
       if (opts.calls)
         (opts.calls.downloadExport ??= []).push({ filePath: new URL(request.url).searchParams.get('filePath') });
@@ -537,19 +409,11 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
         headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       });
     }),
-    http.post('/api/send/exportRecordsTxt', async ({ request }) => {
-      await log('exportRecordsTxt', request);
-      return textFile('13800138000\n13012345678\n', '发送记录号码.txt');
-    }),
-    http.post('/api/send/getmologs', async ({ request }) => {
-      const p = await log('getmologs', request);
-      const [n, rows] = page(p);
-      return ok(listOf(opts.mo ?? moRows, n, rows));
-    }),
-    http.post('/api/send/exportmologs', async ({ request }) => {
-      await log('exportmologs', request);
-      return fail(500, '当前条件没有数据，无法导出');
-    }),
+    post('/send/exportRecordsTxt', 'exportRecordsTxt', () =>
+      textFile('13800138000\n13012345678\n', '发送记录号码.txt'),
+    ),
+    post('/send/getmologs', 'getmologs', (p) => page(opts.mo ?? moRows, p)),
+    post('/send/exportmologs', 'exportmologs', () => fail(500, '当前条件没有数据，无法导出')),
   ];
 }
 

@@ -6,6 +6,9 @@ import { branding, consoleApi, fail, ok, subAccount, msw } from '@/stories/mockA
 import HelpDocumentPage from './HelpDocumentPage';
 
 const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
+/** systemInfoShow with only `docs` shown (1), the others off (0) */
+const only = (...docs: (keyof typeof all)[]) =>
+  Object.fromEntries(Object.keys(all).map((d) => [d, docs.includes(d as keyof typeof all) ? 1 : 0]));
 const loginInfo = (systemInfoShow: Record<string, number>) =>
   http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
 
@@ -42,10 +45,7 @@ export const AgentAllDocuments: Story = {
 /** Issue 41 item 7: the user guide (how to send, read the reports, buy packages) comes first, for every account. */
 export const UserGuide: Story = {
   name: '用户使用手册（平台自带，排在首位）',
-  parameters: msw(
-    loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-    ...consoleApi({ user: subAccount }),
-  ),
+  parameters: msw(loginInfo(only('guide', 'https')), ...consoleApi({ user: subAccount })),
   play: async ({ canvas: c, canvasElement }) => {
     const guide = await c.findByTestId('help-doc-guide', {}, T);
     await expect(canvasElement.querySelector('.ant-list-item')).toBe(guide);
@@ -69,10 +69,7 @@ export const SubAccountNoFaq: Story = {
 
 export const OnlyGeneratedHttpDocument: Story = {
   name: '仅 HTTP 接口文档（CMPP、SMPP 接口未开通，未放置文件）',
-  parameters: msw(
-    loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }),
-    ...consoleApi(),
-  ),
+  parameters: msw(loginInfo(only('https')), ...consoleApi()),
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(1);
@@ -82,10 +79,7 @@ export const OnlyGeneratedHttpDocument: Story = {
 
 export const DoorDocuments: Story = {
   name: 'CMPP、SMPP 接口开通：生成的接口文档',
-  parameters: msw(
-    loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }),
-    ...consoleApi({ user: subAccount }),
-  ),
+  parameters: msw(loginInfo(only('https', 'cmpp', 'smpp')), ...consoleApi({ user: subAccount })),
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(3);

@@ -25,6 +25,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** the public pages' calls with POST /login answered by `answer` */
+const loginAnswers = (answer: () => Response) => msw(http.post('*/api/login', answer), ...publicHandlers);
+
 /** Fills the form and passes the slider with the keyboard (which sends the login at once). */
 async function fillAndSlide(canvasElement: HTMLElement, username = 'agent01') {
   const c = within(canvasElement);
@@ -70,10 +73,7 @@ export const CaptchaPassed: Story = {
 export const LoggedIn: Story = {
   parameters: {
     entry: '/login?redirect=%2Fcustomer%2Ffinance',
-    ...msw(
-      http.post('*/api/login', () => ok({ clientid: 'agent01' }, '登录成功')),
-      ...publicHandlers,
-    ),
+    ...loginAnswers(() => ok({ clientid: 'agent01' }, '登录成功')),
   },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
@@ -82,10 +82,7 @@ export const LoggedIn: Story = {
 };
 
 export const ServerError: Story = {
-  parameters: msw(
-    http.post('*/api/login', () => fail(500, '用户名或密码错误')),
-    ...publicHandlers,
-  ),
+  parameters: loginAnswers(() => fail(500, '用户名或密码错误')),
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
     await expect(await c.findByText('用户名或密码错误')).toBeVisible();
@@ -97,10 +94,7 @@ export const ServerError: Story = {
 };
 
 export const Locked: Story = {
-  parameters: msw(
-    http.post('*/api/login', () => fail(423, '账户已锁定，请15分钟后再试')),
-    ...publicHandlers,
-  ),
+  parameters: loginAnswers(() => fail(423, '账户已锁定，请15分钟后再试')),
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);
     const alert = await c.findByRole('alert');
@@ -161,10 +155,7 @@ export const AccountFromOpsPage: Story = {
   name: '账户登录：不进入运营后台',
   parameters: {
     entry: '/login?redirect=%2Fops',
-    ...msw(
-      http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')),
-      ...publicHandlers,
-    ),
+    ...loginAnswers(() => ok({ userType: '1', clientid: 'agent01' }, '登录成功')),
   },
   play: async ({ canvasElement }) => {
     const c = await fillAndSlide(canvasElement);

@@ -1,23 +1,27 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
-import { http, HttpResponse } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
-import { consoleApi, subAccount, msw } from '@/stories/mockApi';
-import { never, sendApi, type Calls } from '@/stories/sendApi';
+import { consoleApi, subAccount, msw, ok } from '@/stories/mockApi';
+import { never, sendApi, smsTypes, type Calls, type SendApiOptions } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 import { PhonePreview } from './PhonePreview';
+import { deliverScreen } from './screens';
 
 const calls: Calls = {};
+/** a sub-account's calls, sendApi answering as `opts` says, `first` before them (MSW takes the first that matches) */
+const subAccountApi = (opts: SendApiOptions = {}, ...first: HttpHandler[]) =>
+  msw(...first, ...consoleApi({ user: subAccount }), ...sendApi({ calls, ...opts }));
 
 /** the page, and where a navigation went */
 function Harness() {
   const location = useLocation();
   return (
     <Routes>
-      <Route path="/customer/deliverlayout/deliver" element={<DeliverPage />} />
+      <Route path={deliverScreen.path} element={<DeliverPage />} />
       <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
     </Routes>
   );
@@ -27,22 +31,22 @@ const meta = {
   title: 'Sending/DeliverPage',
   component: Harness,
   decorators: [withApp],
-  parameters: {
-    app: { path: '/customer/deliverlayout/deliver' },
-    ...msw(...consoleApi(), ...sendApi({ calls })),
-  },
+  // a sub-account's page unless a story says otherwise
+  parameters: { app: { path: deliverScreen.path }, ...subAccountApi() },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** the open 选择模板 dialog */
+const templatePicker = async () =>
+  (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest('.ant-modal') as HTMLElement;
+
 /** a sub-account's page filled: type, template, two numbers */
 async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
   const c = within(canvas);
   await userEvent.click(await c.findByTestId('pick-template', {}, T));
-  const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest(
-    '.ant-modal',
-  ) as HTMLElement;
+  const dialog = await templatePicker();
   const pick = await within(dialog).findAllByRole('button', { name: /^选\s*择$/ }, T);
   await userEvent.click(pick[0]);
   await waitFor(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'), T);
@@ -51,6 +55,7 @@ async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
 
 export const AgentEmpty: Story = {
   name: '代理商：未选子账号',
+  parameters: msw(...consoleApi(), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls.getclients?.[0]).toMatchObject({ getAll: '1', phoneInoutType: '0' }), T);
@@ -63,6 +68,7 @@ export const AgentEmpty: Story = {
 
 export const AgentForSubAccount: Story = {
   name: '代理商：为子账号发送',
+  parameters: msw(...consoleApi(), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     const select = await c.findByTestId('client-select', {}, T);
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
@@ -81,7 +87,6 @@ export const AgentForSubAccount: Story = {
 
 export const SubAccountFilled: Story = {
   name: '子账户：选模板、输入号码',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await waitFor(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }), T);
     await expect(c.queryByTestId('client-select')).toBeNull();
@@ -110,7 +115,6 @@ export const NotCertified: Story = {
 
 export const InvalidNumbers: Story = {
   name: '无效号码：计数与确认清除',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
@@ -136,7 +140,6 @@ export const InvalidNumbers: Story = {
 
 export const ExportInvalidNumbers: Story = {
   name: '无效号码：导出错误号码',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await expect(c.queryByTestId('export-invalid')).toBeNull();
@@ -150,7 +153,6 @@ export const ExportInvalidNumbers: Story = {
 
 export const TooManyNumbers: Story = {
   name: '号码超过60000个',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     const many = Array.from({ length: 60001 }, (_, i) => `138${String(i).padStart(8, '0')}`).join(',');
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: many } });
@@ -160,7 +162,7 @@ export const TooManyNumbers: Story = {
 
 export const ValidationErrors: Story = {
   name: '提交校验（表单规则）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })),
+  parameters: subAccountApi({ signs: ['优品生活', '优品'] }),
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('submit', {}, T));
     await expect((await c.findAllByText('短信类型不能为空', {}, T)).length).toBeGreaterThan(0);
@@ -179,7 +181,6 @@ export const ValidationErrors: Story = {
 
 export const TemplateTextReadOnly: Story = {
   name: '固定模板内容只读（改动的内容发送时会被拒绝）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     const text = c.getByTestId('content-input');
@@ -198,16 +199,9 @@ export const TemplateTextReadOnly: Story = {
 
 export const NoFixedTemplate: Story = {
   name: '选择模板：没有审核通过的固定模板（说明原因，去新增模板 / 通用模板）',
-  parameters: msw(
-    http.post('/api/autoTemplate/list', () =>
-      HttpResponse.json({
-        code: 0,
-        msg: 'ok',
-        data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 },
-      }),
-    ),
-    ...consoleApi({ user: subAccount }),
-    ...sendApi({ calls }),
+  parameters: subAccountApi(
+    {},
+    http.post('/api/autoTemplate/list', () => ok({ entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 })),
   ),
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
@@ -227,25 +221,10 @@ export const NoFixedTemplate: Story = {
 
 export const TemplateOfRefusedType: Story = {
   name: '账户不能发送的类型的模板不能选择，已审核签名可点选',
-  parameters: msw(
-    // the account sends 通知 only; its approved sign is 优品生活
-    http.post('/api/send/getsmstypes', () =>
-      HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] }),
-    ),
-    http.post('/api/sign/list', () =>
-      HttpResponse.json({
-        code: 0,
-        msg: 'ok',
-        data: {
-          list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }],
-          totalCount: 1,
-          currentPage: 1,
-          pageRowCount: 100,
-        },
-      }),
-    ),
-    ...consoleApi({ user: subAccount }),
-    ...sendApi({ calls }),
+  // the account sends 通知 only; its approved sign is 优品生活 (sendApi's one sign)
+  parameters: subAccountApi(
+    {},
+    http.post('/api/send/getsmstypes', () => ok(smsTypes.filter((t) => t.label === '通知'))),
   ),
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
@@ -268,7 +247,7 @@ export const TemplateOfRefusedType: Story = {
 
 export const NoApprovedSign: Story = {
   name: '签名：账户没有审核通过的签名（去签名报备 / 模板管理）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })),
+  parameters: subAccountApi({ signs: [] }),
   play: async ({ canvas: c }) => {
     const none = await c.findByTestId('no-approved-sign', {}, T);
     await expect(none).toHaveTextContent('该账户暂无审核通过的签名');
@@ -280,7 +259,7 @@ export const NoApprovedSign: Story = {
 
 export const SignFromList: Story = {
   name: '签名：从已审核通过的签名中选择',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })),
+  parameters: subAccountApi({ signs: ['优品生活', '优品商城'] }),
   play: async ({ canvas: c }) => {
     const select = await c.findByTestId('sign-select', {}, T);
     await waitFor(() => expect(calls.signs?.[0]).toMatchObject({ state: '1', clientid: 'b20001' }), T);
@@ -293,7 +272,6 @@ export const SignFromList: Story = {
 
 export const PreviewSinglePiece: Story = {
   name: '预览：一条短信',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
     await fill(canvasElement);
@@ -319,7 +297,6 @@ export const PreviewMultiPiece: Story = {
 
 export const FiveNumbersCountsAgree: Story = {
   name: '号码计数：检测、号码框与计费确认一致（含重复与 12345）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
     await waitFor(
@@ -342,7 +319,6 @@ export const FiveNumbersCountsAgree: Story = {
 
 export const ChargeConfirmAndSend: Story = {
   name: '计费确认后立即发送',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByTestId('submit'));
@@ -376,7 +352,7 @@ export const ChargeConfirmAndSend: Story = {
 
 export const PackageModeCharge: Story = {
   name: '计费确认（按条数）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })),
+  parameters: subAccountApi({ chargeMode: 1 }),
   play: async ({ canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(within(canvasElement).getByTestId('submit'));
@@ -388,7 +364,6 @@ export const PackageModeCharge: Story = {
 
 export const SubmitLock: Story = {
   name: '3秒内不可重复提交',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByTestId('submit'));
@@ -402,10 +377,7 @@ export const SubmitLock: Story = {
 
 export const TimedCreditAlert: Story = {
   name: '定时发送：403 额度提示后重发',
-  parameters: msw(
-    ...consoleApi({ user: subAccount }),
-    ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
-  ),
+  parameters: subAccountApi({ timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } }),
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement);
     await userEvent.click(c.getByText('定时发送'));
@@ -435,7 +407,6 @@ export const TimedCreditAlert: Story = {
 
 export const ClearWithConfirmation: Story = {
   name: '清空号码（确认）',
-  parameters: msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000' } });
@@ -468,10 +439,7 @@ export const ImportAndCarrierCheck: Story = {
 
 export const ReEditTimedTask: Story = {
   name: '重新编辑定时任务（?id=）',
-  parameters: {
-    app: { path: '/customer/deliverlayout/deliver?id=T202611230010' },
-    ...msw(...consoleApi({ user: subAccount }), ...sendApi({ calls })),
-  },
+  parameters: { app: { path: `${deliverScreen.path}?id=T202611230010` } },
   play: async ({ canvas: c }) => {
     await waitFor(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }), T);
     await expect(await c.findByText('普通短信发送（重新编辑定时任务）', {}, T)).toBeInTheDocument();
@@ -482,7 +450,7 @@ export const ReEditTimedTask: Story = {
 
 export const CarrierChecking: Story = {
   name: '运营商检测中（规格的状态文字）',
-  parameters: msw(never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })),
+  parameters: subAccountApi({}, never('send/checkMobileOperater')),
   play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
     await userEvent.click(c.getByTestId('carrier-check'));

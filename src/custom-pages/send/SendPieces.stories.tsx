@@ -60,11 +60,7 @@ const openSelect = async (c: ReturnType<typeof within>) => {
 
 export const AccountOfAgent: Story = {
   name: '子账号：代理商选择，未选提示',
-  render: () => (
-    <Pieces>
-      <AccountField agent phoneInoutType={0} onChange={fn()} status={error('请选择子账号')} />
-    </Pieces>
-  ),
+  args: { children: <AccountField agent phoneInoutType={0} onChange={fn()} status={error('请选择子账号')} /> },
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
     await expect(c.getByText('请选择子账号', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
@@ -88,11 +84,7 @@ export const AccountOfSubAccount: Story = {
 
 export const SmsTypesOfAccount: Story = {
   name: '短信类型：账户可发的类型',
-  render: () => (
-    <Pieces>
-      <SmsTypeField clientId="b20001" onChange={fn()} />
-    </Pieces>
-  ),
+  args: { children: <SmsTypeField clientId="b20001" onChange={fn()} /> },
   play: async ({ canvasElement }) => {
     await openSelect(within(canvasElement));
     // the enum's types until the account's arrive
@@ -107,11 +99,7 @@ export const SmsTypesOfAccount: Story = {
 
 export const SmsTypesWithoutAccount: Story = {
   name: '短信类型：未选账户时为全部类型',
-  render: () => (
-    <Pieces>
-      <SmsTypeField onChange={fn()} status={error('短信类型不能为空')} />
-    </Pieces>
-  ),
+  args: { children: <SmsTypeField onChange={fn()} status={error('短信类型不能为空')} /> },
   play: async ({ canvas: c }) => {
     await expect(c.getByText('短信类型不能为空')).toBeInTheDocument();
     await openSelect(c);
@@ -123,11 +111,7 @@ export const SmsTypesWithoutAccount: Story = {
 
 export const SignRequired: Story = {
   name: '签名：必填',
-  render: () => (
-    <Pieces>
-      <SignField value="优品生活" onChange={fn()} />
-    </Pieces>
-  ),
+  args: { children: <SignField value="优品生活" onChange={fn()} /> },
   play: async ({ canvasElement }) => {
     // a select of the account's approved signs, not free text
     const select = await within(canvasElement).findByTestId('sign-select', {}, T);
@@ -138,11 +122,7 @@ export const SignRequired: Story = {
 
 export const SignOptional: Story = {
   name: '签名：国际短信选填，长度提示',
-  render: () => (
-    <Pieces>
-      <SignField optional value="A" onChange={fn()} status={error('签名长度为2-12之间')} />
-    </Pieces>
-  ),
+  args: { children: <SignField optional value="A" onChange={fn()} status={error('签名长度为2-12之间')} /> },
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('sign-select', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-form-item-required')).toBeNull();
@@ -160,11 +140,7 @@ const counter = (
   props: { layout?: 'row' | 'inline'; explain?: boolean } = {},
 ): Story => ({
   name,
-  render: () => (
-    <Pieces>
-      <ContentCounter pieces={countPieces({ content, sign })} {...props} />
-    </Pieces>
-  ),
+  args: { children: <ContentCounter pieces={countPieces({ content, sign })} {...props} /> },
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('content-counter', {}, T)).toHaveTextContent(expected.counter);
     if (expected.pieces) await expect(c.getByTestId('content-pieces')).toHaveTextContent(expected.pieces);
@@ -207,11 +183,7 @@ export const CounterInline = counter(
 
 export const CounterTooLong: Story = {
   name: '字数：超过500字',
-  render: () => (
-    <Pieces>
-      <ContentCounter pieces={countPieces({ content: '长'.repeat(499), sign: '优品' })} explain />
-    </Pieces>
-  ),
+  args: { children: <ContentCounter pieces={countPieces({ content: '长'.repeat(499), sign: '优品' })} explain /> },
   play: async ({ canvasElement }) => {
     const el = await within(canvasElement).findByTestId('content-counter', {}, T);
     await expect(el).toHaveTextContent('503 / 500');

@@ -1,13 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { http, HttpResponse } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok, subAccount, msw } from '@/stories/mockApi';
-import { never, paramsOf, sendApi, type Calls } from '@/stories/sendApi';
+import { consoleApi, fail, ok, subAccount, msw, type ConsoleApiOptions } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
+import { never, sendApi, type Calls } from '@/stories/sendApi';
 import type { SmsTemplate } from '@/generated/schemas';
 import { InternationalPage } from './InternationalPage';
 import { VariablePage } from './VariablePage';
+import { internationalScreen, variableScreen } from './screens';
 
 const calls: Calls = {};
 const both = { ...subAccount, phone_inout_type: 2 as const };
@@ -32,43 +34,32 @@ const variableTemplate: SmsTemplate = {
 
 /** the variable / international routes, recording their parameters in `calls` */
 const varIntlApi = () => {
-  const record = (name: string, p: Record<string, unknown>) => (calls[name] ??= []).push(p);
+  const { post } = answering(calls);
   return [
-    http.post('/api/autoTemplate/list', async ({ request }) => {
-      const p = await paramsOf(request);
-      record('templates', p);
-      return ok({
-        entityList: String(p.templateType) === '1' ? [variableTemplate] : [],
-        totalCount: String(p.templateType) === '1' ? 1 : 0,
-      });
+    post('/autoTemplate/list', 'templates', (p) => {
+      const variable = String(p.templateType) === '1';
+      return { entityList: variable ? [variableTemplate] : [], totalCount: variable ? 1 : 0 };
     }),
-    http.post('/api/send/checkMobileInternational', async ({ request }) => {
-      record('checkIntl', await paramsOf(request));
-      return ok({
-        internationalPhoneNum: 4,
-        internationalSet: [],
-        countries,
-        errorSet: ['12345'],
-        parseMobilesInfo: { submitTotal: 6, errNum: 1, repeatNum: 1 },
-      });
-    }),
-    http.post('/api/send/chargeInfoInternational', async ({ request }) => {
-      record('chargeIntl', await paramsOf(request));
-      return ok({
-        chars: 12,
-        smsNum: 1,
-        submitTotal: 4,
-        chargeNum: 4,
-        chargeMode: 0,
-        amount: '0.92',
-        balance: '1200.00',
-        countries,
-      });
-    }),
-    http.post('/api/send/sendingInternational', async ({ request }) => {
-      record('sendIntl', await paramsOf(request));
-      return ok({ taskId: 'T1', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' }, '提交成功');
-    }),
+    post('/send/checkMobileInternational', 'checkIntl', () => ({
+      internationalPhoneNum: 4,
+      internationalSet: [],
+      countries,
+      errorSet: ['12345'],
+      parseMobilesInfo: { submitTotal: 6, errNum: 1, repeatNum: 1 },
+    })),
+    post('/send/chargeInfoInternational', 'chargeIntl', () => ({
+      chars: 12,
+      smsNum: 1,
+      submitTotal: 4,
+      chargeNum: 4,
+      chargeMode: 0,
+      amount: '0.92',
+      balance: '1200.00',
+      countries,
+    })),
+    post('/send/sendingInternational', 'sendIntl', () =>
+      ok({ taskId: 'T1', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' }, '提交成功'),
+    ),
     http.post('/api/send/provinceList', () =>
       ok([
         { provinceId: 11, provinceName: '北京' },
@@ -76,38 +67,36 @@ const varIntlApi = () => {
       ]),
     ),
     http.post('/api/send/cityList', () => ok([{ cityId: 440100, cityName: '广州', label: '广州' }])),
-    http.post('/api/send/screenPhones', async ({ request }) => {
-      const p = await paramsOf(request);
-      record('screen', p);
-      return String(p.operators) === '2'
+    post('/send/screenPhones', 'screen', (p) =>
+      String(p.operators) === '2'
         ? fail(400, '已筛选号码数量不能为0，请重新筛选。')
-        : ok({ submitTotal: 1, mobileNum: 1, unicomNum: 0, telecomNum: 0, phones: '13800138000' });
-    }),
-    http.post('/api/send/chargeInfoVariable', async ({ request }) => {
-      record('chargeVariable', await paramsOf(request));
-      return ok({ submitTotal: 1, chargeNum: 1, chargeMode: 0, amount: '0.05', balance: '800.00' });
-    }),
-    http.post('/api/send/sendingVariable', async ({ request }) => {
-      record('sendVariable', await paramsOf(request));
-      return ok({ taskId: 'T2', smsNum: 1, chargeNum: 1, submitTotal: 1, amount: '0.05' }, '提交成功');
-    }),
-    http.post('/api/send/send_time_sms', async ({ request }) => {
-      record('timed', (await request.json()) as Record<string, unknown>);
-      return HttpResponse.json({
-        code: 0,
-        msg: '提交成功',
-        data: { taskId: 'T3', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' },
-      });
-    }),
+        : { submitTotal: 1, mobileNum: 1, unicomNum: 0, telecomNum: 0, phones: '13800138000' },
+    ),
+    post('/send/chargeInfoVariable', 'chargeVariable', () => ({
+      submitTotal: 1,
+      chargeNum: 1,
+      chargeMode: 0,
+      amount: '0.05',
+      balance: '800.00',
+    })),
+    post('/send/sendingVariable', 'sendVariable', () =>
+      ok({ taskId: 'T2', smsNum: 1, chargeNum: 1, submitTotal: 1, amount: '0.05' }, '提交成功'),
+    ),
+    post('/send/send_time_sms', 'timed', () =>
+      ok({ taskId: 'T3', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' }, '提交成功'),
+    ),
   ];
 };
+/** the pages' calls, the shell's as `shell` says (an account sending both ways unless said), `first` before them (MSW takes the first that matches) */
+const pageApi = (shell: ConsoleApiOptions = {}, ...first: HttpHandler[]) =>
+  msw(...first, ...varIntlApi(), ...consoleApi({ user: both, ...shell }), ...sendApi({ calls }));
 
 function Harness() {
   const location = useLocation();
   return (
     <Routes>
-      <Route path="/customer/deliverlayout/internaldeliver" element={<InternationalPage />} />
-      <Route path="/customer/deliverlayout/variablesms" element={<VariablePage />} />
+      <Route path={internationalScreen.path} element={<InternationalPage />} />
+      <Route path={variableScreen.path} element={<VariablePage />} />
       <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
     </Routes>
   );
@@ -118,8 +107,8 @@ const meta = {
   component: Harness,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/deliverlayout/internaldeliver' },
-    ...msw(...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
+    app: { path: internationalScreen.path },
+    ...pageApi(),
   },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Harness>;
@@ -142,11 +131,7 @@ export const IntlEmpty: Story = {
 
 export const IntlNotCertified: Story = {
   name: '国际短信：未通过资质认证（不能发送）',
-  parameters: msw(
-    ...varIntlApi(),
-    ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }),
-    ...sendApi({ calls }),
-  ),
+  parameters: pageApi({ clientOauth: { oauth_status: '未认证' } }),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent(
       '账户未通过资质认证，认证通过后才能发送短信',
@@ -158,8 +143,8 @@ export const IntlNotCertified: Story = {
 export const VariableNotCertified: Story = {
   name: '变量短信：未通过资质认证（不能发送）',
   parameters: {
-    app: { path: '/customer/deliverlayout/variablesms' },
-    ...msw(...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })),
+    app: { path: variableScreen.path },
+    ...pageApi({ clientOauth: { oauth_status: 4 } }),
   },
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('send-not-certified', {}, T)).toBeInTheDocument();
@@ -198,7 +183,8 @@ export const IntlCountries: Story = {
  */
 export const IntlDomesticNumbers: Story = {
   name: '国际短信：86 开头的中国大陆号码提示使用国内短信',
-  parameters: msw(
+  parameters: pageApi(
+    {},
     http.post('/api/send/checkMobileInternational', () =>
       ok({
         internationalPhoneNum: 1,
@@ -210,9 +196,6 @@ export const IntlDomesticNumbers: Story = {
         parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
       }),
     ),
-    ...varIntlApi(),
-    ...consoleApi({ user: both }),
-    ...sendApi({ calls }),
   ),
   play: async ({ canvas: c }) => {
     const box = await c.findByTestId('intl-numbers', {}, T);
@@ -238,11 +221,7 @@ export const IntlDomesticNumbers: Story = {
 /** An account that sends international SMS only (phone_inout_type 1): told, without a link onward. */
 export const IntlDomesticNumbersInternationalOnly: Story = {
   name: '国际短信：86 开头号码（仅国际账户，无国内短信入口）',
-  parameters: msw(
-    ...varIntlApi(),
-    ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }),
-    ...sendApi({ calls }),
-  ),
+  parameters: pageApi({ user: { ...subAccount, phone_inout_type: 1 } }),
   play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
     const hint = await c.findByTestId('intl-domestic-hint', {}, T);
@@ -287,7 +266,7 @@ export const IntlFileMode: Story = {
 
 export const VariableEmpty: Story = {
   name: '变量短信：未选模板',
-  parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
+  parameters: { app: { path: variableScreen.path } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('变量短信发送', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText('请先选择变量模板').length).toBeGreaterThan(0);
@@ -299,7 +278,7 @@ export const VariableEmpty: Story = {
 
 export const VariableTemplatePicked: Story = {
   name: '变量短信：选择变量模板',
-  parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
+  parameters: { app: { path: variableScreen.path } },
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await expect(await body().findByText('选择变量模板', { selector: '.ant-modal-title' }, T)).toBeInTheDocument();
@@ -313,7 +292,7 @@ export const VariableTemplatePicked: Story = {
 
 export const VariableManualScreened: Story = {
   name: '变量短信：手动输入、号码筛选、发送',
-  parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
+  parameters: { app: { path: variableScreen.path } },
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
@@ -340,8 +319,8 @@ export const VariableManualScreened: Story = {
 export const VariableScreening: Story = {
   name: '变量短信：号码筛选中（规格的状态文字）',
   parameters: {
-    app: { path: '/customer/deliverlayout/variablesms' },
-    ...msw(never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })),
+    app: { path: variableScreen.path },
+    ...pageApi({}, never('send/screenPhones')),
   },
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
@@ -356,7 +335,7 @@ export const VariableScreening: Story = {
 
 export const VariableScreenedEmpty: Story = {
   name: '变量短信：筛选后号码为0',
-  parameters: { app: { path: '/customer/deliverlayout/variablesms' } },
+  parameters: { app: { path: variableScreen.path } },
   play: async ({ canvas: c }) => {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);

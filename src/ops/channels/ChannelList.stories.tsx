@@ -24,6 +24,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** the story's calls with the server refusing `action` with `code` and `msg` */
+const refusing = (action: string, code: number, msg: string) =>
+  msw(...channelsApi({ calls, refuse: { [action]: { code, msg } } }), ...shell);
+
 /** the table row of a channel */
 const rowOf = async (canvasElement: HTMLElement, name: string) =>
   (await within(canvasElement).findByText(name, {}, T)).closest('tr') as HTMLElement;
@@ -151,10 +155,7 @@ export const Add: Story = {
 /** The server's parser refuses the address: its message stays in the dialog. */
 export const AddRefused: Story = {
   name: '新增被拒绝（地址有误）',
-  parameters: msw(
-    ...channelsApi({ calls, refuse: { save: { code: 400, msg: '通道设置有误：不支持的协议 ftp' } } }),
-    ...shell,
-  ),
+  parameters: refusing('save', 400, '通道设置有误：不支持的协议 ftp'),
   play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
@@ -219,7 +220,7 @@ export const Pause: Story = {
 /** The server refuses (another 管理员 removed it meanwhile): its message is toasted, the list asked again. */
 export const PauseRefused: Story = {
   name: '暂停被拒绝（通道不存在）',
-  parameters: msw(...channelsApi({ calls, refuse: { pause: { code: 404, msg: '通道不存在' } } }), ...shell),
+  parameters: refusing('pause', 404, '通道不存在'),
   play: async ({ canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(within(main).getByRole('button', { name: /暂\s*停/ }));
@@ -241,7 +242,7 @@ export const Resume: Story = {
 
 export const ResumeRefused: Story = {
   name: '恢复被拒绝',
-  parameters: msw(...channelsApi({ calls, refuse: { resume: { code: 400, msg: entity.fromFile } } }), ...shell),
+  parameters: refusing('resume', 400, entity.fromFile),
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /恢\s*复/ }));
@@ -263,7 +264,7 @@ export const Remove: Story = {
 
 export const RemoveRefused: Story = {
   name: '删除被拒绝',
-  parameters: msw(...channelsApi({ calls, refuse: { remove: { code: 404, msg: '通道不存在' } } }), ...shell),
+  parameters: refusing('remove', 404, '通道不存在'),
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /删\s*除/ }));
@@ -307,7 +308,7 @@ export const RouteNoChannel: Story = {
 /** A number the form's rule refuses is never sent; the server's refusal is shown as it is. */
 export const RouteRefused: Story = {
   name: '路由预览被拒绝',
-  parameters: msw(...channelsApi({ calls, refuse: { route: { code: 400, msg: '号码格式错误' } } }), ...shell),
+  parameters: refusing('route', 400, '号码格式错误'),
   play: async ({ canvasElement }) => {
     const panel = within(await within(canvasElement).findByTestId('route-preview', {}, T));
     const phone = await waitFor(() => panel.getByLabelText(/号码/, { selector: 'input' }), T);

@@ -2,6 +2,7 @@
 import { http, type HttpHandler } from 'msw';
 import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
+import { rowOf } from '@/stories/pageRows';
 
 const counters = {
   workers: 2,
@@ -16,34 +17,32 @@ const counters = {
   statsAt: '2026-11-24 10:15:20',
 };
 
+const channel = rowOf<OperatorChannel>('operator-channel')({
+  source: ChannelSource.Console,
+  carriers: [],
+  international: false,
+  smsTypes: [],
+  priority: 0,
+  weight: 1,
+  maxPerSecond: 0,
+  enabled: true,
+  ...counters,
+});
 export const channelRows: OperatorChannel[] = [
-  {
+  channel({
     name: 'cmcc-main',
     where: 'cmpp://901234@10.0.0.1:7891',
-    source: ChannelSource.Console,
     carriers: [Carrier.Mobile],
-    international: false,
-    smsTypes: [],
-    priority: 0,
     weight: 3,
     maxPerSecond: 500,
-    enabled: true,
     updatedAt: '2026-11-20 09:00:00',
-    ...counters,
-  },
-  {
+  }),
+  channel({
     name: 'unicom-telecom',
     where: 'smpp://sys02@10.0.0.2:2775',
-    source: ChannelSource.Console,
     carriers: [Carrier.Unicom, Carrier.Telecom],
-    international: false,
     smsTypes: [SmsType.VerificationCode, SmsType.Notification],
-    priority: 0,
-    weight: 1,
-    maxPerSecond: 0,
-    enabled: true,
     updatedAt: '2026-11-21 14:30:00',
-    ...counters,
     submitted: 7_305,
     accepted: 7_301,
     refused: 4,
@@ -51,21 +50,13 @@ export const channelRows: OperatorChannel[] = [
     unconfirmed: 0,
     receipts: 7_240,
     latencyMs: 57,
-  },
-  {
+  }),
+  channel({
     name: 'backup',
     where: 'smpp://backup@10.0.0.9:2775',
-    source: ChannelSource.Console,
-    carriers: [],
-    international: false,
-    smsTypes: [],
     priority: 1,
-    weight: 1,
-    maxPerSecond: 0,
     enabled: false,
     updatedAt: '2026-11-24 08:12:40',
-    ...counters,
-    workers: 2,
     bound: 0,
     submitted: 1_204,
     accepted: 1_180,
@@ -75,20 +66,13 @@ export const channelRows: OperatorChannel[] = [
     receipts: 1_170,
     latencyMs: 88,
     statsAt: '2026-11-24 08:12:30',
-  },
-  {
+  }),
+  channel({
     name: 'intl',
     where: 'smpps://intl77@intl.example.com:3550',
     source: ChannelSource.File,
-    carriers: [],
     international: true,
-    smsTypes: [],
-    priority: 0,
-    weight: 1,
     maxPerSecond: 50,
-    enabled: true,
-    ...counters,
-    workers: 2,
     bound: 1,
     submitted: 96,
     accepted: 96,
@@ -97,21 +81,15 @@ export const channelRows: OperatorChannel[] = [
     unconfirmed: 0,
     receipts: 90,
     latencyMs: 212,
-  },
+  }),
 ];
 
 /** a fresh platform: no channel, everything over the embedded simulator */
-export const defaultLinkRow: OperatorChannel = {
+export const defaultLinkRow: OperatorChannel = channel({
   name: '',
   where: '内置模拟器',
   source: ChannelSource.Default,
-  carriers: [],
   international: true,
-  smsTypes: [],
-  priority: 0,
-  weight: 1,
-  maxPerSecond: 0,
-  enabled: true,
   workers: 1,
   bound: 1,
   submitted: 12,
@@ -121,8 +99,7 @@ export const defaultLinkRow: OperatorChannel = {
   unconfirmed: 0,
   receipts: 11,
   latencyMs: 6,
-  statsAt: '2026-11-24 10:15:20',
-};
+});
 
 export const routeAnswer: RoutePreview = {
   carrier: Carrier.Mobile,

@@ -27,6 +27,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** the story's calls with the server refusing `action` with `code` and `msg` */
+const refusing = (action: string, code: number, msg: string) =>
+  msw(...customerApi({ calls, refuse: { [action]: { code, msg } } }), ...shell);
+
 /** the account's row (its 账户 cell; an agent's clientid shows in its sub-accounts' 所属代理商 too) */
 const rowOf = async (c: ReturnType<typeof within>, clientid: string) =>
   (await c.findAllByText(clientid, {}, T))
@@ -122,10 +126,7 @@ export const Freeze: Story = {
 
 export const FreezeRefused: Story = {
   name: '冻结被拒绝',
-  parameters: msw(
-    ...customerApi({ calls, refuse: { freeze: { code: 409, msg: '只有正常状态的账户可以冻结' } } }),
-    ...shell,
-  ),
+  parameters: refusing('freeze', 409, '只有正常状态的账户可以冻结'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
     const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
@@ -152,10 +153,7 @@ export const Unfreeze: Story = {
 
 export const UnfreezeRefused: Story = {
   name: '解冻被拒绝',
-  parameters: msw(
-    ...customerApi({ calls, refuse: { unfreeze: { code: 409, msg: '只有冻结状态的账户可以解冻' } } }),
-    ...shell,
-  ),
+  parameters: refusing('unfreeze', 409, '只有冻结状态的账户可以解冻'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
     const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
@@ -182,7 +180,7 @@ export const Unlock: Story = {
 
 export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
-  parameters: msw(...customerApi({ calls, refuse: { unlock: { code: 404, msg: '账户不存在' } } }), ...shell),
+  parameters: refusing('unlock', 404, '账户不存在'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     const before = listCalls();
@@ -213,10 +211,7 @@ export const ResetPassword: Story = {
 
 export const ResetPasswordRefused: Story = {
   name: '重置密码被拒绝（没有邮箱）',
-  parameters: msw(
-    ...customerApi({ calls, refuse: { 'reset-password': { code: 400, msg: '该账户没有邮箱，无法发送新密码' } } }),
-    ...shell,
-  ),
+  parameters: refusing('reset-password', 400, '该账户没有邮箱，无法发送新密码'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
@@ -273,10 +268,7 @@ export const CreditInvalid: Story = {
 
 export const CreditRefused: Story = {
   name: '调整额度被拒绝（余额不足）',
-  parameters: msw(
-    ...customerApi({ calls, refuse: { credit: { code: 409, msg: '余额不足，当前余额 5.00 元' } } }),
-    ...shell,
-  ),
+  parameters: refusing('credit', 409, '余额不足，当前余额 5.00 元'),
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement, 'a10011');
     await userEvent.type(await field(dialog, /金额/, 'input'), '-100');
@@ -339,10 +331,7 @@ export const LoginAs: Story = {
 
 export const LoginAsRefused: Story = {
   name: '以该账户登录被拒绝',
-  parameters: msw(
-    ...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }),
-    ...shell,
-  ),
+  parameters: refusing('login-as', 500, '账户已冻结，请先解冻'),
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');

@@ -2,64 +2,57 @@
 import { http, type HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
+import { rowOf } from '@/stories/pageRows';
 
+const customer = rowOf<OperatorCustomer>('operator-customer')({
+  userType: UserType.SubAccount,
+  agent: 'a10023',
+  operationMode: OperationMode.Package,
+  status: AccountStatus.Active,
+  oauthStatus: OauthStatus.Certified,
+  locked: false,
+});
+const agent = { userType: UserType.Agent, agent: '' };
 export const customerRows: OperatorCustomer[] = [
-  {
+  customer({
+    ...agent,
     clientid: 'a10023',
-    userType: UserType.Agent,
-    agent: '',
     name: '杭州信达网络科技有限公司',
     mobile: '13912345678',
     email: 'ops@xinda.example.com',
-    operationMode: OperationMode.Package,
     balance: '12800.00',
-    status: AccountStatus.Active,
-    oauthStatus: OauthStatus.Certified,
-    locked: false,
     createTime: '2026-10-08 10:22:31',
-  },
-  {
+  }),
+  customer({
     clientid: 'b20031',
-    userType: UserType.SubAccount,
-    agent: 'a10023',
     name: '晓明花店',
     mobile: '13712340031',
     email: 'chen@huadian.example.com',
-    operationMode: OperationMode.Package,
     balance: '356.40',
-    status: AccountStatus.Active,
-    oauthStatus: OauthStatus.Certified,
     locked: true,
     createTime: '2026-11-02 15:40:09',
-  },
-  {
+  }),
+  customer({
     clientid: 'b20002',
-    userType: UserType.SubAccount,
-    agent: 'a10023',
     name: '易购优选',
     mobile: '13612340002',
     email: '',
-    operationMode: OperationMode.Package,
     balance: '0.00',
     status: AccountStatus.Frozen,
     oauthStatus: OauthStatus.Pending,
-    locked: false,
     createTime: '2026-10-21 09:05:44',
-  },
-  {
+  }),
+  customer({
+    ...agent,
     clientid: 'a10011',
-    userType: UserType.Agent,
-    agent: '',
     name: '上海优品电商有限公司',
     mobile: '13512340011',
     email: 'finance@youpin.example.com',
     operationMode: OperationMode.DirectCharge,
     balance: '5.00',
-    status: AccountStatus.Active,
     oauthStatus: OauthStatus.Uncertified,
-    locked: false,
     createTime: '2026-09-14 18:30:00',
-  },
+  }),
 ];
 
 /** a row action's path's last part: freeze, unfreeze, unlock, reset-password, credit, login-as */

@@ -15,6 +15,7 @@ import {
   type ReviewTemplate,
 } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
+import { rowOf } from '@/stories/pageRows';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
 const licence = (title: string, colour: string) =>
@@ -25,143 +26,112 @@ const IMAGES: Record<string, string> = {
   'id.png': licence('居民身份证', '#d46b08'),
 };
 
+const files = (...names: string[]) => names.map((n) => `/api/operator/files/2026/11/${n}`);
+const certification = rowOf<ReviewCertification>('review-certification')({
+  userType: UserType.Agent,
+  certType: CertType.Enterprise,
+  images: files('front.png', 'back.png'),
+  state: AuthStatus.Pending,
+  remark: '',
+  reviewedAt: '',
+  reviewedBy: '',
+});
 export const certificationRows: ReviewCertification[] = [
-  {
+  certification({
     id: 31,
     clientid: 'newagent',
-    userType: UserType.Agent,
-    certType: CertType.Enterprise,
     company: '深圳市张伟网络科技有限公司',
     idNbr: '91440300MA5G1234XY',
-    images: ['/api/operator/files/2026/11/front.png', '/api/operator/files/2026/11/back.png'],
-    state: AuthStatus.Pending,
-    remark: '',
     submittedAt: '2026-11-24 09:12:03',
-    reviewedAt: '',
-    reviewedBy: '',
-  },
-  {
+  }),
+  certification({
     id: 29,
     clientid: 'b20031',
     userType: UserType.SubAccount,
     certType: CertType.Personal,
     company: '陈晓明',
     idNbr: '110101199003074518',
-    images: ['/api/operator/files/2026/11/id.png'],
-    state: AuthStatus.Pending,
-    remark: '',
+    images: files('id.png'),
     submittedAt: '2026-11-24 10:40:51',
-    reviewedAt: '',
-    reviewedBy: '',
-  },
-  {
+  }),
+  certification({
     id: 27,
     clientid: 'a10023',
-    userType: UserType.Agent,
-    certType: CertType.Enterprise,
     company: '杭州信达网络科技有限公司',
     idNbr: '91330106MA2B7K8Q1C',
-    images: ['/api/operator/files/2026/11/front.png'],
+    images: files('front.png'),
     state: AuthStatus.Rejected,
     remark: '营业执照图片不清晰，请上传原件照片',
     submittedAt: '2026-11-22 15:03:44',
     reviewedAt: '2026-11-22 16:20:10',
     reviewedBy: 'reviewer1',
-  },
-  {
+  }),
+  certification({
     id: 24,
     clientid: 'a10011',
-    userType: UserType.Agent,
-    certType: CertType.Enterprise,
     company: '上海优品电商有限公司',
     idNbr: '91310115MA1K4XYZ2P',
-    images: ['/api/operator/files/2026/11/front.png', '/api/operator/files/2026/11/back.png'],
     state: AuthStatus.Certified,
-    remark: '',
     submittedAt: '2026-11-20 11:15:09',
     reviewedAt: '2026-11-20 14:02:37',
     reviewedBy: 'operator1',
-  },
+  }),
 ];
 
+const sign = rowOf<ReviewSign>('review-sign')({
+  clientid: 'b20002',
+  state: SignState.Pending,
+  cause: '',
+  reviewedBy: '',
+});
 export const signRows: ReviewSign[] = [
-  {
-    id: 112,
-    clientid: 'client1',
-    sign: '云讯优选',
-    remarks: '会员营销',
-    state: SignState.Pending,
-    cause: '',
-    createTime: '2026-11-24 09:30:00',
-    reviewedBy: '',
-  },
-  {
-    id: 113,
-    clientid: 'b20031',
-    sign: '晓明花店',
-    remarks: '订单通知',
-    state: SignState.Pending,
-    cause: '',
-    createTime: '2026-11-24 11:02:18',
-    reviewedBy: '',
-  },
-  {
+  sign({ id: 112, clientid: 'client1', sign: '云讯优选', remarks: '会员营销', createTime: '2026-11-24 09:30:00' }),
+  sign({ id: 113, clientid: 'b20031', sign: '晓明花店', remarks: '订单通知', createTime: '2026-11-24 11:02:18' }),
+  sign({
     id: 104,
-    clientid: 'b20002',
     sign: '易购优选',
     remarks: '新品牌，商标注册中',
     state: SignState.Rejected,
     cause: '签名与企业名称不符，请补充商标注册证或授权书',
     createTime: '2026-11-10 16:03:11',
     reviewedBy: 'reviewer1',
-  },
-  {
+  }),
+  sign({
     id: 101,
-    clientid: 'b20002',
     sign: '好易购',
     remarks: '订单及物流通知',
     state: SignState.Approved,
-    cause: '',
     createTime: '2026-10-12 14:20:08',
     reviewedBy: 'operator1',
-  },
+  }),
 ];
 
+const template = rowOf<ReviewTemplate>('review-template')({
+  clientid: 'client1',
+  sign: '好易购',
+  templateType: TemplateType.Variable,
+  state: TemplateAuditState.Pending,
+  remark: '',
+  reviewedBy: '',
+});
 export const templateRows: ReviewTemplate[] = [
-  {
-    id: 58,
-    clientid: 'client1',
-    sign: '好易购',
-    content: '您的订单{1}已发货，快递单号{2}，请注意查收。',
-    templateType: TemplateType.Variable,
-    state: TemplateAuditState.Pending,
-    remark: '',
-    createTime: '2026-11-24 08:45:10',
-    reviewedBy: '',
-  },
-  {
+  template({ id: 58, content: '您的订单{1}已发货，快递单号{2}，请注意查收。', createTime: '2026-11-24 08:45:10' }),
+  template({
     id: 59,
-    clientid: 'client1',
-    sign: '好易购',
     content: '双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订',
     templateType: TemplateType.Fixed,
-    state: TemplateAuditState.Pending,
-    remark: '',
     createTime: '2026-11-24 09:05:33',
-    reviewedBy: '',
-  },
-  {
+  }),
+  template({
     id: 51,
     clientid: 'b20031',
     sign: '晓明花店',
     content: '您的验证码为{1}，5分钟内有效，请勿泄露给他人。',
-    templateType: TemplateType.Variable,
     state: TemplateAuditState.Approved,
-    remark: '',
     createTime: '2026-11-18 10:00:00',
     reviewedBy: 'reviewer1',
-  },
-  {
+  }),
+  template({
     id: 47,
     clientid: 'b20002',
     sign: '易购优选',
@@ -171,25 +141,27 @@ export const templateRows: ReviewTemplate[] = [
     remark: '含短链接且未标明退订方式',
     createTime: '2026-11-15 13:22:41',
     reviewedBy: 'operator1',
-  },
+  }),
 ];
 
+const invoice = rowOf<ReviewInvoice>('review-invoice')({
+  clientid: 'agent1',
+  invoiceType: InvoiceType.ElectronicVatSpecial,
+  invoiceHead: '深圳市云讯通信有限公司',
+  status: InvoiceStatus.Pending,
+  reason: '',
+  express: '',
+  reviewedBy: '',
+});
 export const invoiceRows: ReviewInvoice[] = [
-  {
+  invoice({
     id: 12,
     invoiceNo: 'FP202611240001',
-    clientid: 'agent1',
-    invoiceType: InvoiceType.ElectronicVatSpecial,
     invoiceAmount: '12800.00',
-    invoiceHead: '深圳市云讯通信有限公司',
-    status: InvoiceStatus.Pending,
     next: [InvoiceStatus.Rejected, InvoiceStatus.Issuing],
-    reason: '',
-    express: '',
     createTime: '2026-11-24 10:05:00',
-    reviewedBy: '',
-  },
-  {
+  }),
+  invoice({
     id: 11,
     invoiceNo: 'FP202611230002',
     clientid: 'client1',
@@ -198,25 +170,19 @@ export const invoiceRows: ReviewInvoice[] = [
     invoiceHead: '苏州好易购电子商务有限公司',
     status: InvoiceStatus.Issuing,
     next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed],
-    reason: '',
-    express: '',
     createTime: '2026-11-23 15:40:12',
     reviewedBy: 'reviewer1',
-  },
-  {
+  }),
+  invoice({
     id: 9,
     invoiceNo: 'FP202611200001',
-    clientid: 'agent1',
-    invoiceType: InvoiceType.ElectronicVatSpecial,
     invoiceAmount: '6000.00',
-    invoiceHead: '深圳市云讯通信有限公司',
     status: InvoiceStatus.Mailed,
     next: [InvoiceStatus.Returned],
-    reason: '',
     express: '顺丰速运 SF1234567890',
     createTime: '2026-11-20 09:12:00',
     reviewedBy: 'operator1',
-  },
+  }),
 ];
 
 const isPending = {

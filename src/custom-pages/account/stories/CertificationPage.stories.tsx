@@ -5,15 +5,20 @@ import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, withApp } from '@/stories/withApp';
 import { fail } from '@/stories/mockApi';
 import CertificationPage, { ReCertificationPage } from '../CertificationPage';
-import { accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
+import { pathOf } from '@/stories/pageRows';
+import { PNG, accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
 
 const posted: Record<string, Record<string, string>[]> = {};
+const AUTH = pathOf('account_info_auth');
+const RE = pathOf('account_info_auth_re');
+/** the form opened at 企业认证 */
+const ENTERPRISE = pathOf('account_info_auth', '?type=2');
 
 function Screen() {
   return (
     <Routes>
-      <Route path="/account/info/base/auth" element={<CertificationPage />} />
-      <Route path="/account/info/base/auth/re" element={<ReCertificationPage />} />
+      <Route path={AUTH} element={<CertificationPage />} />
+      <Route path={RE} element={<ReCertificationPage />} />
     </Routes>
   );
 }
@@ -22,25 +27,13 @@ const meta = {
   title: 'Account/CertificationPage',
   component: Screen,
   decorators: [withApp],
-  parameters: { app: { path: '/account/info/base/auth' }, msw: { handlers: accountApi({ cert: certNone, posted }) } },
+  parameters: { app: { path: AUTH }, msw: { handlers: accountApi({ cert: certNone, posted }) } },
 } satisfies Meta<typeof Screen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** a tiny real PNG */
-const pngFile = (name = 'licence.png') =>
-  new File(
-    [
-      Uint8Array.from(
-        atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
-        (c) => c.charCodeAt(0),
-      ),
-    ],
-    name,
-    {
-      type: 'image/png',
-    },
-  );
+const pngFile = (name = 'licence.png') => new File([PNG], name, { type: 'image/png' });
 
 async function acceptAgreements(c: ReturnType<typeof within>) {
   for (const box of c.getAllByRole('checkbox')) {
@@ -67,7 +60,7 @@ export const NotCertifiedForm: Story = {
 
 export const EnterpriseForm: Story = {
   name: '未认证：企业认证（证件类型 三证合一/四证合一/组织机构证）',
-  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  parameters: { app: { path: ENTERPRISE } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByRole('radio', { name: '企业认证' }, T)).toBeChecked();
     await expect(c.getByLabelText('公司名称')).toBeInTheDocument();
@@ -83,7 +76,7 @@ export const EnterpriseForm: Story = {
 
 export const ValidationMessages: Story = {
   name: '校验提示（协议、证件号码、公司名称、图片）',
-  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  parameters: { app: { path: ENTERPRISE } },
   play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await acceptAgreements(c);
@@ -98,7 +91,7 @@ export const ValidationMessages: Story = {
 
 export const TooLongValues: Story = {
   name: '校验提示（公司名称、证件号码过长）',
-  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  parameters: { app: { path: ENTERPRISE } },
   play: async ({ canvas: c }) => {
     await c.findByTestId('certification-form', {}, T);
     await acceptAgreements(c);
@@ -119,7 +112,7 @@ export const TooLongValues: Story = {
 export const SubmitShowsPending: Story = {
   name: '上传图片并提交 → 待认证',
   parameters: {
-    app: { path: '/account/info/base/auth?type=2' },
+    app: { path: ENTERPRISE },
     msw: { handlers: accountApi({ cert: certNone, posted, stateful: true }) },
   },
   play: async ({ canvas: c, canvasElement }) => {
@@ -214,7 +207,7 @@ export const Rejected: Story = {
 
 export const ReCertificationRoute: Story = {
   name: '重新认证页（/auth/re）',
-  parameters: { app: { path: '/account/info/base/auth/re' }, msw: { handlers: accountApi({ cert: certRejected }) } },
+  parameters: { app: { path: RE }, msw: { handlers: accountApi({ cert: certRejected }) } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByRole('button', { name: '重新提交认证' }, T)).toBeDisabled();
   },
@@ -222,7 +215,7 @@ export const ReCertificationRoute: Story = {
 
 export const ClientView: Story = {
   name: '子账户资质（?clientId=）',
-  parameters: { app: { path: '/account/info/base/auth?clientId=b20001' } },
+  parameters: { app: { path: `${AUTH}?clientId=b20001` } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('账户 b20001 的资质信息', {}, T)).toBeInTheDocument();
     await expect(c.getByText('上海优品电商有限公司')).toBeInTheDocument();
@@ -231,7 +224,7 @@ export const ClientView: Story = {
 
 export const FetchFailed: Story = {
   name: '获取资质信息失败',
-  parameters: { app: { path: '/account/info/base/auth?clientId=x99999' } },
+  parameters: { app: { path: `${AUTH}?clientId=x99999` } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('获取资质信息失败', {}, T)).toBeInTheDocument();
   },
@@ -295,7 +288,7 @@ const loggedMessages = (spy: { mock: { calls: unknown[][] } }) =>
  */
 export const SelectWithoutPlaceholderChoice: Story = {
   name: '证件类型选择：只有枚举值可选，控制台无默认值警告',
-  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  parameters: { app: { path: ENTERPRISE } },
   beforeEach: () => {
     const spy = spyOn(console, 'error');
     return () => spy.mockRestore();

@@ -2,9 +2,10 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { AgentBaseInfo, CertificationInfo, CurrentUser, EnterpriseBaseInfo } from '@/generated/schemas';
 import { agentPackageMode, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
 
 /** a 1x1 PNG, served for every stored file */
-const PNG = Uint8Array.from(
+export const PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
   (c) => c.charCodeAt(0),
 );
@@ -113,16 +114,11 @@ export interface AccountApiOptions {
   posted?: Record<string, Record<string, string>[]>;
 }
 
-const formOf = async (req: Request) => Object.fromEntries(new URLSearchParams(await req.text()));
-
 export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
   const user = o.user ?? agentUser;
   let cert = o.cert ?? certCertified;
-  const record = async (path: string, req: Request) => {
-    const body = await formOf(req);
-    if (o.posted) (o.posted[path] ??= []).push(body);
-    return body;
-  };
+  // each form posted, kept by its path
+  const { post } = answering(o.posted);
   const hang = async () => {
     if (o.loading) await delay('infinite');
   };
@@ -166,24 +162,19 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
         { countryCode: '1', countryName: '美国' },
       ]),
     ),
-    http.post('/api/userCenter/sendNoPicCode', async ({ request }) => {
-      const b = await record('sendNoPicCode', request);
-      return b.mobile === '13800138001' ? fail(500, '手机号码已存在') : ok(null, '发送成功');
-    }),
-    http.post('/api/admin/info/save', async ({ request }) => {
-      const b = await record('info/save', request);
-      return b.valcode === '000000' ? fail(500, '验证码错误或已过期') : ok(null, '保存成功');
-    }),
-    http.post('/api/admin/baseinfo/edit', async ({ request }) => {
-      const b = await record('baseinfo/edit', request);
-      return b.mobile === '13800138001' ? fail(500, '手机号码已存在') : ok(null, '保存成功');
-    }),
-    http.post('/api/account/updateClient', async ({ request }) => {
-      const b = await record('updateClient', request);
-      return b.email === 'taken@example.com' ? fail(500, '邮箱已存在') : ok(null, '保存成功');
-    }),
-    http.post('/api/password/save', async ({ request }) => {
-      const b = await record('password/save', request);
+    post('/userCenter/sendNoPicCode', 'sendNoPicCode', (b) =>
+      b.mobile === '13800138001' ? fail(500, '手机号码已存在') : ok(null, '发送成功'),
+    ),
+    post('/admin/info/save', 'info/save', (b) =>
+      b.valcode === '000000' ? fail(500, '验证码错误或已过期') : ok(null, '保存成功'),
+    ),
+    post('/admin/baseinfo/edit', 'baseinfo/edit', (b) =>
+      b.mobile === '13800138001' ? fail(500, '手机号码已存在') : ok(null, '保存成功'),
+    ),
+    post('/account/updateClient', 'updateClient', (b) =>
+      b.email === 'taken@example.com' ? fail(500, '邮箱已存在') : ok(null, '保存成功'),
+    ),
+    post('/password/save', 'password/save', (b) => {
       const wrong =
         b.oldPassword === 'Wrong1234' ||
         b.oldPassword === 'a6f1bb0d6d5a7f1e8e7a2cfb0a62f4a1b3ec6f7cbd38a4e6b6fa7f7ff2c1d4b9';
@@ -196,8 +187,7 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
       return ok({ path, url: `/api/files/${path}`, size: 68, type: 'image/png' }, '上传成功');
     }),
     ...(['cer/add', 'cer/edit'] as const).map((p) =>
-      http.post(`/api/admin/${p}`, async ({ request }) => {
-        const b = await record(p, request);
+      post(`/admin/${p}`, p, (b) => {
         if (o.stateful)
           cert = {
             ...certPending,
