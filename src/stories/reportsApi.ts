@@ -15,7 +15,8 @@ import type {
 } from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
-import { answering, rowOf } from './pageRows';
+import { answering } from './pageRows';
+import { rowOf } from './rows';
 import { BUSY } from './listStates';
 import { listOf, type Calls } from './sendApi';
 

@@ -4,14 +4,14 @@
  * from that field's enum in the entity's JSON Schema (schemas/entities/), as the server's
  * serializers fill them, instead of being typed again in each row. Stories only.
  *
- *   const subAccount = rowOf<SubAccountRow>(subAccounts.entity, { client_type: 2, ... });
+ *   const subAccount = rowOf<SubAccountRow>(subAccounts.entity)({ client_type: 2, ... });
  *   export const rows = [subAccount({ client_id: 'c7k2mq', status: 1 }), ...];
  */
 import { enumLabel, schemas } from '@/schema';
 
 /** an entity's labels: [status_str, status, 'account-status'] for each coded field with a twin `_str` / `Str` (operator_code: operatorCodeStr) */
 function labelFields(entity: string): [label: string, field: string, enumName: string][] {
-  const props = schemas.get(entity).properties ?? {};
+  const props = schemas.get(entity.startsWith('entities/') ? entity : `entities/${entity}`).properties ?? {};
   return Object.entries(props).flatMap(([field, p]) => {
     const ref = p.$ref?.match(/enums\/([^/]+)\.json$/)?.[1];
     if (!ref) return [];
@@ -35,7 +35,23 @@ export function labelled<T extends object>(entity: string, row: T): T {
   return r as T;
 }
 
-/** a builder of the rows of `entity` (its schema's key, 'entities/sub-account': a data resource's `entity`): the defaults, then the row's own fields, then the labels they imply */
-export function rowOf<T extends object>(entity: string, defaults: Partial<T>) {
-  return (own: Partial<T> = {}): T => labelled(entity, { ...defaults, ...own } as T);
-}
+/**
+ * A builder of the rows of `entity` (its schema's name, 'send-task', or a data resource's `entity`,
+ * 'entities/sub-account'): the default row `base`, then what one fixture changes (what `base` leaves
+ * out of the type's required fields, each fixture gives), then the labels they imply.
+ *
+ *   const task = rowOf<SendTask>('send-task')({ clientId: 'b20001', status: 3, ... });
+ */
+export const rowOf =
+  <T extends object>(entity: string) =>
+  <B extends Partial<T>>(base: B) =>
+  (
+    ...[diff]: Omit<T, keyof B> extends Record<string, never>
+      ? [diff?: Partial<T>]
+      : [diff: Omit<T, keyof B> & Partial<T>]
+  ): T =>
+    labelled(entity, { ...base, ...diff } as unknown as T);
+
+/** `rows` numbered 1, 2, … in their `rowNum` (the lists' 序号) */
+export const numbered = <T extends { rowNum?: number }>(rows: T[]): T[] =>
+  rows.map((r, i) => ({ ...r, rowNum: i + 1 }));

@@ -15,7 +15,8 @@ import {
   type TimedTask,
 } from '@/generated/schemas';
 import { fail, ok, type Calls } from './mockApi';
-import { answering, numbered, rowOf } from './pageRows';
+import { answering } from './pageRows';
+import { numbered, rowOf } from './rows';
 
 export const sendClients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },

@@ -2,7 +2,7 @@
 import { http, type HttpHandler } from 'msw';
 import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
-import { rowOf } from '@/stories/pageRows';
+import { rowOf } from '@/stories/rows';
 
 const counters = {
   workers: 2,

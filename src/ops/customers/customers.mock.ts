@@ -2,7 +2,7 @@
 import { http, type HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
-import { rowOf } from '@/stories/pageRows';
+import { rowOf } from '@/stories/rows';
 
 const customer = rowOf<OperatorCustomer>('operator-customer')({
   userType: UserType.SubAccount,

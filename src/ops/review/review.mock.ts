@@ -15,7 +15,7 @@ import {
   type ReviewTemplate,
 } from '@/generated/schemas';
 import { fail, listPageOf, ok } from '@/stories/mockApi';
-import { rowOf } from '@/stories/pageRows';
+import { rowOf } from '@/stories/rows';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
 const licence = (title: string, colour: string) =>

@@ -8,7 +8,7 @@ import type { CreditAlarm } from './api';
 import { creditHistories, ownBill } from './data';
 
 /** a line of the agent's own ledger (no order, no payment, not an operator's) */
-const billRow = rowOf<OwnBillRow>(ownBill.entity, { order_id: '', paymentId: '', admin_name: '' });
+const billRow = rowOf<OwnBillRow>(ownBill.entity)({ order_id: '', paymentId: '', admin_name: '' });
 export const billRows: OwnBillRow[] = [
   billRow({
     rownum: 1,
@@ -57,7 +57,7 @@ export const billRows: OwnBillRow[] = [
   }),
 ];
 
-const creditRow = rowOf<CreditHistoryRow>(creditHistories.entity, { endTIme: '', remark: '' });
+const creditRow = rowOf<CreditHistoryRow>(creditHistories.entity)({ endTIme: '', remark: '' });
 export const creditRows: CreditHistoryRow[] = [
   creditRow({
     rownum: 1,

@@ -58,7 +58,7 @@ export const products: Product[] = [
 ];
 
 /** a purchase of the agent's, nationwide */
-const smsBill = rowOf<SmsBill>(data.smsBills.entity, {
+const smsBill = rowOf<SmsBill>(data.smsBills.entity)({
   client_id: 'a10001',
   name: '深圳云讯科技有限公司',
   operator_code_str: '全网',
@@ -94,7 +94,7 @@ export const smsBills: SmsBill[] = [
   }),
 ];
 
-const rebateBill = rowOf<RebateBill>(data.rebateBills.entity, {});
+const rebateBill = rowOf<RebateBill>(data.rebateBills.entity)({});
 export const rebateRows: RebateBill[] = [
   rebateBill({
     rownum: 1,
@@ -138,7 +138,7 @@ export const packageRecords: PurchaseRecord[] = [
 ];
 
 /** a sub-account's move on 2026-11-25 */
-const directRecord = rowOf<DirectPurchaseRecord>(data.directPurchaseRecords.entity, {
+const directRecord = rowOf<DirectPurchaseRecord>(data.directPurchaseRecords.entity)({
   clientid: 'b20001',
   realname: '上海优品电商有限公司',
   consumerDate: '2026-11-25',

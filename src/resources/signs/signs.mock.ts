@@ -7,7 +7,7 @@ import { sendClients } from '@/stories/sendApi';
 import { signs } from './data';
 
 /** a sign (its stateStr from enums/sign-state); youpin and haoyigou: the client it belongs to */
-const sign = rowOf<Sign>(signs.entity, { cause: '' });
+const sign = rowOf<Sign>(signs.entity)({ cause: '' });
 const [youpin, haoyigou] = sendClients.map((c) => ({ clientid: c.clientid, clientName: c.name }));
 
 export const signRows: Sign[] = [

@@ -9,7 +9,7 @@ import { listReply } from '@/stories/listStates';
 import { subAccountFinance, subAccounts } from './data';
 
 /** a customer account of the agent's, prepaid (each row below says how it differs) */
-const subAccount = rowOf<SubAccountRow>(subAccounts.entity, {
+const subAccount = rowOf<SubAccountRow>(subAccounts.entity)({
   status: 1,
   oauth_status: 3,
   client_type: 2,
