@@ -277,7 +277,7 @@ export class ReviewService {
         invoiceAmount: r.invoice_amount,
         invoiceHead: r.invoice_head,
         status: r.status,
-        next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
+        next: INVOICE_TRANSITIONS[r.status] ?? [],
         reason: r.audit_fail_cause,
         express: [r.express_company, r.express_order].filter(Boolean).join(' '),
         createTime: formatDateTime(r.create_time),
