@@ -397,7 +397,7 @@ export class ReviewService {
 
   async invoiceStatus(
     who: Actor,
-    d: { id: number; status: number; reason?: string; expressCompany?: string; expressNo?: string },
+    d: { id: number; status: InvoiceStatus; reason?: string; expressCompany?: string; expressNo?: string },
   ): Promise<string> {
     const now = this.ctx.now();
     return this.tx(async (trx) => {
