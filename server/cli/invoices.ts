@@ -4,6 +4,7 @@
  * (server/modules/invoice/service.ts TRANSITIONS; docs/api-invoice.md).
  */
 import { formatDateTime } from '../lib/time';
+import { InvoiceStatus } from '../../common/generated/schemas';
 import { InvoiceStatusError, setInvoiceStatus } from '../modules/invoice';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 import statusEnum from '../../schemas/enums/invoice-status.json';
@@ -12,10 +13,12 @@ import typeEnum from '../../schemas/enums/invoice-type.json';
 const STATUS = new Map<number, string>(statusEnum.oneOf.map((o) => [o.const, o.title]));
 const TYPE = new Map<number, string>(typeEnum.oneOf.map((o) => [o.const, o.title]));
 
-const statusArg = (v: string | undefined) => {
-  if (v === undefined || !/^[0-5]$/.test(v))
+/** '0' … '5': one of enums/invoice-status */
+const statusArg = (v: string | undefined): InvoiceStatus => {
+  const status = Object.values(InvoiceStatus).find((s) => String(s) === v);
+  if (status === undefined)
     throw new UsageError(`状态须为 0-5：${[...STATUS].map(([k, t]) => `${k} ${t}`).join('，')}`);
-  return Number(v);
+  return status;
 };
 
 /** `--name value` options after the positional arguments. */

@@ -145,7 +145,7 @@ export function installAccess(app: FastifyInstance, sessions: SessionService, op
       const operatorGuard = async (req: Parameters<OperatorSessions['resolve']>[0]) => {
         const s = await operators.resolve(req);
         if (!s) throw errors.timeout();
-        if (roles && !roles.includes(s.operator.role as OperatorRole)) throw errors.forbidden();
+        if (roles && !roles.includes(s.operator.role)) throw errors.forbidden();
       };
       const before = opts.preValidation;
       opts.preValidation = [

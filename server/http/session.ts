@@ -25,7 +25,7 @@ import { AccountStatus } from '../../common/generated/schemas';
 export const SESSION_COOKIE = 'sid';
 export const REMEMBER_COOKIE = 'remember';
 /** account statuses that may hold a session (7 = locked by failed logins elsewhere: sessions stay) */
-export const SESSION_STATUSES: number[] = [AccountStatus.Active, AccountStatus.Locked];
+export const SESSION_STATUSES: AccountStatus[] = [AccountStatus.Active, AccountStatus.Locked];
 /** refresh the sliding expiry at most this often (keeps GET /login/timeout to one read) */
 const TOUCH_EVERY_MS = 60_000;
 

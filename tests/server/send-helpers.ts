@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Client, TestServer } from './harness';
+import type { ProductType } from '../../common/generated/schemas';
 import { runCommand } from '../../server/cli/operator-channel';
 
 export async function as(server: TestServer, who: string): Promise<Client> {
@@ -40,7 +41,7 @@ export async function poolViolations(s: TestServer) {
   return r.rows;
 }
 
-export async function remaining(s: TestServer, clientid: string, productType?: number): Promise<number> {
+export async function remaining(s: TestServer, clientid: string, productType?: ProductType): Promise<number> {
   let q = db(s)
     .selectFrom('product_pools as p')
     .innerJoin('accounts as a', 'a.id', 'p.account_id')

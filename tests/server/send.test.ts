@@ -25,6 +25,7 @@ import {
 import { allocatePools, settleRefunds } from '../../server/modules/billing';
 import { fillsTemplate } from '../../server/modules/send/service';
 import ExcelJS from 'exceljs';
+import type { ProductType } from '../../common/generated/schemas';
 
 const CODE_TPL = '您的好易购登录验证码为';
 const codeContent = (code = '123456') => `您的好易购登录验证码为${code}，5分钟内有效，请勿告诉他人。`;
@@ -46,7 +47,7 @@ describe('fillsTemplate', () => {
 
 describe('allocatePools', () => {
   const day = (n: number) => new Date(Date.UTC(2027, 0, n));
-  const pool = (id: number, product_type: number, operator_code: number, remaining: number, due: number) => ({
+  const pool = (id: number, product_type: ProductType, operator_code: number, remaining: number, due: number) => ({
     id,
     product_type,
     operator_code,

@@ -9,13 +9,7 @@ import { LOGIN_MESSAGES, type AuthService } from './service';
 import type { SessionService } from '../../http/session';
 import type { OperatorSessions } from '../../http/operator-session';
 import type { Operator } from '../../db/types';
-import {
-  OauthStatus,
-  OperationMode,
-  UserType,
-  type CurrentUser,
-  type OperatorRole,
-} from '../../../common/generated/schemas';
+import { OauthStatus, OperationMode, UserType, type CurrentUser } from '../../../common/generated/schemas';
 
 const TAG = '会话与登录';
 
@@ -27,7 +21,7 @@ function operatorUser(o: Operator): CurrentUser {
     name: o.name,
     operation_mode: OperationMode.DirectCharge,
     oauth_status: OauthStatus.Certified,
-    role: o.role as OperatorRole,
+    role: o.role,
   };
 }
 

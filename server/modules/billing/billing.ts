@@ -79,7 +79,7 @@ export function ceilCent(v: MoneyValue | string | number): MoneyValue {
 }
 
 /** Product types a send of this SMS type draws from, preferred first. */
-export function productTypesFor(smstype: number): number[] {
+export function productTypesFor(smstype: number): ProductType[] {
   if (smstype === SmsType.VerificationCode) return [ProductType.VerificationCode, ProductType.Industry];
   if (smstype === SmsType.Notification) return [ProductType.Notification, ProductType.Industry];
   if (smstype === SmsType.Marketing) return [ProductType.Marketing];
@@ -150,7 +150,7 @@ const isPostpaid = (p: { accountId: number; payerId: number }) => p.accountId !=
 
 interface PoolRow {
   id: number;
-  product_type: number;
+  product_type: ProductType;
   operator_code: number;
   remaining: number;
   due_time: Date;

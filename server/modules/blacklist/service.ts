@@ -46,7 +46,7 @@ type Row = {
   id: number;
   account_id: number | null;
   phone: string;
-  source: number;
+  source: BlacklistSource;
   remark: string;
   created_by: string;
   created_at: Date;
@@ -109,7 +109,7 @@ export class BlacklistService {
       clientid: a?.clientid ?? '',
       clientName: a?.name ?? '',
       phone: r.phone,
-      source: r.source as BlacklistSource,
+      source: r.source,
       remark: r.remark,
       createdBy: r.created_by,
       createDate: formatDateTime(r.created_at),

@@ -31,7 +31,7 @@ export const phoneInoutTypeSql = sql<number>`(case when phone_inout_type between
   else ${sql.lit(PhoneInoutType.Domestic)} end)`;
 
 /** accounts that no longer count as usable (cancelled) */
-const HIDDEN_STATUSES: number[] = [AccountStatus.Closed];
+const HIDDEN_STATUSES: AccountStatus[] = [AccountStatus.Closed];
 
 export class ClientsService {
   constructor(private readonly ctx: AppContext) {}

@@ -70,7 +70,7 @@ export const HELD_STATUSES: number[] = [InvoiceStatus.Pending, InvoiceStatus.Iss
  * issuing); 3 → 2 (reject) or 4 (issued: mailed / e-mailed; a VAT invoice needs the express company
  * and number); 4 → 5 (returned, optional reason). 0 → 1 is the applicant's own cancel.
  */
-export const TRANSITIONS: Record<number, number[]> = {
+export const TRANSITIONS: Record<number, InvoiceStatus[]> = {
   [InvoiceStatus.Pending]: [InvoiceStatus.Rejected, InvoiceStatus.Issuing],
   [InvoiceStatus.Issuing]: [InvoiceStatus.Rejected, InvoiceStatus.Mailed],
   [InvoiceStatus.Mailed]: [InvoiceStatus.Returned],
@@ -438,7 +438,7 @@ export class InvoiceStatusError extends Error {}
 export async function setInvoiceStatus(
   ctx: { db: Db; now: () => Date },
   id: number,
-  to: number,
+  to: InvoiceStatus,
   opts: { reason?: string; expressCompany?: string; expressNo?: string; by?: string } = {},
 ): Promise<{ from: number; to: number; invoiceNo: string }> {
   const cur = await ctx.db

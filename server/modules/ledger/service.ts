@@ -171,7 +171,7 @@ export class LedgerService {
       if (prev.op !== op || prev.account_id !== sub.id || !new Money(prev.amount).eq(amount)) {
         throw errors.refused('请求编号已用于另一笔操作，请刷新后重试');
       }
-      return (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as TransferResult;
+      return typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result;
     };
     const first = await replay();
     if (first) return first;

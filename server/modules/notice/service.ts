@@ -25,7 +25,7 @@ function toRow(r: {
   id: number;
   notice_name: string;
   notice_content: string;
-  is_top: number;
+  is_top: YesNo;
   release_time: Date;
 }): NoticeRow {
   const t = formatDateTime(r.release_time);
@@ -33,7 +33,7 @@ function toRow(r: {
     id: r.id,
     noticeName: r.notice_name,
     noticeContent: r.notice_content,
-    isTop: r.is_top as YesNo,
+    isTop: r.is_top,
     releaseTime: t,
     releaseTimeToStr: t,
   };

@@ -64,7 +64,7 @@ export function doneNotBefore(done: Date | string, submitted: Date | string | nu
   return new Date(done).getTime() < new Date(submitted).getTime() ? submitted : done;
 }
 
-const parseJson = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
 
 export class OpenApiService {
   constructor(
@@ -94,7 +94,7 @@ export class OpenApiService {
         .executeTakeFirst();
       if (!row) return null;
       if (row.request_hash !== hash) throw apiError('IDEMPOTENCY_CONFLICT');
-      return { answer: parseJson(row.answer) as SendAnswer, replayed: true };
+      return { answer: parseJson(row.answer), replayed: true };
     };
     const before = await stored();
     if (before) return before;

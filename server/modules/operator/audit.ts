@@ -86,13 +86,13 @@ export async function auditList(ctx: AppContext, f: AuditLogFilter & CurrentPagi
     id: r.id,
     at: formatDateTime(r.at),
     operator: r.operator_name,
-    action: r.action as AuditAction,
+    action: r.action,
     target: r.target,
     targetId: r.target_id,
     clientid: r.clientid ?? '',
     // written by audit() from objects only
-    ...(r.before !== null ? { before: r.before as Record<string, unknown> } : {}),
-    ...(r.after !== null ? { after: r.after as Record<string, unknown> } : {}),
+    ...(r.before !== null ? { before: r.before } : {}),
+    ...(r.after !== null ? { after: r.after } : {}),
     remark: r.remark,
   }));
   return listPage(list, total, paging);

@@ -22,8 +22,6 @@ import {
   AccountStatus,
   BillPaymentType,
   UserType,
-  type OauthStatus,
-  type OperationMode,
   type OperatorCustomer,
   type OperatorCustomerFilter,
 } from '../../../common/generated/schemas';
@@ -97,15 +95,15 @@ export class CustomerService {
     );
     const list: OperatorCustomer[] = rows.map((r) => ({
       clientid: r.clientid,
-      userType: r.user_type as UserType,
+      userType: r.user_type,
       agent: r.agent ?? '',
       name: r.name,
       mobile: r.mobile,
       email: r.email,
-      operationMode: r.operation_mode as OperationMode,
+      operationMode: r.operation_mode,
       balance: new Money(r.balance).toFixed(2),
-      status: effectiveStatus(r, now) as AccountStatus,
-      oauthStatus: r.oauth_status as OauthStatus,
+      status: effectiveStatus(r, now),
+      oauthStatus: r.oauth_status,
       locked: !!r.locked || r.status === AccountStatus.Locked,
       createTime: formatDateTime(r.create_time),
     }));

@@ -17,16 +17,12 @@ import {
   InvoiceStatus,
   SignState,
   TemplateAuditState,
-  type CertType,
-  type InvoiceType,
   type ReviewCertification,
   type ReviewCounts,
   type ReviewFilter,
   type ReviewInvoice,
   type ReviewSign,
   type ReviewTemplate,
-  type TemplateType,
-  type UserType,
 } from '../../../common/generated/schemas';
 import { reviewCertification, ReviewError } from '../account';
 import { reviewSign } from '../sign';
@@ -136,15 +132,15 @@ export class ReviewService {
       (r): ReviewCertification => ({
         id: r.id,
         clientid: r.clientid,
-        userType: r.user_type as UserType,
-        certType: r.cert_type as CertType,
+        userType: r.user_type,
+        certType: r.cert_type,
         company: r.company,
         idNbr: r.id_nbr,
         images: r.img_url
           .split('|')
           .filter(Boolean)
           .map((p) => OPERATOR_FILES_URL + p.split('/').map(encodeURIComponent).join('/')),
-        state: r.state as AuthStatus,
+        state: r.state,
         remark: r.remark,
         submittedAt: formatDateTime(r.submitted_at),
         reviewedAt: formatDateTime(r.reviewed_at),
@@ -180,7 +176,7 @@ export class ReviewService {
       clientid: r.clientid,
       sign: r.sign,
       remarks: r.remarks,
-      state: r.state as SignState,
+      state: r.state,
       cause: r.cause,
       createTime: formatDateTime(r.create_time),
       reviewedBy: r.reviewed_by,
@@ -226,8 +222,8 @@ export class ReviewService {
         clientid: r.clientid,
         sign: r.sign,
         content: r.content,
-        templateType: r.template_type as TemplateType,
-        state: r.state as TemplateAuditState,
+        templateType: r.template_type,
+        state: r.state,
         remark: r.remark,
         createTime: formatDateTime(r.create_time),
         reviewedBy: r.reviewed_by,
@@ -277,11 +273,11 @@ export class ReviewService {
         id: r.id,
         invoiceNo: r.invoice_no,
         clientid: r.clientid,
-        invoiceType: r.invoice_type as InvoiceType,
+        invoiceType: r.invoice_type,
         invoiceAmount: r.invoice_amount,
         invoiceHead: r.invoice_head,
-        status: r.status as InvoiceStatus,
-        next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
+        status: r.status,
+        next: INVOICE_TRANSITIONS[r.status] ?? [],
         reason: r.audit_fail_cause,
         express: [r.express_company, r.express_order].filter(Boolean).join(' '),
         createTime: formatDateTime(r.create_time),
@@ -401,7 +397,7 @@ export class ReviewService {
 
   async invoiceStatus(
     who: Actor,
-    d: { id: number; status: number; reason?: string; expressCompany?: string; expressNo?: string },
+    d: { id: number; status: InvoiceStatus; reason?: string; expressCompany?: string; expressNo?: string },
   ): Promise<string> {
     const now = this.ctx.now();
     return this.tx(async (trx) => {

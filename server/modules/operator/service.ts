@@ -66,8 +66,8 @@ export class OperatorService {
     return {
       id: o.id,
       name: o.name,
-      role: o.role as OperatorRole,
-      status: o.status as OperatorStatus,
+      role: o.role,
+      status: o.status,
       totpEnabled: o.totp_enabled,
       createdAt: formatDateTime(o.created_at),
       lastLoginAt: formatDateTime(o.last_login_at),
@@ -94,8 +94,8 @@ export class OperatorService {
   ): Promise<OperatorAdded> {
     const name = input.name.trim();
     if (!OPERATOR_NAME.test(name)) throw new ApiError(400, OPERATOR_MESSAGES.badName);
-    if (![OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin].includes(input.role as OperatorRole))
-      throw new ApiError(400, OPERATOR_MESSAGES.badRole);
+    const roles: readonly number[] = [OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin];
+    if (!roles.includes(input.role)) throw new ApiError(400, OPERATOR_MESSAGES.badRole);
     const withTotp = input.totp ?? input.role === OperatorRole.Admin;
     const secret = withTotp ? new Secret({ size: 20 }).base32 : '';
     const hash = await hashDigest(input.digest);

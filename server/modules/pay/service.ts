@@ -39,6 +39,7 @@ import {
   BillPaymentType,
   PayOrderState,
   UserType,
+  type PaymentMode,
   type PayOrder,
   type PayOrderFilter,
 } from '../../../common/generated/schemas';
@@ -50,8 +51,8 @@ import { payApiBase } from './config';
 import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
 
 /** states an order can still be paid in */
-const OPEN_STATES = [PayOrderState.Unpaid, PayOrderState.Submitted] as number[];
-const PAID_STATES = [PayOrderState.Paid, PayOrderState.PaidAlt] as number[];
+const OPEN_STATES: readonly PayOrderState[] = [PayOrderState.Unpaid, PayOrderState.Submitted];
+const PAID_STATES: readonly PayOrderState[] = [PayOrderState.Paid, PayOrderState.PaidAlt];
 export const EXPIRED_REMARK = '超时未支付，订单已关闭';
 export const PAY_SUBJECT = '短信平台账户在线充值';
 /** the ledger kind of an online recharge (enums/bill-payment-type: 11 在线充值) */
@@ -59,7 +60,7 @@ export const ONLINE_RECHARGE_KIND = BillPaymentType.OnlineRecharge;
 /** the mark of sandbox money in the ledger remark and the pay-order list */
 export const SANDBOX_MARK = '沙箱';
 /** The states a list's 支付状态 filter means: 2 and 5 are both 支付成功. */
-export function statesOf(state: number | undefined): number[] | undefined {
+export function statesOf(state: PayOrderState | undefined): readonly PayOrderState[] | undefined {
   if (state === undefined) return undefined;
   return PAID_STATES.includes(state) ? PAID_STATES : [state];
 }
@@ -79,10 +80,10 @@ type OrderRow = {
   payment_id: string;
   account_id: number;
   amount: string;
-  payment_mode: number;
+  payment_mode: PaymentMode;
   provider: string;
   sandbox: boolean;
-  state: number;
+  state: PayOrderState;
   trade_no: string;
   qr_code: string;
   remark: string;
@@ -146,12 +147,12 @@ export class PayService {
       paymentAmountStr: money2(o.amount),
       price: money2(o.amount),
       payType: ONLINE_RECHARGE_KIND,
-      paymentMode: o.payment_mode as PayOrder['paymentMode'],
+      paymentMode: o.payment_mode,
       paymentModeStr: this.label('payment-mode', o.payment_mode),
       payTimeStr: formatDateTime(o.created_at),
       paidTimeStr: formatDateTime(o.paid_at),
       expireTimeStr: formatDateTime(o.expires_at),
-      paymentState: o.state as PayOrder['paymentState'],
+      paymentState: o.state,
       paymentStateStr: this.label('pay-order-state', o.state),
       sandbox: o.sandbox ? 1 : 0,
       remark: o.remark,
@@ -188,10 +189,10 @@ export class PayService {
    * order. A new order's links (the sandbox QR code, the providers' notify_url) are made from the
    * configured public URL (PAY_PUBLIC_URL, else http://localhost:PORT), never from the request.
    */
-  async create(account: Account, p: { amount: string; paymentMode: number | string }): Promise<PayOrder> {
+  async create(account: Account, p: { amount: string; paymentMode: PaymentMode }): Promise<PayOrder> {
     if (!this.isOpen(account)) throw errors.refused(MESSAGES.payNotOpen);
     const amount = money2(p.amount);
-    const mode = Number(p.paymentMode);
+    const mode = p.paymentMode;
     const provider = this.providers.forMode(mode);
     if (!provider) throw errors.refused(MESSAGES.payModeNotOpen);
     // a reused order whose provider call failed meanwhile (its creator answered the error): once more

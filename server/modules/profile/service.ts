@@ -56,7 +56,7 @@ export function oauthStatusForApi(s: number): string | number {
 }
 
 /** A locked account whose lock has run out is shown active again. */
-export function effectiveStatus(a: Pick<Account, 'status' | 'locked_until'>, now: Date): number {
+export function effectiveStatus(a: Pick<Account, 'status' | 'locked_until'>, now: Date): AccountStatus {
   if (a.status === AccountStatus.Locked && a.locked_until && new Date(a.locked_until) <= now) return 1;
   return a.status;
 }

@@ -240,7 +240,7 @@ export class PurchaseService {
         .where('request_id', '=', requestId)
         .executeTakeFirst();
       if (!prev) return null;
-      const result = (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as PurchaseResult;
+      const result: PurchaseResult = typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result;
       // a retry is the same request; the same id with other lines is a mistake (or a probe): refused
       if (linesKey(result.lines) !== linesKey(lines)) throw new ApiError(409, MESSAGES.purchaseRequestReused);
       return result;

@@ -107,7 +107,7 @@ export function statesOf(list: string | undefined): number[] | undefined {
  * Task-detail outcomes (enums/task-detail-outcome) → message states (enums/send-record-status),
  * the same grouping as the task counters (docs/api-records.md).
  */
-export const OUTCOME_STATES: Record<number, readonly number[]> = {
+export const OUTCOME_STATES: Record<number, readonly SendRecordStatus[]> = {
   [TaskDetailOutcome.Success]: [SendRecordStatus.Delivered, SendRecordStatus.DeliveredAlt],
   [TaskDetailOutcome.Failure]: [
     SendRecordStatus.SubmitFailed,
@@ -126,10 +126,10 @@ export const OUTCOME_STATES: Record<number, readonly number[]> = {
 };
 
 /** sendTypes '1,2' (its pattern checked by the schema) → the message states to export; none → 请选择需要导出号码状态！ */
-export function outcomeStates(sendTypes: string | undefined): number[] {
+export function outcomeStates(sendTypes: string | undefined): SendRecordStatus[] {
   const s = sendTypes ?? '';
   if (s === '') throw new ApiError(400, RECORD_MSG.exportNoState);
-  const states = new Set<number>();
+  const states = new Set<SendRecordStatus>();
   for (const o of s.split(',').map(Number)) {
     const st = OUTCOME_STATES[o];
     if (!st) throw new ApiError(400, MESSAGES.badParam);
@@ -161,9 +161,14 @@ export function intParam(v: unknown, min: number, max: number, msg: string = MES
 }
 
 /** one of the listed values (an enum), or undefined when empty */
-export function enumParam(v: unknown, values: readonly number[], msg: string = MESSAGES.badParam): number | undefined {
+export function enumParam<T extends number>(
+  v: unknown,
+  values: readonly T[],
+  msg: string = MESSAGES.badParam,
+): T | undefined {
   const n = intParam(v, 0, 99, msg);
   if (n === undefined) return undefined;
-  if (!values.includes(n)) throw new ApiError(400, msg);
-  return n;
+  const value = values.find((x) => x === n);
+  if (value === undefined) throw new ApiError(400, msg);
+  return value;
 }

@@ -45,7 +45,11 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { escapeLike, whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
 import type {
-  SendForm,
+  Carrier,
+  NumberInputMode,
+  SendRecordStatus,
+  SmsType,
+  TemplateType,
   TaskResendParams,
   MoRecordFilter,
   RecordRetention,
@@ -99,11 +103,11 @@ interface MessageRow {
   account_id: number;
   task_id: number;
   phone: string;
-  carrier: number;
+  carrier: Carrier;
   province_id: number;
   city_id: number;
   pieces: number;
-  state: number;
+  state: SendRecordStatus;
   error_code: string;
   report: string;
   created_at: Date;
@@ -125,16 +129,16 @@ interface TaskRow {
   account_id: number;
   content: string;
   sign: string;
-  smstype: number;
-  template_type: number;
-  file_type: number;
+  smstype: SmsType;
+  template_type: TemplateType;
+  file_type: NumberInputMode;
   file_name: string;
   submit_total: number;
   err_num: number;
   repeat_num: number;
   blacklist_num: number;
   charge_num_total: number;
-  status: number;
+  status: TaskStatus;
   send_type: number;
   send_time: Date;
   created_at: Date;
@@ -225,19 +229,19 @@ export class RecordsService {
       uid: t.uid,
       clientId: clientids.get(t.account_id) ?? '',
       content: t.content,
-      smstype: t.smstype as NonNullable<SendTask['smstype']>,
+      smstype: t.smstype,
       smstypeStr: this.label('sms-type', t.smstype),
       sign: t.sign,
-      templateType: t.template_type as NonNullable<SendTask['templateType']>,
+      templateType: t.template_type,
       templateTypeStr: this.label('template-type', t.template_type),
-      fileType: t.file_type as NonNullable<SendTask['fileType']>,
+      fileType: t.file_type,
       fileName: t.file_name,
       submitTotal: t.submit_total,
       errNum: t.err_num,
       repeatNum: t.repeat_num,
       blacklistNum: t.blacklist_num,
       chargeNumTotal: t.charge_num_total,
-      status: t.status as SendTask['status'],
+      status: t.status,
       statusStr: this.label('task-status', t.status),
       taskSchedule: scheduleOf(t),
       // messages held for an operator's review: the task waits for it, not for the channel (issue 27 item 13)
@@ -366,14 +370,14 @@ export class RecordsService {
       taskId: t.uid,
       clientid: clientids.get(t.account_id) ?? '',
       chargeNumTotal: t.charge_num_total,
-      templateType: t.template_type as NonNullable<TimedTask['templateType']>,
+      templateType: t.template_type,
       templateTypeStr: this.label('template-type', t.template_type),
       setSendTimeStr: formatDateTime(t.send_time),
-      smstype: t.smstype as NonNullable<TimedTask['smstype']>,
+      smstype: t.smstype,
       smstypeStr: this.label('sms-type', t.smstype),
       sign: t.sign,
       content: t.content,
-      status: t.status as TimedTask['status'],
+      status: t.status,
       statusStr: this.label('task-status', t.status),
       submitTimeStr: formatDateTime(t.created_at),
       creator: t.creator_name,
@@ -431,11 +435,9 @@ export class RecordsService {
       clientId: clientids.get(task.account_id) ?? '',
       content: task.content,
       sign: task.sign,
-      smstype: task.smstype as SendForm['smstype'],
+      smstype: task.smstype,
       ...(meta.template_id ? { templateId: meta.template_id } : {}),
-      ...(meta.template_type !== null && meta.template_type !== undefined
-        ? { templateType: meta.template_type as SendForm['templateType'] }
-        : {}),
+      ...(meta.template_type !== null && meta.template_type !== undefined ? { templateType: meta.template_type } : {}),
       // past the manual input's limit the acceptance refuses with its own message (号码不能大于60000个)
       mobile: rows.map((r) => r.phone).join(','),
     });
@@ -614,11 +616,11 @@ export class RecordsService {
       clientid: clientids.get(r.account_id) ?? '',
       taskId: r.task_uid ?? '',
       phone: r.phone,
-      operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
+      operatorstype: r.carrier,
       provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
       cityName: r.city_id ? (findCity(r.city_id)?.cityName ?? '') : '',
       content: r.content,
-      state: r.state as SendRecord['state'],
+      state: r.state,
       stateStr: this.label('send-record-status', r.state),
       errorcode: r.error_code,
       report: r.report,

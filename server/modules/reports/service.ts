@@ -546,7 +546,7 @@ export class ReportsService {
       expiringPools: pools.map((p) => ({
         clientid: p.clientid,
         name: p.name,
-        productType: p.product_type as ProductType,
+        productType: p.product_type,
         remaining: poolFigure(p.product_type, Number(p.remaining)),
         dueTime: formatDateTime(p.due_time),
       })),

@@ -313,6 +313,7 @@ interface ChunkRow {
 /** One chunk's rows written and the chunk deleted (expandNextChunk's transaction). */
 async function writeChunk(trx: Tx, c: ChunkRow): Promise<number> {
   const p = await decodeChunk(c.payload);
+  const { pieces, prices } = p;
   const rows: Rows = {
     taskId: c.task_id,
     accountId: p.accountId,
@@ -324,10 +325,8 @@ async function writeChunk(trx: Tx, c: ChunkRow): Promise<number> {
     carrier: (i) => p.carriers[i],
     province: (i) => p.province[i],
     city: (i) => p.city[i],
-    pieces: typeof p.pieces === 'number' ? () => p.pieces as number : (i) => (p.pieces as number[])[i],
-    price: Array.isArray(p.prices)
-      ? (i) => (p.prices as string[])[i]
-      : (i) => (p.prices as Record<string, string>)[String(p.carriers[i])],
+    pieces: typeof pieces === 'number' ? () => pieces : (i) => pieces[i],
+    price: Array.isArray(prices) ? (i) => prices[i] : (i) => prices[String(p.carriers[i])],
     text: p.texts ? (i) => p.texts![i] : () => null,
   };
   await writeRows(trx, rows);

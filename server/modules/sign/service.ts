@@ -174,7 +174,7 @@ export class SignService {
       creator_name: string;
       create_time: Date;
       remarks: string;
-      state: number;
+      state: SignState;
       cause: string;
     },
     rownum: number,
@@ -189,7 +189,7 @@ export class SignService {
       userName: r.creator_name,
       createDate: formatDateTime(r.create_time),
       remarks: r.remarks,
-      state: r.state as SignState,
+      state: r.state,
       stateStr: this.stateLabel(r.state),
       cause: r.cause,
     };

@@ -162,13 +162,13 @@ export class TemplateService {
     const row: TemplateRow = {
       templateId: r.id,
       clientId: r.owner_clientid ?? '',
-      smsType: r.sms_type as TemplateRow['smsType'],
-      templateType: r.template_type as TemplateRow['templateType'],
-      business: r.business as TemplateRow['business'],
+      smsType: r.sms_type,
+      templateType: r.template_type,
+      business: r.business,
       content: r.content,
       varibleCount: r.variable_count,
       sign: r.sign,
-      state: r.state as TemplateRow['state'],
+      state: r.state,
       remark: r.remark,
       userName: r.creator_clientid ?? '',
       createTimeStr: formatDateTime(r.create_time),
@@ -176,7 +176,7 @@ export class TemplateService {
       orderNo: r.order_no,
       isCreateor: caller && r.creator_id === caller.id ? 1 : 0,
     };
-    if (r.smstype !== null && r.smstype !== undefined) row.smstype = r.smstype as TemplateRow['smstype'];
+    if (r.smstype !== null && r.smstype !== undefined) row.smstype = r.smstype;
     return row;
   }
 
