@@ -21,3 +21,19 @@ export function detailOf(e: unknown): string {
   const f = fields(e);
   return String(f.constraint ?? f.detail ?? f.message ?? '');
 }
+
+/** the error's message: an Error's, else a `message` string it carries, else the value as text */
+export function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  const m = fields(e).message;
+  return typeof m === 'string' ? m : String(e);
+}
+
+/** the HTTP status a caught error carries (Fastify's `statusCode`), if any */
+export function statusCodeOf(e: unknown): number | undefined {
+  const s = e && typeof e === 'object' && 'statusCode' in e ? e.statusCode : undefined;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** PostgreSQL's unique violation (23505), on both databases */
+export const isUniqueViolation = (e: unknown) => codeOf(e) === '23505';

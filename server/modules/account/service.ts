@@ -34,6 +34,7 @@ import { MESSAGES } from '../../../common/schema/messages';
 import enterpriseForm from '../../../schemas/forms/enterprise-base-info.json';
 import agentBaseForm from '../../../schemas/forms/agent-base-info.json';
 import passwordChangeForm from '../../../schemas/forms/password-change.json';
+import { detailOf, isUniqueViolation } from '../../lib/error-code';
 
 export const ACCOUNT_MESSAGES = {
   saved: MESSAGES.saved,
@@ -78,8 +79,6 @@ export interface EnterpriseBaseInfo {
   needextend: number;
   remarks: string;
 }
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
 export class AccountService {
   /** demo setting (AUTO_REVIEW, ctx.config.autoReview: the same as signs and templates): a certification is approved as soon as it is submitted */
@@ -139,7 +138,7 @@ export class AccountService {
         .execute();
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
-      const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+      const detail = detailOf(e);
       throw new ApiError(500, detail.includes('email') ? ACCOUNT_MESSAGES.emailExists : ACCOUNT_MESSAGES.mobileExists);
     }
   }

@@ -162,7 +162,7 @@ export class AuthService {
         await this.operators.checkTotp(operator, form.totp);
       } catch (err) {
         // a wrong second factor counts as a failure of the name (no code: the form asks for it)
-        if ((err as ApiError).code !== 428) await this.recordFailure(nameHash, ip, now);
+        if (!(err instanceof ApiError && err.code === 428)) await this.recordFailure(nameHash, ip, now);
         throw err;
       }
       await this.lockout.clear(nameHash, ip);

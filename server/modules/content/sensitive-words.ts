@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import { Normalizer, normalizeString, wordUnitMask } from './normalize';
+import { messageOf } from '../../lib/error-code';
 
 export { wordUnitMask } from './normalize';
 
@@ -303,7 +304,7 @@ export class SensitiveWords {
       try {
         this.load();
       } catch (e) {
-        this.opts.log?.(`sensitive words: reload failed, keeping ${this.words.length} words: ${(e as Error).message}`);
+        this.opts.log?.(`sensitive words: reload failed, keeping ${this.words.length} words: ${messageOf(e)}`);
       }
     }
   }

@@ -47,6 +47,7 @@ import {
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
 import { NeedReport } from '../../../common/generated/schemas';
+import { codeOf } from '../../lib/error-code';
 
 export interface Pipeline {
   dispatcher: Dispatcher;
@@ -109,7 +110,7 @@ export async function loadChannels(
     try {
       text = fs.readFileSync(file.trim(), 'utf8');
     } catch (e) {
-      throw new ChannelConfigError(`cannot read ${file.trim()} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new ChannelConfigError(`cannot read ${file.trim()} (${codeOf(e) ?? 'error'})`);
     }
     ({ channels, failoverMs } = parseChannelTable(text));
   }

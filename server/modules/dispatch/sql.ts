@@ -14,6 +14,7 @@ import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import { settleRefunds } from '../billing';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
+import { codeOf } from '../../lib/error-code';
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Tx = Transaction<Database>;
@@ -258,7 +259,7 @@ export class Deltas {
   }
 }
 
-const isRetryable = (e: unknown) => ['40P01', '40001'].includes((e as { code?: string })?.code ?? '');
+const isRetryable = (e: unknown) => ['40P01', '40001'].includes(codeOf(e) ?? '');
 
 /** Runs `fn` in a transaction, again (a few times) when PostgreSQL picked it as a deadlock victim. */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ import { ApiError, errors } from '../../http/errors';
 import { Money, money2, parseAmount, yuanText, type MoneyValue } from '../../lib/money';
 import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../common/generated/schemas';
 import rechargeForm from '../../../schemas/forms/recharge.json';
+import { isUniqueViolation } from '../../lib/error-code';
 
 /** the recharge form's own refusals of an amount */
 const AMOUNT_MESSAGES = {
@@ -66,8 +67,6 @@ export interface LedgerRow {
 }
 
 type Tx = Transaction<Database>;
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
 export class LedgerService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}

@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { migrations } from '../../db/migrations';
 import type { DoorEntry, Running } from './running';
+import { codeOf } from '../../lib/error-code';
 
 /** how long the database may take to answer `select 1` */
 export const READY_DB_TIMEOUT_MS = 1000;
@@ -108,6 +109,6 @@ export class HealthService {
 
 /** an error's code (SQLSTATE, ECONNREFUSED, …), never its message: the answer is public */
 function errorCode(e: unknown): string {
-  const code = (e as { code?: unknown })?.code;
+  const code = codeOf(e);
   return typeof code === 'string' && code ? code : 'error';
 }

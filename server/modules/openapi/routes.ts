@@ -24,6 +24,7 @@ import { UnverifiedBudget, type BudgetTicket } from './budget';
 import type { OpenApiService } from './service';
 import { EMPTY_BODY_SHA256, HEADERS } from './signing';
 import { buildDocument, type DocRoute } from './document';
+import { codeOf, statusCodeOf } from '../../lib/error-code';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -111,8 +112,8 @@ function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
     if (err.code === 500 || err.code === 403) return apiError('SEND_REFUSED', err.message);
     return apiError('BAD_REQUEST', err.message, undefined, err.data);
   }
-  const status = (err as { statusCode?: number }).statusCode;
-  if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('BAD_REQUEST', '请求内容过大');
+  const status = statusCodeOf(err);
+  if (codeOf(err) === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('BAD_REQUEST', '请求内容过大');
   if (typeof status === 'number' && status >= 400 && status < 500) return apiError('BAD_REQUEST', '请求格式错误');
   if (isDataException(err)) return apiError('BAD_REQUEST');
   req.log.error({ err }, 'openapi: unexpected error');

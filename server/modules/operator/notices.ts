@@ -14,6 +14,7 @@ import type { NoticePublishForm, OperatorNotice } from '../../../common/generate
 import { noticeText, publishNotice } from '../notice';
 import { audit, type Actor } from './audit';
 import { MESSAGES } from '../../../common/schema/messages';
+import { messageOf } from '../../lib/error-code';
 
 export const NOTICE_MESSAGES = { published: '发布成功', deleted: MESSAGES.deleted } as const;
 
@@ -60,7 +61,7 @@ export class OperatorNoticeService {
         r = await publishNotice(trx, { name: f.name, html: f.html, top: f.top === true }, now);
       } catch (e) {
         // publishNotice's own refusals (empty after cleaning, a title too long)
-        throw new ApiError(400, (e as Error).message);
+        throw new ApiError(400, messageOf(e));
       }
       await audit(trx, who, {
         action: 'notice.publish',

@@ -45,6 +45,7 @@ import {
 } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';
+import { isUniqueViolation } from '../../lib/error-code';
 
 type Tx = Transaction<Database>;
 
@@ -82,7 +83,6 @@ export interface PurchaseResult {
   }[];
 }
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 const dateOnly = (d: Date | null | undefined) => formatDateTime(d ?? null).slice(0, 10);
 const like = (s: string) => `%${escapeLike(s)}%`;
 

@@ -26,6 +26,7 @@ import {
   type CheckedTarget,
   type HostResolver,
 } from '../../lib/safe-url';
+import { messageOf } from '../../lib/error-code';
 
 export interface PusherLog {
   info(obj: unknown, msg?: string): void;
@@ -118,7 +119,7 @@ export class Pusher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run().catch((e) => this.log.error({ err: (e as Error).message }, 'pusher stopped on an error'));
+    this.loop = this.run().catch((e) => this.log.error({ err: messageOf(e) }, 'pusher stopped on an error'));
   }
 
   /** pushes due rows now instead of at the next poll (e.g. after enqueueing) */
@@ -149,7 +150,7 @@ export class Pusher {
         try {
           claimed = await this.claim(Math.min(room, this.o.batch));
         } catch (e) {
-          this.log.warn({ err: (e as Error).message }, 'pusher cannot claim rows');
+          this.log.warn({ err: messageOf(e) }, 'pusher cannot claim rows');
         }
       }
       for (const row of claimed) {
@@ -209,7 +210,7 @@ export class Pusher {
     try {
       await this.post(row);
     } catch (e) {
-      error = e instanceof PushFailure ? e : new PushFailure((e as Error).message || String(e));
+      error = e instanceof PushFailure ? e : new PushFailure(messageOf(e));
     }
     const now = this.now();
     // the outcome is recorded only while the row is still this claim's
@@ -240,7 +241,7 @@ export class Pusher {
       }
     } catch (e) {
       // the lease runs out and the row is tried again
-      this.log.warn({ push: row.id, err: (e as Error).message }, 'pusher cannot record an outcome');
+      this.log.warn({ push: row.id, err: messageOf(e) }, 'pusher cannot record an outcome');
     }
   }
 

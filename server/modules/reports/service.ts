@@ -44,6 +44,7 @@ import { poolFigure } from '../billing';
 import { escapeLike } from '../../db/filters';
 import { enumParam, OUTCOME_STATES, RECORD_MSG } from '../records';
 import { findProvince } from '../../../common/sms/segments';
+import { messageOf } from '../../lib/error-code';
 
 const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3600_000;
@@ -407,7 +408,7 @@ export class ReportsService {
         ws.commit();
         await wb.commit();
       } catch (e) {
-        out.destroy(e as Error);
+        out.destroy(e instanceof Error ? e : new Error(messageOf(e)));
       }
     })();
     const stamp = formatDateTime(this.ctx.now()).replace(/[-: ]/g, '').slice(0, 14);

@@ -27,6 +27,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/types';
 import { driverOf } from '../../db/driver';
+import { codeOf } from '../../lib/error-code';
 
 /** 2^40: the ids of one month */
 export const MONTH_SPAN = 2 ** 40;
@@ -246,7 +247,7 @@ async function detachConcurrently(
     await sql`drop table ${table}`.execute(conn);
     return true;
   } catch (err) {
-    const code = (err as { code?: string }).code;
+    const code = codeOf(err);
     if (code !== '55P03' && code !== '57014') throw err;
     return false;
   } finally {
@@ -324,7 +325,7 @@ export async function dropBefore(
         });
       } catch (err) {
         // 55P03 lock_not_available: busy now, the next turn tries again (its archive is kept)
-        if ((err as { code?: string }).code !== '55P03') throw err;
+        if (codeOf(err) !== '55P03') throw err;
         return false;
       }
     });

@@ -76,6 +76,7 @@ import {
   TaskStatus,
   TemplateType,
 } from '../../../common/generated/schemas';
+import { codeOf } from '../../lib/error-code';
 
 type Tx = Transaction<Database>;
 
@@ -248,7 +249,7 @@ export function domesticNumber(addr: string): string {
 
 /** A deadlock victim (40P01) or a serialization failure (40001): nothing of the transaction stays, trying again may succeed. */
 export const isRetryableDbError = (err: unknown) => {
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = codeOf(err);
   return code === '40P01' || code === '40001';
 };
 

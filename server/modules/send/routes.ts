@@ -22,6 +22,7 @@ import {
 import { parseSendTime, sendTimeError } from '../../../common/send';
 import { MSG, X, type SendService, type SendResult } from './service';
 import { UserType, type SendAnswer } from '../../../common/generated/schemas';
+import { codeOf } from '../../lib/error-code';
 
 const TAG = '短信发送';
 
@@ -182,9 +183,9 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
           }
         } catch (err) {
           if (err instanceof ApiError) throw err;
-          const e = err as { code?: string } | undefined;
-          if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, IMPORT_MSG.tooLarge);
-          if (e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT')
+          const code = codeOf(err);
+          if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, IMPORT_MSG.tooLarge);
+          if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
             throw new ApiError(400, '一次只能导入一个文件');
           throw new ApiError(400, IMPORT_MSG.parseFailed);
         }

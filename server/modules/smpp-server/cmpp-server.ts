@@ -66,6 +66,7 @@ import {
   type ReceiptRow,
 } from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
+import { codeOf, messageOf } from '../../lib/error-code';
 
 /** CMPP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-cmpp.md "Results"): vendor codes for the platform's refusals, nothing charged */
 export const CMPP_RESULT = {
@@ -347,7 +348,7 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
     try {
       s = decodeSubmit(b, v);
     } catch (err) {
-      return refuse(CMPP_RESULT.BAD_STRUCTURE, 'structure', (err as Error).message);
+      return refuse(CMPP_RESULT.BAD_STRUCTURE, 'structure', messageOf(err));
     }
     if (cs.inflight >= this.opts.window) return refuse(CMPP_RESULT.FLOW_CONTROL, 'window');
     cs.inflight++;
@@ -432,8 +433,7 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
       return answer(0, id);
     } catch (err) {
       this.ctx.log.warn({ err }, 'cmpp submit failed');
-      const e = err as { code?: unknown; message?: unknown };
-      return refuse(CMPP_RESULT.X_SYSTEM, 'error', `${String(e.code ?? '')} ${String(e.message ?? err)}`);
+      return refuse(CMPP_RESULT.X_SYSTEM, 'error', `${codeOf(err) ?? ''} ${messageOf(err)}`);
     } finally {
       cs.inflight--;
     }

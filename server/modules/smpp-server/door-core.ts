@@ -29,6 +29,7 @@ import { AccountStatus } from '../../../common/generated/schemas';
 import { assertInterfaceAllowed } from '../send';
 import { interfaceNameHash, LoginLockout } from '../../lib/login-lockout';
 import { clientAddress, ipAllowed } from '../../lib/ip-allow';
+import { messageOf } from '../../lib/error-code';
 
 /**
  * Why an account may not use the interfaces at all (null: it may): not active, certification not
@@ -42,7 +43,7 @@ export function interfaceRefusal(
     // the one gate of every door and of the acceptance (send/gate.ts)
     assertInterfaceAllowed(a);
   } catch (err) {
-    return (err as Error).message;
+    return messageOf(err);
   }
   return a.interface_password_hash ? null : 'no interface password';
 }

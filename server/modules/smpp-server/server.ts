@@ -48,6 +48,7 @@ import {
   type ReceiptRow,
 } from './door-core';
 import { DoorListener, type DoorListenerOptions } from './door-listener';
+import { codeOf, messageOf } from '../../lib/error-code';
 
 export { SharedBuckets, combinedDelivery, sessionLimit, extensionOf, MAX_PARTS } from './door-core';
 export { ipAllowed };
@@ -481,8 +482,7 @@ export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions>
       return answer(0, r.msgId);
     } catch (err) {
       this.ctx.log.warn({ err }, 'smpp submit_sm failed');
-      const e = err as { code?: unknown; message?: unknown };
-      return refuse(SMPP_STATUS.SYSERR, 'error', `${String(e.code ?? '')} ${String(e.message ?? err)}`);
+      return refuse(SMPP_STATUS.SYSERR, 'error', `${codeOf(err) ?? ''} ${messageOf(err)}`);
     } finally {
       cs.inflight--;
     }

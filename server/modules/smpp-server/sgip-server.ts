@@ -79,6 +79,7 @@ import {
   type ReceiptRow,
 } from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
+import { codeOf, messageOf } from '../../lib/error-code';
 
 /** SGIP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-sgip.md "Results"): vendor codes for the platform's refusals, nothing charged */
 export const SGIP_RESULT = {
@@ -363,7 +364,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
     try {
       s = decodeSubmit(b);
     } catch (err) {
-      return refuse(SGIP_RESULT.BAD_PARAMETER, 'structure', (err as Error).message);
+      return refuse(SGIP_RESULT.BAD_PARAMETER, 'structure', messageOf(err));
     }
     if (cs.inflight >= this.opts.window) return refuse(SGIP_RESULT.NODE_BUSY, 'window');
     cs.inflight++;
@@ -380,7 +381,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         try {
           u = splitSgipUdh(s.messageContent);
         } catch (err) {
-          return refuse(SGIP_RESULT.BAD_PARAMETER, 'udh', (err as Error).message);
+          return refuse(SGIP_RESULT.BAD_PARAMETER, 'udh', messageOf(err));
         }
         body = u.body;
         if (u.concat) part = { ref: u.concat.ref, total: u.concat.total, seq: u.concat.number };
@@ -454,8 +455,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
       return answer(RESULT.OK);
     } catch (err) {
       this.ctx.log.warn({ err }, 'sgip submit failed');
-      const e = err as { code?: unknown; message?: unknown };
-      return refuse(SGIP_RESULT.X_SYSTEM, 'error', `${String(e.code ?? '')} ${String(e.message ?? err)}`);
+      return refuse(SGIP_RESULT.X_SYSTEM, 'error', `${codeOf(err) ?? ''} ${messageOf(err)}`);
     } finally {
       cs.inflight--;
     }

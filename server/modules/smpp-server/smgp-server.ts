@@ -69,6 +69,7 @@ import {
   type ReceiptRow,
 } from './door-core';
 import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
+import { codeOf, messageOf } from '../../lib/error-code';
 
 /** the Status of this door's answers (docs/api-smgp.md "Status"): SMGP 3.0's, and vendor codes from 100 for the platform's refusals (nothing charged) */
 export const SMGP_RESULT = {
@@ -361,7 +362,7 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
     try {
       s = decodeSubmit(b);
     } catch (err) {
-      return refuse(SMGP_RESULT.BAD_STRUCTURE, 'structure', (err as Error).message);
+      return refuse(SMGP_RESULT.BAD_STRUCTURE, 'structure', messageOf(err));
     }
     if (ss.inflight >= this.opts.window) return refuse(SMGP_RESULT.SYSTEM_BUSY, 'window');
     ss.inflight++;
@@ -443,8 +444,7 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
       return answer(0, id);
     } catch (err) {
       this.ctx.log.warn({ err }, 'smgp submit failed');
-      const e = err as { code?: unknown; message?: unknown };
-      return refuse(SMGP_RESULT.X_SYSTEM, 'error', `${String(e.code ?? '')} ${String(e.message ?? err)}`);
+      return refuse(SMGP_RESULT.X_SYSTEM, 'error', `${codeOf(err) ?? ''} ${messageOf(err)}`);
     } finally {
       ss.inflight--;
     }

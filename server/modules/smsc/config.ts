@@ -52,6 +52,7 @@ import carrierEnum from '../../../schemas/enums/carrier.json';
 import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier, type ServerEnv } from '../../../common/generated/schemas';
 import type { SimulatorSettings } from './simulator';
+import { messageOf } from '../../lib/error-code';
 
 /** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp, smgp:// → smgp, sgip:// → sgip */
 export type SmscProtocol = 'smpp' | 'cmpp' | 'smgp' | 'sgip';
@@ -610,7 +611,7 @@ export function parseChannel(raw: unknown): ChannelSpec {
   try {
     cfg = parseSmppUrl(o.url);
   } catch (e) {
-    throw new ChannelConfigError(`${name}: ${(e as Error).message}`);
+    throw new ChannelConfigError(`${name}: ${messageOf(e)}`);
   }
   const list = (v: unknown, field: string) => {
     if (v === undefined) return [];
@@ -659,7 +660,7 @@ export function parseChannelTable(text: string): ChannelTable {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ChannelConfigError(`not JSON (${(e as Error).message.slice(0, 80)})`);
+    throw new ChannelConfigError(`not JSON (${messageOf(e).slice(0, 80)})`);
   }
   const obj = Array.isArray(json) ? { channels: json } : (json as Record<string, unknown>);
   if (!obj || typeof obj !== 'object' || !Array.isArray(obj.channels))

@@ -25,6 +25,7 @@
 import net from 'node:net';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
+import { messageOf } from '../../lib/error-code';
 
 export interface LinkLog {
   info(obj: unknown, msg?: string): void;
@@ -542,7 +543,7 @@ export abstract class LinkCore<
       failed = true;
       const what = kind === 'receipts' ? this.words.receipt : this.words.mo;
       this.log.error(
-        { err: (e as Error).message, count: taken.length },
+        { err: messageOf(e), count: taken.length },
         `${this.words.link} ${what} handler failed: the ${this.words.peer} will deliver them again`,
       );
     }
@@ -818,10 +819,7 @@ export abstract class FramedLink<
       try {
         packets = splitter.push(chunk);
       } catch (e) {
-        this.log.warn(
-          { conn: c.id, err: (e as Error).message },
-          `${w.link} stream unreadable: dropping the connection`,
-        );
+        this.log.warn({ conn: c.id, err: messageOf(e) }, `${w.link} stream unreadable: dropping the connection`);
         socket.destroy();
         return;
       }
@@ -836,10 +834,7 @@ export abstract class FramedLink<
             this.onLoginAnswer(c, socket, pkt);
           } else if (c.state !== 'connecting' || this.beforeLogin(pkt)) this.onPacket(c, socket, pkt);
         } catch (e) {
-          this.log.warn(
-            { conn: c.id, err: (e as Error).message },
-            `${w.link} packet unreadable: dropping the connection`,
-          );
+          this.log.warn({ conn: c.id, err: messageOf(e) }, `${w.link} packet unreadable: dropping the connection`);
           socket.destroy();
           return;
         }

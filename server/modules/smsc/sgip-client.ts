@@ -64,6 +64,7 @@ import {
   type SgipParts,
   type SgipSeq,
 } from '../../lib/sgip-pdu';
+import { messageOf } from '../../lib/error-code';
 
 /** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one */
 const DEFAULT_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
@@ -323,7 +324,7 @@ export class SgipLink
       try {
         packets = splitter.push(chunk);
       } catch (e) {
-        this.log.warn({ err: (e as Error).message }, 'SGIP callback stream unreadable: closed');
+        this.log.warn({ err: messageOf(e) }, 'SGIP callback stream unreadable: closed');
         return void socket.destroy();
       }
       for (const b of packets) {
@@ -332,7 +333,7 @@ export class SgipLink
         try {
           pkt = decodePacket(b);
         } catch (e) {
-          this.log.warn({ err: (e as Error).message }, 'SGIP callback packet unreadable: closed');
+          this.log.warn({ err: messageOf(e) }, 'SGIP callback packet unreadable: closed');
           return void socket.destroy();
         }
         if (!bound) {

@@ -25,6 +25,7 @@ import { startSimulator, type SimulatorSettings } from './simulator';
 import { startCmppSimulator } from './cmpp-simulator';
 import { startSmgpSimulator } from './smgp-simulator';
 import { startSgipSimulator } from './sgip-simulator';
+import { messageOf } from '../../lib/error-code';
 
 /** the CMPP (or SMGP) simulator behind the SMPP simulator's control surface */
 async function startCmpp(settings: Record<string, unknown>, protocol: 'cmpp' | 'smgp' = 'cmpp') {
@@ -116,7 +117,7 @@ async function main() {
       dump();
       console.log(JSON.stringify({ event: 'counts', file: countsFile }));
     } catch (e) {
-      console.error(`cannot write ${countsFile}: ${(e as Error).message}`);
+      console.error(`cannot write ${countsFile}: ${messageOf(e)}`);
     }
   });
   process.on('SIGHUP', () => {
@@ -127,7 +128,7 @@ async function main() {
     try {
       dump();
     } catch (e) {
-      console.error(`cannot write ${countsFile}: ${(e as Error).message}`);
+      console.error(`cannot write ${countsFile}: ${messageOf(e)}`);
     }
     await sim.close();
     process.exit(0);

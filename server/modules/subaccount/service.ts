@@ -68,6 +68,7 @@ import openAccountForm from '../../../schemas/forms/open-account.json';
 import editForm from '../../../schemas/forms/sub-account-edit.json';
 import priceForm from '../../../schemas/forms/sub-account-price.json';
 import interfaceForm from '../../../schemas/forms/sub-account-interface.json';
+import { codeOf, detailOf } from '../../lib/error-code';
 
 const SH_OFFSET = '+08:00';
 
@@ -831,8 +832,8 @@ export class SubAccountService {
           .executeTakeFirst();
         if (r) return { clientid: r.clientid, password, mobile, email };
       } catch (e) {
-        if ((e as { code?: string }).code === '23505') {
-          const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+        if (codeOf(e) === '23505') {
+          const detail = detailOf(e);
           throw errors.refused(detail.includes('mobile') ? MESSAGES.mobileExists : MESSAGES.emailExists);
         }
         throw e;

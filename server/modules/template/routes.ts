@@ -16,6 +16,7 @@ import { sessionOf } from '../../http/session';
 import type { TemplateService } from './service';
 import { UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { codeOf, messageOf } from '../../lib/error-code';
 
 const TAG = '短信模板';
 
@@ -117,8 +118,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
             }
           }
         } catch (e) {
-          if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            throw new ApiError(413, '单个文件大小不能超过5M');
+          if (codeOf(e) === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, '单个文件大小不能超过5M');
           throw e;
         }
         if (!buf || !buf.length) throw new ApiError(400, MESSAGES.pickExcelFile);
@@ -126,7 +126,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
         try {
           rows = await readTemplateSheet(buf, sheet);
         } catch (e) {
-          throw new ApiError(400, (e as Error).message);
+          throw new ApiError(400, messageOf(e));
         }
         const result = await templates.importRows(sessionOf(req).account, rows);
         return ok(result, `共${result.importTotal}条，成功${result.importSuccess}条，失败${result.importFall}条`);
