@@ -310,7 +310,7 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
         plan.payerRow,
       );
       if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
-      return { ok: true, amount: money2(r.debit!), cost: cost.toFixed(4), chargeNum };
+      return { ok: true, amount: money2(r.debit), cost: cost.toFixed(4), chargeNum };
     }
     const amount = ceilCent(cost);
     const r = await ledger.applyIn(trx, [{ ...entry, amount: amount.neg() }]);
@@ -520,7 +520,7 @@ async function settleCarry(trx: Tx, ctx: Ctx, t: TaskForSettle & { carry_settled
     },
   );
   if (!done.ok) throw new Error('settleRefunds: a credit cannot fail');
-  const back = done.debit!.neg();
+  const back = done.debit.neg();
   await trx
     .updateTable('sms_tasks')
     .set({

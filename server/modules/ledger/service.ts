@@ -319,9 +319,10 @@ export class LedgerService {
   /**
    * A debit through the account's rounding carry (the send charges by amount: billing.ts), inside
    * the caller's transaction: locks the account as applyIn does, reading its balance and carry at
-   * once (or takes them as the caller read them on the row it locked); `split(carry)` says what to debit (negative: a credit) and the carry after; the balance, the carry and the
-   * ledger row are written in one statement (only the carry when the debit is 0). Refuses without
-   * writing anything when the balance cannot pay the debit.
+   * once (or takes them as the caller read them on the row it locked); `split(carry)` says what to
+   * debit (negative: a credit) and the carry after; the balance, the carry and the ledger row are
+   * written in one statement (only the carry when the debit is 0). Refuses without writing
+   * anything when the balance cannot pay the debit.
    */
   async applyCarried(
     trx: Tx,
@@ -329,7 +330,7 @@ export class LedgerService {
     split: (carry: MoneyValue) => { debit: MoneyValue; carry: MoneyValue },
     /** the account's balance and carry as this transaction read them on its row locked FOR NO KEY UPDATE already (no second read) */
     locked?: { balance: string; carry: string },
-  ): Promise<ApplyResult & { debit?: MoneyValue }> {
+  ): Promise<(Extract<ApplyResult, { ok: true }> & { debit: MoneyValue }) | Extract<ApplyResult, { ok: false }>> {
     const cur = locked
       ? { balance: new Money(locked.balance), carry: new Money(locked.carry) }
       : (await this.lock(trx, [e.accountId])).get(e.accountId);
