@@ -368,8 +368,8 @@ export async function expandTask(db: Kysely<Database>, taskId: number): Promise<
 const ARRAY_INSERT_MAX = 1000;
 
 /**
- * Writes the rows. `alongside`: a statement the one INSERT of a small batch runs as its CTE (the
- * task's dispatch queue row); true when it ran, false when the caller must run it itself.
+ * Writes the rows. `alongside`: a statement the (first) INSERT from arrays runs as its CTE (the
+ * task's dispatch queue row); true when it ran, false (COPY) when the caller must run it itself.
  */
 async function writeRows(trx: Tx, rows: Rows, alongside?: RawBuilder<unknown>): Promise<boolean> {
   if (!rows.n) return false;
@@ -379,9 +379,9 @@ async function writeRows(trx: Tx, rows: Rows, alongside?: RawBuilder<unknown>): 
   }
   // array parameters, in slices (each statement bounded; PGlite writes every batch this way)
   const step = 50_000;
-  const cte = alongside && rows.n <= step ? sql`with alongside as (${alongside}) ` : sql``;
   for (let i = 0; i < rows.n; i += step) {
     const idx = Array.from({ length: Math.min(rows.n, i + step) - i }, (_, k) => i + k);
+    const cte = alongside && i === 0 ? sql`with alongside as (${alongside}) ` : sql``;
     await sql`${cte}
       insert into sms_messages (${sql.raw(COLUMNS)})
       select ${rows.taskId}::int, ${rows.accountId}::int, u.phone, u.carrier, u.province, u.city, u.pieces, u.price,
@@ -390,7 +390,7 @@ async function writeRows(trx: Tx, rows: Rows, alongside?: RawBuilder<unknown>): 
                   ${idx.map(rows.city)}::int[], ${idx.map(rows.pieces)}::smallint[], ${idx.map(rows.price)}::numeric[], ${idx.map(rows.text)}::text[])
         as u(phone, carrier, province, city, pieces, price, content)`.execute(trx);
   }
-  return !!alongside && rows.n <= step;
+  return !!alongside;
 }
 
 const tsText = (d: Date | null) => (d ? d.toISOString() : '\\N');
