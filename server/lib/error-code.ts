@@ -37,3 +37,9 @@ export function statusCodeOf(e: unknown): number | undefined {
 
 /** PostgreSQL's unique violation (23505), on both databases */
 export const isUniqueViolation = (e: unknown) => codeOf(e) === '23505';
+
+/** a deadlock victim (40P01) or a serialization failure (40001): nothing of the transaction stays, trying again may succeed */
+export const isRetryableDbError = (e: unknown) => {
+  const code = codeOf(e);
+  return code === '40P01' || code === '40001';
+};

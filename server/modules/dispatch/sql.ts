@@ -14,7 +14,7 @@ import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import { settleRefunds } from '../billing';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
-import { codeOf } from '../../lib/error-code';
+import { isRetryableDbError } from '../../lib/error-code';
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Tx = Transaction<Database>;
@@ -259,15 +259,13 @@ export class Deltas {
   }
 }
 
-const isRetryable = (e: unknown) => ['40P01', '40001'].includes(codeOf(e) ?? '');
-
 /** Runs `fn` in a transaction, again (a few times) when PostgreSQL picked it as a deadlock victim. */
 export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction().execute(fn);
     } catch (e) {
-      if (!isRetryable(e) || attempt >= 5) throw e;
+      if (!isRetryableDbError(e) || attempt >= 5) throw e;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
     }
   }

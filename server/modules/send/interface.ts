@@ -76,7 +76,7 @@ import {
   TaskStatus,
   TemplateType,
 } from '../../../common/generated/schemas';
-import { codeOf } from '../../lib/error-code';
+import { isRetryableDbError } from '../../lib/error-code';
 
 type Tx = Transaction<Database>;
 
@@ -246,12 +246,6 @@ export function domesticNumber(addr: string): string {
   const m = /^(?:0086|86)(1\d{10})$/.exec(d);
   return m ? m[1] : d;
 }
-
-/** A deadlock victim (40P01) or a serialization failure (40001): nothing of the transaction stays, trying again may succeed. */
-export const isRetryableDbError = (err: unknown) => {
-  const code = codeOf(err);
-  return code === '40P01' || code === '40001';
-};
 
 /**
  * Runs an accepting transaction again when PostgreSQL chose it as a deadlock's victim (40P01) or
