@@ -91,6 +91,7 @@ interface Narrowed {
     { action: AuditAction; before: Record<string, unknown> | null; after: Record<string, unknown> | null }
   >;
   blacklist: Read<DB['blacklist'], { source: BlacklistSource }>;
+  dispatch_channels: Read<DB['dispatch_channels'], { carriers: Carrier[]; sms_types: SmsType[] }>;
   certifications: Read<DB['certifications'], { user_type: UserType; cert_type: CertType; state: AuthStatus }>;
   invoices: Read<DB['invoices'], { invoice_type: InvoiceType; status: InvoiceStatus }>;
   ledger_requests: Read<DB['ledger_requests'], { result: TransferResult }>;

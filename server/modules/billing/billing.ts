@@ -72,6 +72,9 @@ export const REFUNDABLE_STATES = [
 /** the domestic carriers a plan counts per (enums/carrier.json) */
 export type CarrierCode = typeof Carrier.Mobile | typeof Carrier.Unicom | typeof Carrier.Telecom;
 export const CARRIERS: CarrierCode[] = [Carrier.Mobile, Carrier.Unicom, Carrier.Telecom];
+/** a domestic carrier a plan counts per (not 未知 0, not 国际 4) */
+export const isCarrierCode = (c: number): c is CarrierCode =>
+  c === Carrier.Mobile || c === Carrier.Unicom || c === Carrier.Telecom;
 
 /** The cent-ceiling of an exact amount: 0.1301 -> 0.14, 0.13 -> 0.13. */
 export function ceilCent(v: MoneyValue | string | number): MoneyValue {

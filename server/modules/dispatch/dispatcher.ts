@@ -24,7 +24,7 @@ import type { Database } from '../../db/types';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc';
 import { expandNextChunk, fireDueTimedTasks } from '../send';
 import { storeMo, type StoredMo } from './mo';
-import { SendRecordStatus } from '../../../common/generated/schemas';
+import { SendRecordStatus, type Carrier, type SmsType } from '../../../common/generated/schemas';
 import { channelServes } from '../smsc';
 import {
   applyOrStoreReceipts,
@@ -115,10 +115,10 @@ export interface ChannelRoute {
   name: string;
   link: SmscLink;
   /** enums/carrier 1-3 served ([] = every domestic carrier, none when `international`) */
-  carriers?: number[];
+  carriers?: Carrier[];
   international?: boolean;
   /** enums/sms-type served ([] = every type) */
-  smsTypes?: number[];
+  smsTypes?: SmsType[];
   /** lower first */
   priority?: number;
   weight?: number;

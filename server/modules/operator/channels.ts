@@ -55,9 +55,9 @@ export const CHANNEL_MESSAGES = {
 interface Row {
   name: string;
   url: string;
-  carriers: number[];
+  carriers: Carrier[];
   international: boolean;
-  sms_types: number[];
+  sms_types: SmsType[];
   priority: number;
   weight: number;
   max_per_second: number;
@@ -188,9 +188,9 @@ export class ChannelService {
         name: r.name,
         where: where(r.name, r.url),
         source: r.source,
-        carriers: r.carriers as Carrier[],
+        carriers: r.carriers,
         international: r.international,
-        smsTypes: r.sms_types as SmsType[],
+        smsTypes: r.sms_types,
         priority: r.priority,
         weight: r.weight,
         maxPerSecond: r.max_per_second,

@@ -16,7 +16,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import { Money } from '../../lib/money';
-import { chargePlan, settleRefunds, type CarrierCode, type ChargePlan } from '../billing';
+import { chargePlan, isCarrierCode, settleRefunds, type ChargePlan } from '../billing';
 import { carrierSlot, enqueueTask } from '../dispatch';
 import { honoursBlacklist } from '../blacklist';
 import type { Database } from '../../db/types';
@@ -155,8 +155,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
           3: { count: 0, cost: new Money(0) },
         } as ChargePlan['perCarrier'];
         for (const a of agg)
-          if (a.carrier >= 1 && a.carrier <= 3)
-            perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
+          if (isCarrierCode(a.carrier)) perCarrier[a.carrier] = { count: Number(a.n), cost: new Money(a.cost) };
         const plan: ChargePlan = {
           taskId: t.id,
           uid: t.uid,

@@ -50,7 +50,7 @@
 import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
 import carrierEnum from '../../../schemas/enums/carrier.json';
 import smsTypeEnum from '../../../schemas/enums/sms-type.json';
-import { Carrier, type ServerEnv } from '../../../common/generated/schemas';
+import { Carrier, SmsType, type ServerEnv } from '../../../common/generated/schemas';
 import type { SimulatorSettings } from './simulator';
 import { messageOf } from '../../lib/error-code';
 
@@ -543,11 +543,11 @@ export interface ChannelSpec {
   url: string;
   cfg: SmscConfig;
   /** domestic carriers served (enums/carrier: 移动 1, 联通 2, 电信 3); [] = every domestic carrier, or none on an international channel */
-  carriers: number[];
+  carriers: Carrier[];
   /** serves international messages (carrier 4 国际) */
   international: boolean;
   /** SMS types served (enums/sms-type); [] = every type */
-  smsTypes: number[];
+  smsTypes: SmsType[];
   /** lower first */
   priority: number;
   /** share among the healthy channels of one priority */
@@ -573,8 +573,8 @@ export class ChannelConfigError extends Error {
 
 type EnumJson = { oneOf: { const: number; title: string; 'x-name': string }[] };
 
-/** an enum value by its code, title (移动) or x-name (Mobile) */
-function enumValue(e: EnumJson, v: unknown, allowed: (n: number) => boolean, what: string): number {
+/** an enum value by its code, title (移动) or x-name (Mobile), one of those `allowed` */
+function enumValue<T extends number>(e: EnumJson, v: unknown, allowed: (n: number) => n is T, what: string): T {
   const hit = e.oneOf.find(
     (o) =>
       o.const === v ||
@@ -585,6 +585,9 @@ function enumValue(e: EnumJson, v: unknown, allowed: (n: number) => boolean, wha
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+/** the carriers a channel may list: the domestic ones (国际 is `international`) */
+const domestic = (n: number): n is Carrier => n === Carrier.Mobile || n === Carrier.Unicom || n === Carrier.Telecom;
+const anySmsType = (n: number): n is SmsType => Object.values<number>(SmsType).includes(n);
 
 /** One channel from its JSON object (file) or CLI row; throws ChannelConfigError. */
 export function parseChannel(raw: unknown): ChannelSpec {
@@ -619,15 +622,11 @@ export function parseChannel(raw: unknown): ChannelSpec {
     return v;
   };
   const carriers = [
-    ...new Set(
-      list(o.carriers, 'carriers').map((v) =>
-        enumValue(carrierEnum as EnumJson, v, (n) => n >= 1 && n <= 3, 'carrier'),
-      ),
-    ),
+    ...new Set(list(o.carriers, 'carriers').map((v) => enumValue(carrierEnum as EnumJson, v, domestic, 'carrier'))),
   ];
   const smsTypes = [
     ...new Set(
-      list(o.sms_types, 'sms_types').map((v) => enumValue(smsTypeEnum as EnumJson, v, () => true, 'SMS type')),
+      list(o.sms_types, 'sms_types').map((v) => enumValue(smsTypeEnum as EnumJson, v, anySmsType, 'SMS type')),
     ),
   ];
   const int = (v: unknown, field: string, def: number, min: number, max: number) => {
@@ -706,8 +705,8 @@ export function channelServes(
   carrier: number,
   smsType: number,
 ): boolean {
-  if (c.smsTypes.length && !c.smsTypes.includes(smsType)) return false;
+  if (c.smsTypes.length && !c.smsTypes.some((t) => t === smsType)) return false;
   if (carrier === Carrier.International) return c.international;
   // no carriers listed: every domestic carrier (unknown 0 included), unless it is an international channel
-  return c.carriers.length === 0 ? !c.international : c.carriers.includes(carrier);
+  return c.carriers.length === 0 ? !c.international : c.carriers.some((k) => k === carrier);
 }
