@@ -588,7 +588,10 @@ export class DoorCore<S extends DoorSession> {
       advance('r', r.rows);
       // in order, each to the receiver session with the fewest unanswered
       if (r.rows.length) this.pumpMore = true;
-      for (const row of r.rows.sort((a, b) => a.id - b.id)) this.deliverSafely(pick(list), row, 'smpp_receipts');
+      for (const row of r.rows.sort((a, b) => a.id - b.id)) {
+        const s = pick(list);
+        this.deliverSafely('smpp_receipts', row.id, () => this.delivery.receipt(s, row));
+      }
       room = roomOf(list);
       if (room <= 0) continue;
       const mo = await sql<MoRow>`
@@ -600,18 +603,20 @@ export class DoorCore<S extends DoorSession> {
         returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
       advance('m', mo.rows);
       if (mo.rows.length) this.pumpMore = true;
-      for (const row of mo.rows.sort((a, b) => a.id - b.id)) this.deliverSafely(pick(list), row, 'smpp_mo');
+      for (const row of mo.rows.sort((a, b) => a.id - b.id)) {
+        const s = pick(list);
+        this.deliverSafely('smpp_mo', row.id, () => this.delivery.mo(s, row));
+      }
     }
   }
 
   /** a row the door cannot write (a fault in its encoding) is sent again later, the session kept */
-  private deliverSafely(s: S, row: ReceiptRow | MoRow, table: Pending['table']) {
+  private deliverSafely(table: Pending['table'], id: number, write: () => void) {
     try {
-      if (table === 'smpp_receipts') this.delivery.receipt(s, row as ReceiptRow);
-      else this.delivery.mo(s, row as MoRow);
+      write();
     } catch (err) {
-      this.ctx.log.warn({ err, table, id: row.id }, `${this.name} report not written`);
-      this.retryRows[table].push(row.id);
+      this.ctx.log.warn({ err, table, id }, `${this.name} report not written`);
+      this.retryRows[table].push(id);
       this.queueFlush();
     }
   }
