@@ -64,9 +64,9 @@ export class ServerSchemas {
     return one;
   }
 
-  /** The compiled validator of a registry document ("forms/login"). */
-  validator(key: string): ValidateFunction {
-    const fn = this.ajv.getSchema(keyOf(key));
+  /** The compiled validator of a registry document ("forms/login"), a type guard of `T` (its generated type). */
+  validator<T = unknown>(key: string): ValidateFunction<T> {
+    const fn = this.ajv.getSchema<T>(keyOf(key));
     if (!fn) throw new Error(`unknown schema ${keyOf(key)}`);
     return fn;
   }
@@ -79,6 +79,14 @@ export class ServerSchemas {
     let fn = this.compiled.get(text);
     if (!fn) this.compiled.set(text, (fn = this.ajv.compile(schema)));
     return fn;
+  }
+
+  /**
+   * A type guard of `T` from a schema over registry documents (`{ allOf: [{ $ref: 'params/….json' }], required: […] }`)
+   * for a value the server reads that is no route's request (a provider's notification). Compiles on each call: keep it.
+   */
+  guard<T>(schema: JsonSchema): ValidateFunction<T> {
+    return this.ajv.compile<T>(schema);
   }
 
   /**

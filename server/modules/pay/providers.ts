@@ -8,11 +8,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ValidateFunction } from 'ajv';
 import { AlipaySdk } from 'alipay-sdk';
 import WxPay from 'wechatpay-node-v3';
 import { Money, money2 } from '../../lib/money';
 import type { AlipayConfig, PayConfig, WechatPayConfig } from './config';
-import { PaymentMode } from '../../../common/generated/schemas';
+import {
+  PaymentMode,
+  type PayAlipayNotice,
+  type PaySandboxNoticeParams,
+  type PayWechatNotice,
+} from '../../../common/generated/schemas';
+import { ServerSchemas } from '../../schemas';
 
 /** the HTTP status of a WeChat Pay API success */
 const HTTP_OK = 200;
@@ -101,6 +108,22 @@ export interface SandboxNotice {
 }
 
 const SANDBOX_FIELDS = ['amount', 'nonce', 'paymentId', 'status', 'timestamp', 'tradeNo'] as const;
+/** the notifications' bodies as schemas/params/ declare them: type guards, compiled on first use */
+const guards: {
+  sandbox?: ValidateFunction<Required<PaySandboxNoticeParams>>;
+  alipay?: ValidateFunction<PayAlipayNotice>;
+  wechat?: ValidateFunction<PayWechatNotice>;
+} = {};
+const notice = {
+  /** the route's schema with every field present (what is signed) */
+  sandbox: () =>
+    (guards.sandbox ??= ServerSchemas.shared().guard<Required<PaySandboxNoticeParams>>({
+      allOf: [{ $ref: 'params/pay-sandbox-notice.json' }],
+      required: [...SANDBOX_FIELDS, 'sign'],
+    })),
+  alipay: () => (guards.alipay ??= ServerSchemas.shared().validator<PayAlipayNotice>('params/pay-alipay-notice')),
+  wechat: () => (guards.wechat ??= ServerSchemas.shared().validator<PayWechatNotice>('params/pay-wechat-notice')),
+};
 const hmac = (secret: string, text: string) => crypto.createHmac('sha256', secret).update(text).digest('hex');
 const safeEq = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -108,7 +131,7 @@ const safeEq = (a: string, b: string) => {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 };
 
-export function sandboxSignText(n: Omit<SandboxNotice, 'sign'>): string {
+export function sandboxSignText(n: Omit<Required<PaySandboxNoticeParams>, 'sign'>): string {
   return SANDBOX_FIELDS.map((k) => `${k}=${n[k]}`).join('&');
 }
 
@@ -143,11 +166,8 @@ export class SandboxProvider implements PayProvider {
   }
 
   async verify(req: NotifyRequest): Promise<VerifiedNotice | null> {
-    const b = req.body as Partial<Record<keyof SandboxNotice, unknown>> | null;
-    if (!b || typeof b !== 'object') return null;
-    for (const k of [...SANDBOX_FIELDS, 'sign'] as const) if (typeof b[k] !== 'string') return null;
-    const n = b as unknown as SandboxNotice;
-    if (!safeEq(n.sign!, hmac(this.secret, sandboxSignText(n)))) return null;
+    const n = req.body;
+    if (!notice.sandbox()(n) || !safeEq(n.sign, hmac(this.secret, sandboxSignText(n)))) return null;
     if (!/^\d+(?:\.\d{1,2})?$/.test(n.amount) || n.amount.length > 16) return null;
     return { paymentId: n.paymentId, tradeNo: n.tradeNo, amount: money2(n.amount), paid: n.status === 'SUCCESS' };
   }
@@ -196,8 +216,8 @@ export class AlipayProvider implements PayProvider {
 
   /** asynchronous notification (form post): the SDK checks the RSA2 signature over the sorted fields */
   async verify(req: NotifyRequest): Promise<VerifiedNotice | null> {
-    const b = req.body as Record<string, unknown> | null;
-    if (!b || typeof b !== 'object' || typeof b.sign !== 'string') return null;
+    const b = req.body;
+    if (!notice.alipay()(b)) return null;
     let ok: boolean;
     try {
       ok = this.sdk.checkNotifySignV2(b);
@@ -205,13 +225,13 @@ export class AlipayProvider implements PayProvider {
       ok = false;
     }
     if (!ok) return null;
-    const paymentId = String(b.out_trade_no ?? '');
-    const amount = String(b.total_amount ?? '');
+    const paymentId = b.out_trade_no ?? '';
+    const amount = b.total_amount ?? '';
     if (!paymentId || !/^\d+(?:\.\d{1,2})?$/.test(amount)) return null;
-    const status = String(b.trade_status ?? '');
+    const status = b.trade_status ?? '';
     return {
       paymentId,
-      tradeNo: String(b.trade_no ?? ''),
+      tradeNo: b.trade_no ?? '',
       amount: money2(amount),
       paid: status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED',
     };
@@ -235,12 +255,6 @@ export class AlipayProvider implements PayProvider {
 
 // ---------------------------------------------------------------------------------------------
 // WeChat Pay APIv3: Native 支付 (a code_url to show as a QR code)
-
-interface WxResource {
-  ciphertext: string;
-  associated_data?: string;
-  nonce: string;
-}
 
 export class WechatPayProvider implements PayProvider {
   readonly name = 'wechat' as const;
@@ -308,8 +322,8 @@ export class WechatPayProvider implements PayProvider {
         }))
       )
         return null;
-      const resource = (req.body as { resource?: WxResource } | null)?.resource;
-      if (!resource?.ciphertext || !resource.nonce) return null;
+      if (!notice.wechat()(req.body)) return null;
+      const resource = req.body.resource;
       const t = this.sdk.decipher_gcm<{
         out_trade_no?: string;
         transaction_id?: string;
