@@ -39,30 +39,19 @@ export function fileApi(o: FileApiOptions = {}): HttpHandler[] {
       if (o.checkFails) return Response.error();
       const size = Number(f.fileSize);
       const chunks = Math.ceil(size / (1024 * 1024));
-      const ext = String(f.fileName).split('.').pop();
-      if (complete.has(f.fileMd5))
-        return ok({
-          uploaded: true,
-          importFilePath: `${TOKEN}.${ext}`,
-          fileName: f.fileName,
-          fileMd5: f.fileMd5,
-          fileSize: size,
-          chunkSize: 1048576,
-          chunks,
-          uploadedChunks: [],
-          progress: 100,
-        });
-      const have = [...(stored.get(f.fileMd5) ?? [])].sort((a, b) => a - b);
+      // a file stored whole answers its path; else the chunks stored so far
+      const whole = complete.has(f.fileMd5);
+      const have = whole ? [] : [...(stored.get(f.fileMd5) ?? [])].sort((a, b) => a - b);
       return ok({
-        uploaded: false,
-        importFilePath: null,
+        uploaded: whole,
+        importFilePath: whole ? `${TOKEN}.${String(f.fileName).split('.').pop()}` : null,
         fileName: f.fileName,
         fileMd5: f.fileMd5,
         fileSize: size,
         chunkSize: 1048576,
         chunks,
         uploadedChunks: have,
-        progress: Math.floor((have.length * 100) / chunks),
+        progress: whole ? 100 : Math.floor((have.length * 100) / chunks),
       });
     }),
     http.post('/api/file/chunk', async ({ request }) => {

@@ -6,7 +6,7 @@
 import { http, type HttpHandler } from 'msw';
 import { screenByName } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
-import { ok, paramsOf, type Calls } from './mockApi';
+import { fail, ok, paramsOf, type Calls } from './mockApi';
 
 type Reply = (p: Record<string, any>) => unknown;
 /**
@@ -26,6 +26,14 @@ export function answering(calls?: Calls) {
       });
   return { get: on('get'), post: on('post') };
 }
+
+/** a server's refusal of a call: its code and message */
+export interface Refusal {
+  code: number;
+  msg: string;
+}
+/** the answer refusing with `r` when a story gives one, else `answer()`: `post(path, name, () => refusedOr(o.refuse, () => ok(null, '已保存')))` */
+export const refusedOr = (r: Refusal | undefined, answer: () => unknown) => (r ? fail(r.code, r.msg) : answer());
 
 /** the app path of the accounts' console's screen `name` (its full path in the screen table), then `search` */
 export function pathOf(name: string, search = ''): string {

@@ -3,13 +3,16 @@
  * answering with the shapes of docs/api-pay.md. Stories only; the app never imports this.
  */
 import { http, type HttpHandler } from 'msw';
-import { PaymentMode, type PayOrder } from '@/generated/schemas';
-import { fail, ok, recorder, type Calls } from './mockApi';
+import type { PayOrder } from '@/generated/schemas';
+import { fail, ok, type Calls } from './mockApi';
+import { answering } from './pageRows';
+import { rowOf } from './rows';
 
 const QR =
   'http://localhost:6006/api/onlinePay/sandbox/scan?paymentId=P2026112510000012345678&token=0123456789abcdef0123456789abcdef';
 
-export const payOrder = (o: Partial<PayOrder> = {}): PayOrder => ({
+/** an order of 88.88 by 支付宝 awaiting payment (its state's and mode's labels from their enums) */
+export const payOrder = rowOf<PayOrder>('pay-order')({
   rowNum: 1,
   paymentId: 'P2026112510000012345678',
   orderId: '',
@@ -26,7 +29,6 @@ export const payOrder = (o: Partial<PayOrder> = {}): PayOrder => ({
   remark: '',
   countDownStr: '900',
   qrCode: QR,
-  ...o,
 });
 
 /** one order in each state (0-5) */
@@ -35,23 +37,19 @@ export const payOrderRows: PayOrder[] = [
     rowNum: 1,
     paymentId: 'P2026112510000000000006',
     paymentState: 0,
-    paymentStateStr: '待支付',
     countDownStr: '600',
   }),
   payOrder({
     rowNum: 2,
     paymentId: 'P2026112510000000000005',
     paymentState: 1,
-    paymentStateStr: '已提交支付',
     countDownStr: '300',
     paymentMode: 1,
-    paymentModeStr: '微信支付',
   }),
   payOrder({
     rowNum: 3,
     paymentId: 'P2026112510000000000004',
     paymentState: 2,
-    paymentStateStr: '支付成功',
     countDownStr: '',
     qrCode: '',
     orderId: 'SANDBOX2026112510000000000004',
@@ -61,7 +59,6 @@ export const payOrderRows: PayOrder[] = [
     rowNum: 4,
     paymentId: 'P2026112510000000000003',
     paymentState: 3,
-    paymentStateStr: '支付失败',
     countDownStr: '',
     qrCode: '',
     remark: '用户在支付页取消支付',
@@ -70,7 +67,6 @@ export const payOrderRows: PayOrder[] = [
     rowNum: 5,
     paymentId: 'P2026112510000000000002',
     paymentState: 4,
-    paymentStateStr: '已取消',
     countDownStr: '',
     qrCode: '',
     remark: '超时未支付，订单已关闭',
@@ -79,7 +75,6 @@ export const payOrderRows: PayOrder[] = [
     rowNum: 6,
     paymentId: 'P2026112510000000000001',
     paymentState: 5,
-    paymentStateStr: '支付成功',
     countDownStr: '',
     qrCode: '',
     orderId: '2026112522001',
@@ -99,7 +94,7 @@ export interface PayApiOptions {
 }
 
 export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
-  const log = recorder(opts.calls);
+  const { post } = answering(opts.calls);
   let listCalls = 0;
   let statusCalls = 0;
   return [
@@ -112,33 +107,26 @@ export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
         sandbox: { 0: true, 1: true },
       }),
     ),
-    http.post('/api/onlinePay/createPay', async ({ request }) => {
-      const p = await log('createPay', request);
-      const mode = Number(p.paymentMode);
-      return ok(
+    post(
+      '/onlinePay/createPay',
+      'createPay',
+      (p) =>
         opts.created ??
-          payOrder({
-            paymentAmountStr: Number(p.amount).toFixed(2),
-            price: Number(p.amount).toFixed(2),
-            paymentMode: mode as PayOrder['paymentMode'],
-            paymentModeStr: mode === PaymentMode.WeChatPay ? '微信支付' : '支付宝',
-          }),
-      );
+        payOrder({
+          paymentAmountStr: Number(p.amount).toFixed(2),
+          price: Number(p.amount).toFixed(2),
+          paymentMode: Number(p.paymentMode) as PayOrder['paymentMode'],
+        }),
+    ),
+    post('/onlinePay/payStatus', 'payStatus', (p) =>
+      opts.status ? opts.status(++statusCalls, p.paymentId) : payOrder({ paymentId: p.paymentId }),
+    ),
+    post('/onlinePay/queryPayOrder', 'queryPayOrder', () => {
+      const rows = typeof opts.orders === 'function' ? opts.orders(++listCalls) : (opts.orders ?? payOrderRows);
+      return { data: rows, totalRecord: rows.length, page: 1, rows: 15, totalPage: 1 };
     }),
-    http.post('/api/onlinePay/payStatus', async ({ request }) => {
-      const p = await log('payStatus', request);
-      statusCalls += 1;
-      return ok(opts.status ? opts.status(statusCalls, p.paymentId) : payOrder({ paymentId: p.paymentId }));
-    }),
-    http.post('/api/onlinePay/queryPayOrder', async ({ request }) => {
-      await log('queryPayOrder', request);
-      listCalls += 1;
-      const rows = typeof opts.orders === 'function' ? opts.orders(listCalls) : (opts.orders ?? payOrderRows);
-      return ok({ data: rows, totalRecord: rows.length, page: 1, rows: 15, totalPage: 1 });
-    }),
-    http.post('/api/onlinePay/cancelPay', async ({ request }) => {
-      const p = await log('cancelPay', request);
-      return p.paymentId ? ok(null, '订单已取消') : fail(404, '支付订单不存在');
-    }),
+    post('/onlinePay/cancelPay', 'cancelPay', (p) =>
+      p.paymentId ? ok(null, '订单已取消') : fail(404, '支付订单不存在'),
+    ),
   ];
 }

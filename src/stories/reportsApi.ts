@@ -259,6 +259,9 @@ export const deliveryStats = (days = 7): DeliveryStats => {
     (a, d) => ({ submit: a.submit + d.submit, success: a.success + d.success, fail: a.fail + d.fail }),
     { submit: 0, success: 0, fail: 0 },
   );
+  /** a share of the total: `submit`, `success` and `fail` its parts of each */
+  const part = (submit: number, success: number, fail: number) =>
+    fig(Math.round(total.submit * submit), Math.round(total.success * success), Math.round(total.fail * fail));
   return {
     days,
     start: dates[0],
@@ -266,35 +269,14 @@ export const deliveryStats = (days = 7): DeliveryStats => {
     total: fig(total.submit, total.success, total.fail),
     byDay,
     byCarrier: [
-      {
-        carrier: 1,
-        ...fig(Math.round(total.submit * 0.55), Math.round(total.success * 0.56), Math.round(total.fail * 0.4)),
-      },
-      {
-        carrier: 2,
-        ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.25), Math.round(total.fail * 0.3)),
-      },
-      {
-        carrier: 3,
-        ...fig(Math.round(total.submit * 0.2), Math.round(total.success * 0.19), Math.round(total.fail * 0.3)),
-      },
+      { carrier: 1, ...part(0.55, 0.56, 0.4) },
+      { carrier: 2, ...part(0.25, 0.25, 0.3) },
+      { carrier: 3, ...part(0.2, 0.19, 0.3) },
     ],
     byProvince: [
-      {
-        province: 44,
-        provinceName: '广东',
-        ...fig(Math.round(total.submit * 0.4), Math.round(total.success * 0.41), Math.round(total.fail * 0.3)),
-      },
-      {
-        province: 31,
-        provinceName: '上海',
-        ...fig(Math.round(total.submit * 0.35), Math.round(total.success * 0.35), Math.round(total.fail * 0.4)),
-      },
-      {
-        province: 32,
-        provinceName: '江苏',
-        ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.24), Math.round(total.fail * 0.3)),
-      },
+      { province: 44, provinceName: '广东', ...part(0.4, 0.41, 0.3) },
+      { province: 31, provinceName: '上海', ...part(0.35, 0.35, 0.4) },
+      { province: 32, provinceName: '江苏', ...part(0.25, 0.24, 0.3) },
     ],
     reasons: [
       { code: 'UNDELIV', meaning: '无法送达（空号、停机或关机）', count: Math.round(total.fail * 0.5) },

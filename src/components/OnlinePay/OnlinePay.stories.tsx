@@ -5,8 +5,6 @@ import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi
 import type { Calls } from '@/stories/sendApi';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderState } from '@/generated/schemas';
-import { labelled } from '@/stories/rows';
-import { payOrders } from '@/resources/pay-orders/data';
 import { closedOrder } from '@/resources/pay-orders/payOrders.mock';
 import { PayDialog, RechargeButton } from './OnlinePay';
 
@@ -25,7 +23,7 @@ const meta = {
       calls,
       status: (n, id) =>
         n < 2
-          ? labelled(payOrders.entity, payOrder({ paymentId: id, paymentState: PayOrderState.Submitted }))
+          ? payOrder({ paymentId: id, paymentState: PayOrderState.Submitted })
           : closedOrder(id, PayOrderState.Paid),
     }),
   ),

@@ -1,6 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
-import { Route, Routes, useLocation } from 'react-router';
 import { http, type HttpHandler } from 'msw';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
@@ -16,25 +15,15 @@ const calls: Calls = {};
 const subAccountApi = (opts: SendApiOptions = {}, ...first: HttpHandler[]) =>
   msw(...first, ...consoleApi({ user: subAccount }), ...sendApi({ calls, ...opts }));
 
-/** the page, and where a navigation went */
-function Harness() {
-  const location = useLocation();
-  return (
-    <Routes>
-      <Route path={deliverScreen.path} element={<DeliverPage />} />
-      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
-    </Routes>
-  );
-}
-
 const meta = {
   title: 'Sending/DeliverPage',
-  component: Harness,
+  component: DeliverPage,
   decorators: [withApp],
   // a sub-account's page unless a story says otherwise
-  parameters: { app: { path: deliverScreen.path }, ...subAccountApi() },
+  // (a navigation away shows where it went: withApp's "went")
+  parameters: { app: { path: deliverScreen.path, route: deliverScreen.path }, ...subAccountApi() },
   beforeEach: clearCalls(calls),
-} satisfies Meta<typeof Harness>;
+} satisfies Meta<typeof DeliverPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { T, withApp } from '@/stories/withApp';
+import { withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, rowWith } from '@/stories/play';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
 import { recordArchives } from './data';
@@ -26,17 +27,8 @@ type Story = StoryObj<typeof meta>;
 export const List: Story = {
   name: '列表（一个月份的文件缺失）',
   play: async ({ canvas: c }) => {
-    const newest = (await c.findByText('2026-05', {}, T)).closest('tr') as HTMLElement;
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '月份',
-      '文件状态',
-      '分区',
-      '条数',
-      '大小',
-      '归档时间',
-      '文件',
-      'SHA-256',
-    ]);
+    const newest = await rowWith(c, '2026-05');
+    await expect(columns(c)).toEqual(['月份', '文件状态', '分区', '条数', '大小', '归档时间', '文件', 'SHA-256']);
     // newest month first, figures readable: rows grouped, size in MB
     await expect(
       c

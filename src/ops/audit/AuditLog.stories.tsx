@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, rowWith } from '@/stories/play';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { AuditAction, AuthStatus, OauthStatus, SignState } from '@/generated/schemas';
@@ -40,15 +41,7 @@ export const List: Story = {
       end_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       currentPage: 1,
     });
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '',
-      '时间',
-      '操作人',
-      '操作',
-      '对象',
-      '账户',
-      '备注',
-    ]);
+    await expect(columns(c)).toEqual(['', '时间', '操作人', '操作', '对象', '账户', '备注']);
     // 对象: the table's name and the row's number
     const row = c.getByText('2026-11-24 10:18:44').closest('tr') as HTMLElement;
     await expect(row).toHaveTextContent(`${targetTitle('signs')} #112`);
@@ -62,10 +55,10 @@ export const List: Story = {
 export const BeforeAfter: Story = {
   name: '操作前后（展开）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('2026-11-24 10:21:05', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '2026-11-24 10:21:05');
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
-    await expect(diff.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['字段', '操作前', '操作后']);
+    await expect(columns(diff)).toEqual(['字段', '操作前', '操作后']);
     const state = diff.getByText('状态').closest('tr') as HTMLElement;
     await expect(state).toHaveTextContent(enumLabel('auth-status', AuthStatus.Pending)!);
     await expect(state).toHaveTextContent(enumLabel('auth-status', AuthStatus.Certified)!);
@@ -80,7 +73,7 @@ export const BeforeAfter: Story = {
 export const SignRejected: Story = {
   name: '驳回签名的前后',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('2026-11-24 10:18:44', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '2026-11-24 10:18:44');
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
     await expect(diff.getByText('状态').closest('tr')).toHaveTextContent(enumLabel('sign-state', SignState.Rejected)!);
@@ -92,10 +85,10 @@ export const SignRejected: Story = {
 export const OperatorAdded: Story = {
   name: '新增运营人员（只有操作后）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('2026-11-24 09:58:31', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '2026-11-24 09:58:31');
     await userEvent.click(within(row).getByRole('button', { name: /展开行|Expand row/ }));
     const diff = within(await c.findByTestId('audit-diff', {}, T));
-    await expect(diff.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['字段', '操作后']);
+    await expect(columns(diff)).toEqual(['字段', '操作后']);
     await expect(diff.getByText('登录名').closest('tr')).toHaveTextContent('reviewer2');
     await expect(diff.getByText('角色').closest('tr')).toHaveTextContent('审核员');
   },

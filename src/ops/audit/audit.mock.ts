@@ -10,25 +10,25 @@ import {
   SignState,
   type AuditEntry,
 } from '@/generated/schemas';
-import { ok } from '@/stories/mockApi';
+import { listPageOf, ok } from '@/stories/mockApi';
+import { rowOf } from '@/stories/rows';
 
+/** an entry of reviewer1's about no account, without a remark */
+const entry = rowOf<AuditEntry>('audit-entry')({ operator: 'reviewer1', clientid: '', remark: '' });
 export const auditRows: AuditEntry[] = [
-  {
+  entry({
     id: 907,
     at: '2026-11-24 10:21:05',
-    operator: 'reviewer1',
     action: AuditAction.CertificationApprove,
     target: 'certifications',
     targetId: '31',
     clientid: 'newagent',
     before: { state: AuthStatus.Pending, oauth_status: OauthStatus.Pending },
     after: { state: AuthStatus.Certified, remark: '' },
-    remark: '',
-  },
-  {
+  }),
+  entry({
     id: 906,
     at: '2026-11-24 10:18:44',
-    operator: 'reviewer1',
     action: AuditAction.SignReject,
     target: 'signs',
     targetId: '112',
@@ -36,8 +36,8 @@ export const auditRows: AuditEntry[] = [
     before: { state: SignState.Pending, cause: '' },
     after: { state: SignState.Rejected, cause: '签名须与企业名称或商标一致' },
     remark: '签名须与企业名称或商标一致',
-  },
-  {
+  }),
+  entry({
     id: 905,
     at: '2026-11-24 10:02:13',
     operator: 'operator1',
@@ -47,16 +47,14 @@ export const auditRows: AuditEntry[] = [
     clientid: 'client1',
     before: { status: InvoiceStatus.Issuing, reason: '', express: '' },
     after: { status: InvoiceStatus.Mailed, reason: '', express: '顺丰速运 SF1098765432' },
-    remark: '',
-  },
-  {
+  }),
+  entry({
     id: 904,
     at: '2026-11-24 09:58:31',
     operator: 'chief.admin',
     action: AuditAction.OperatorAdd,
     target: 'operators',
     targetId: '5',
-    clientid: '',
     after: {
       id: 5,
       name: 'reviewer2',
@@ -65,18 +63,15 @@ export const auditRows: AuditEntry[] = [
       totpEnabled: false,
       createdAt: '2026-11-24 09:58:31',
     },
-    remark: '',
-  },
-  {
+  }),
+  entry({
     id: 903,
     at: '2026-11-24 08:58:12',
-    operator: 'reviewer1',
     action: AuditAction.OperatorLogin,
     target: 'operators',
     targetId: '1',
-    clientid: '',
     remark: '10.0.3.17',
-  },
+  }),
 ];
 
 export interface AuditApiOptions {
@@ -96,7 +91,7 @@ export function auditApi(o: AuditApiOptions = {}): HttpHandler[] {
           (!f.action || r.action === f.action) &&
           (!f.clientid || r.clientid === f.clientid),
       );
-      return ok({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
+      return ok(listPageOf(list, {}));
     }),
   ];
 }

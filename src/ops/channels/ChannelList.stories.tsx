@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, dialogNamed, fieldOf, openOptions, popconfirmButton, rowWith } from '@/stories/play';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { Carrier } from '@/generated/schemas';
@@ -29,16 +30,9 @@ const refusing = (action: string, code: number, msg: string) =>
   msw(...channelsApi({ calls, refuse: { [action]: { code, msg } } }), ...shell);
 
 /** the table row of a channel */
-const rowOf = async (canvasElement: HTMLElement, name: string) =>
-  (await within(canvasElement).findByText(name, {}, T)).closest('tr') as HTMLElement;
-/** the open popconfirm's button */
-const confirmButton = async (name: RegExp) =>
-  within(
-    await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm:not(.ant-popover-hidden)')!, T),
-  ).getByRole('button', { name });
-/** the dialog's field, once the form's code has loaded */
-const field = (dialog: ReturnType<typeof within>, label: RegExp) =>
-  waitFor(() => dialog.getByLabelText(label, { selector: 'input' }), T);
+const rowOf = (canvasElement: HTMLElement, name: string) => rowWith(within(canvasElement), name);
+/** the dialog's input, once the form's code has loaded */
+const field = (dialog: ReturnType<typeof within>, label: RegExp) => fieldOf(dialog, label, 'input');
 
 export const List: Story = {
   name: '列表（设置与计数）',
@@ -65,7 +59,7 @@ export const List: Story = {
     await expect(within(intl).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
     await userEvent.hover(within(intl).getByTestId('channel-read-only'));
     await expect(await body().findByText(entity.fromFile, {}, T)).toBeInTheDocument();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    await expect(columns(c)).toEqual(
       expect.arrayContaining([
         '通道',
         '状态',
@@ -118,7 +112,7 @@ export const Add: Story = {
   play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));
+    const dialog = await dialogNamed('新增通道');
     await userEvent.type(await field(dialog, /通道名/), 'telecom2');
     // the address is required for a new channel
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
@@ -126,10 +120,7 @@ export const Add: Story = {
     await expect(calls.save).toBeUndefined();
     await userEvent.type(dialog.getByLabelText(/^地址/, { selector: 'input' }), ' smpp://sys9:Pw9@10.0.0.7:2775 ');
     await userEvent.click(dialog.getAllByRole('combobox')[0]);
-    const options = [
-      ...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
-    ].map((o) => o.textContent);
-    await expect(options).toEqual([
+    await expect(openOptions()).toEqual([
       enumLabel('carrier', Carrier.Mobile),
       enumLabel('carrier', Carrier.Unicom),
       enumLabel('carrier', Carrier.Telecom),
@@ -159,7 +150,7 @@ export const AddRefused: Story = {
   play: async ({ canvas: c, canvasElement }) => {
     await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(c.getByRole('button', { name: /新增通道/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '新增通道' }, T));
+    const dialog = await dialogNamed('新增通道');
     await userEvent.type(await field(dialog, /通道名/), 'bad1');
     await userEvent.type(dialog.getByLabelText(/^地址/, { selector: 'input' }), 'ftp://x');
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
@@ -176,7 +167,7 @@ export const Edit: Story = {
   play: async ({ canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(within(main).getByRole('button', { name: /编\s*辑/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '编辑通道 cmcc-main' }, T));
+    const dialog = await dialogNamed('编辑通道 cmcc-main');
     await expect(await field(dialog, /通道名/)).toHaveValue('cmcc-main');
     await expect(dialog.getByLabelText(/通道名/, { selector: 'input' })).toBeDisabled();
     await expect(
@@ -210,7 +201,7 @@ export const Pause: Story = {
     await userEvent.click(within(main).getByRole('button', { name: /暂\s*停/ }));
     await expect(await body().findByText('确定暂停通道 cmcc-main 吗？', {}, T)).toBeInTheDocument();
     await expect(calls.pause).toBeUndefined();
-    await userEvent.click(await confirmButton(/暂\s*停/));
+    await userEvent.click(await popconfirmButton(/暂\s*停/));
     await waitFor(() => expect(calls.pause?.[0]).toEqual({ name: 'cmcc-main' }), T);
     await expect(await body().findByText('通道已暂停', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls.list?.length).toBeGreaterThanOrEqual(2), T);
@@ -224,7 +215,7 @@ export const PauseRefused: Story = {
   play: async ({ canvasElement }) => {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await userEvent.click(within(main).getByRole('button', { name: /暂\s*停/ }));
-    await userEvent.click(await confirmButton(/暂\s*停/));
+    await userEvent.click(await popconfirmButton(/暂\s*停/));
     await expect(await body().findByText('通道不存在', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls.list?.length).toBeGreaterThanOrEqual(2), T);
   },
@@ -256,7 +247,7 @@ export const Remove: Story = {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除通道 backup 吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(await confirmButton(/删\s*除/));
+    await userEvent.click(await popconfirmButton(/删\s*除/));
     await waitFor(() => expect(calls.remove?.[0]).toEqual({ name: 'backup' }), T);
     await expect(await body().findByText('通道已删除', {}, T)).toBeInTheDocument();
   },
@@ -268,7 +259,7 @@ export const RemoveRefused: Story = {
   play: async ({ canvasElement }) => {
     const backup = await rowOf(canvasElement, 'backup');
     await userEvent.click(within(backup).getByRole('button', { name: /删\s*除/ }));
-    await userEvent.click(await confirmButton(/删\s*除/));
+    await userEvent.click(await popconfirmButton(/删\s*除/));
     await expect(await body().findByText('通道不存在', {}, T)).toBeInTheDocument();
   },
 };

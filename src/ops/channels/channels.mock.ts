@@ -1,7 +1,8 @@
 /** Story data and MSW handlers of 通道 (stories only; the app never imports this). */
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { ok, type Calls } from '@/stories/mockApi';
+import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
 
 const counters = {
@@ -112,15 +113,14 @@ export const routeAnswer: RoutePreview = {
 
 export interface ChannelsApiOptions {
   rows?: OperatorChannel[];
-  /** the list's answer: 'loading' never answers, 'error' refuses */
   /** each list answer's submitted counters grow by this much (live counters) */
   grow?: number;
   /** an action's refusal ({ code, msg }) instead of its success, by its path's last part ('save', 'pause', 'route', …) */
-  refuse?: Record<string, { code: number; msg: string }>;
+  refuse?: Record<string, Refusal>;
   /** 路由预览's answer */
   route?: RoutePreview;
   /** the JSON body of each call, by its path's last part ('list', 'save', 'pause', …) */
-  calls?: Record<string, Record<string, unknown>[]>;
+  calls?: Calls;
 }
 
 const SUCCESS: Record<string, string> = {
@@ -131,25 +131,18 @@ const SUCCESS: Record<string, string> = {
 };
 
 export function channelsApi(o: ChannelsApiOptions = {}): HttpHandler[] {
-  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  const { get, post } = answering(o.calls);
   let served = 0;
   return [
-    http.get('/api/operator/channels/list', async () => {
-      log('list', {});
+    get('/operator/channels/list', 'list', () => {
       const grown = (o.grow ?? 0) * served++;
-      return ok((o.rows ?? channelRows).map((r) => ({ ...r, submitted: r.submitted + grown })));
+      return (o.rows ?? channelRows).map((r) => ({ ...r, submitted: r.submitted + grown }));
     }),
     ...['save', 'pause', 'resume', 'remove'].map((action) =>
-      http.post(`/api/operator/channels/${action}`, async ({ request }) => {
-        log(action, (await request.json()) as Record<string, unknown>);
-        const refusal = o.refuse?.[action];
-        return refusal ? fail(refusal.code, refusal.msg) : ok(null, SUCCESS[action]);
-      }),
+      post(`/operator/channels/${action}`, action, () =>
+        refusedOr(o.refuse?.[action], () => ok(null, SUCCESS[action])),
+      ),
     ),
-    http.post('/api/operator/channels/route', async ({ request }) => {
-      log('route', (await request.json()) as Record<string, unknown>);
-      const refusal = o.refuse?.route;
-      return refusal ? fail(refusal.code, refusal.msg) : ok(o.route ?? routeAnswer);
-    }),
+    post('/operator/channels/route', 'route', () => refusedOr(o.refuse?.route, () => o.route ?? routeAnswer)),
   ];
 }

@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, dialogNamed, expectNoRows, popconfirmButton, rowWith } from '@/stories/play';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import NoticeAdmin from './NoticeAdmin';
 import { contentApi } from './content.mock';
@@ -24,17 +25,12 @@ type Story = StoryObj<typeof meta>;
 export const List: Story = {
   name: '列表',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('关于元旦期间短信发送的通知', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '关于元旦期间短信发送的通知');
     await expect(within(row).getByTestId('notice-top')).toHaveTextContent('置顶');
     await expect(
       c.getByText('平台系统升级维护公告').closest('tr')!.querySelector('[data-testid=notice-top]'),
     ).toBeNull();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '标题',
-      '发布时间',
-      '内容',
-      '操作',
-    ]);
+    await expect(columns(c)).toEqual(['标题', '发布时间', '内容', '操作']);
   },
 };
 
@@ -44,7 +40,7 @@ export const Publish: Story = {
     await c.findByText('平台系统升级维护公告', {}, T);
     const before = calls['notices/list']?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
+    const dialog = await dialogNamed('发布公告');
     await userEvent.type(await waitFor(() => dialog.getByLabelText(/标题/), T), '  春节放假安排  ');
     await userEvent.type(
       dialog.getByLabelText(/内容/, { selector: 'textarea' }),
@@ -72,7 +68,7 @@ export const PublishEmpty: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
+    const dialog = await dialogNamed('发布公告');
     await waitFor(() => dialog.getByLabelText(/标题/), T);
     await userEvent.click(dialog.getByRole('button', { name: /发\s*布/ }));
     await expect(await dialog.findByText('公告标题不能为空', {}, T)).toBeInTheDocument();
@@ -88,7 +84,7 @@ export const PublishRefused: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('平台系统升级维护公告', {}, T);
     await userEvent.click(c.getByRole('button', { name: /发布公告/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '发布公告' }, T));
+    const dialog = await dialogNamed('发布公告');
     await userEvent.type(await waitFor(() => dialog.getByLabelText(/标题/), T), '测试');
     await userEvent.type(dialog.getByLabelText(/内容/, { selector: 'textarea' }), '<script>alert(1)</script>');
     await userEvent.click(dialog.getByRole('button', { name: /发\s*布/ }));
@@ -99,12 +95,10 @@ export const PublishRefused: Story = {
 export const Delete: Story = {
   name: '删除',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('平台系统升级维护公告', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '平台系统升级维护公告');
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除公告“平台系统升级维护公告”吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(
-      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }),
-    );
+    await userEvent.click(await popconfirmButton(/删\s*除/));
     await waitFor(() => expect(calls['notices/delete']?.[0]).toEqual({ id: 18 }), T);
     await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
@@ -113,9 +107,7 @@ export const Delete: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: msw(...contentApi({ notices: [] }), ...shell),
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
+  play: ({ canvasElement }) => expectNoRows(canvasElement),
 };
 
 const states = listStates(operatorNotices, [...contentApi(), ...shell]);

@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, dialogNamed, expectNoRows, popconfirmButton, rowWith } from '@/stories/play';
 import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
@@ -27,17 +28,12 @@ type Story = StoryObj<typeof meta>;
 export const List: Story = {
   name: '列表（另有词表文件中的词）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('刷单返利', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '刷单返利');
     await expect(row).toHaveTextContent('operator1');
     await expect(c.getByTestId('words-file')).toHaveTextContent(
       `词表文件中另有 ${FILE_COUNT.toLocaleString('zh-CN')} 个敏感词`,
     );
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '敏感词',
-      '添加人',
-      '添加时间',
-      '操作',
-    ]);
+    await expect(columns(c)).toEqual(['敏感词', '添加人', '添加时间', '操作']);
   },
 };
 
@@ -57,7 +53,7 @@ export const Add: Story = {
     await c.findByText('刷单返利', {}, T);
     const before = calls['words/list']?.length ?? 0;
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
+    const dialog = await dialogNamed('添加敏感词');
     await userEvent.type(await wordsField(dialog), '网络赌博{enter}刷单返利{enter}# 以下为诈骗类{enter}冒充客服');
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
     await waitFor(
@@ -74,7 +70,7 @@ export const AddEmpty: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
+    const dialog = await dialogNamed('添加敏感词');
     await wordsField(dialog);
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
     await expect(await dialog.findByText('请输入敏感词', {}, T)).toBeInTheDocument();
@@ -88,7 +84,7 @@ export const AddRefused: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('刷单返利', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加敏感词/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
+    const dialog = await dialogNamed('添加敏感词');
     await userEvent.type(await wordsField(dialog), '很长的一句话');
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
     await expect(await dialog.findByTestId('words-refusal', {}, T)).toHaveTextContent('敏感词不能超过50个字符');
@@ -108,7 +104,7 @@ export const ImportFile: Story = {
       canvasElement.querySelector('input[type=file]') as HTMLInputElement,
       new File([gb], 'words.txt', { type: 'text/plain' }),
     );
-    const dialog = within(await body().findByRole('dialog', { name: '添加敏感词' }, T));
+    const dialog = await dialogNamed('添加敏感词');
     await waitFor(async () => expect(await wordsField(dialog)).toHaveValue('贷款\n套现\n'), T);
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
     await waitFor(() => expect(calls['words/add']?.[0]).toEqual({ words: '贷款\n套现\n' }), T);
@@ -132,12 +128,10 @@ export const ImportTooLarge: Story = {
 export const Remove: Story = {
   name: '删除',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('私彩', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '私彩');
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除敏感词“私彩”吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(
-      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /删\s*除/ }),
-    );
+    await userEvent.click(await popconfirmButton(/删\s*除/));
     await waitFor(() => expect(calls['words/remove']?.[0]).toEqual({ id: 9 }), T);
     await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
   },
@@ -177,9 +171,7 @@ export const TestClean: Story = {
 export const Empty: Story = {
   name: '无数据',
   parameters: msw(...contentApi({ words: [] }), ...shell),
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
+  play: ({ canvasElement }) => expectNoRows(canvasElement),
 };
 
 const states = listStates(sensitiveWords, [...contentApi(), ...shell]);

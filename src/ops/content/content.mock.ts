@@ -1,7 +1,8 @@
 /** Story data and MSW handlers of the 内容 screens (stories only; the app never imports this). */
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { OperatorNotice, SensitiveWord } from '@/generated/schemas';
-import { fail, listPageOf, ok } from '@/stories/mockApi';
+import { listPageOf, ok, type Calls } from '@/stories/mockApi';
+import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 
 export const wordRows: SensitiveWord[] = [
   { id: 14, word: '代开发票', createdBy: 'operator1', createdAt: '2026-11-24 10:12:40' },
@@ -42,28 +43,19 @@ export interface ContentApiOptions {
   words?: SensitiveWord[];
   notices?: OperatorNotice[];
   /** the add / publish / delete calls' refusal */
-  refuse?: { code: number; msg: string };
+  refuse?: Refusal;
   /** the request bodies by call ('words/list', 'words/add', …) */
-  calls?: Record<string, Record<string, unknown>[]>;
+  calls?: Calls;
 }
 
 export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
   const words = o.words ?? wordRows;
   const notices = o.notices ?? noticeRows;
-  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
-  const listed = (name: string, answer: (f: Record<string, unknown>) => unknown) =>
-    http.post(`/api/operator/${name}/list`, async ({ request }) => {
-      const f = (await request.json()) as Record<string, unknown>;
-      log(`${name}/list`, f);
-      return ok(answer(f));
-    });
-  const action = (path: string, answer: (b: Record<string, unknown>) => string) =>
-    http.post(`/api/operator/${path}`, async ({ request }) => {
-      const b = (await request.json()) as Record<string, unknown>;
-      log(path, b);
-      if (o.refuse) return fail(o.refuse.code, o.refuse.msg);
-      return ok(null, answer(b));
-    });
+  const { post } = answering(o.calls);
+  const listed = (name: string, answer: (f: Record<string, any>) => unknown) =>
+    post(`/operator/${name}/list`, `${name}/list`, answer);
+  const action = (path: string, answer: (b: Record<string, any>) => string) =>
+    post(`/operator/${path}`, path, (b) => refusedOr(o.refuse, () => ok(null, answer(b))));
   return [
     listed('words', (f) => ({
       ...listPageOf(f.word ? words.filter((w) => w.word.includes(String(f.word))) : words, f),
@@ -78,9 +70,7 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
       return `已添加 ${lines.length - known} 个${known ? `，${known} 个已存在` : ''}`;
     }),
     action('words/remove', () => '删除成功'),
-    http.post('/api/operator/words/test', async ({ request }) => {
-      const b = (await request.json()) as { content: string };
-      log('words/test', b);
+    post('/operator/words/test', 'words/test', (b) => {
       const answer = testAnswer(b.content, [...words.map((w) => w.word), '赌博']);
       return ok(answer, '200' in answer ? '未检测到敏感词' : '检测到敏感内容');
     }),

@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, dialogNamed, fieldOf, popconfirmButton, type Scope } from '@/stories/play';
 import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { AccountStatus } from '@/generated/schemas';
@@ -32,13 +33,10 @@ const refusing = (action: string, code: number, msg: string) =>
   msw(...customerApi({ calls, refuse: { [action]: { code, msg } } }), ...shell);
 
 /** the account's row (its 账户 cell; an agent's clientid shows in its sub-accounts' 所属代理商 too) */
-const rowOf = async (c: ReturnType<typeof within>, clientid: string) =>
+const rowOf = async (c: Scope, clientid: string) =>
   (await c.findAllByText(clientid, {}, T))
     .map((e: HTMLElement) => e.closest('tr') as HTMLElement)
     .find((tr: HTMLElement) => tr.querySelector('td')?.textContent === clientid)!;
-/** a dialog's field, once the form's code has loaded */
-const field = (dialog: ReturnType<typeof within>, label: RegExp, selector = 'textarea') =>
-  waitFor(() => dialog.getByLabelText(label, { selector }), T);
 const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
@@ -63,7 +61,7 @@ export const List: Story = {
     await expect(frozen).toHaveTextContent(enumLabel('account-status', AccountStatus.Frozen)!);
     await expect(within(frozen).getByRole('button', { name: '解冻' })).toBeInTheDocument();
     await expect(within(frozen).queryByRole('button', { name: '冻结' })).toBeNull();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    await expect(columns(c)).toEqual(
       expect.arrayContaining([
         '账户',
         '用户类型',
@@ -113,9 +111,9 @@ export const Freeze: Story = {
   name: '冻结（备注）',
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
-    const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
+    const dialog = await dialogNamed('冻结账户 a10023');
     await expect(dialog.getByTestId('freeze-note')).toHaveTextContent('所有登录立即结束');
-    await userEvent.type(await field(dialog, /备注/), '  投诉核查  ');
+    await userEvent.type(await fieldOf(dialog, /备注/), '  投诉核查  ');
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /冻\s*结/ }));
     await waitFor(() => expect(calls.freeze?.[0]).toEqual({ clientid: 'a10023', remark: '投诉核查' }), T);
@@ -129,8 +127,8 @@ export const FreezeRefused: Story = {
   parameters: refusing('freeze', 409, '只有正常状态的账户可以冻结'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
-    const dialog = within(await body().findByRole('dialog', { name: '冻结账户 a10023' }, T));
-    await field(dialog, /备注/);
+    const dialog = await dialogNamed('冻结账户 a10023');
+    await fieldOf(dialog, /备注/);
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /冻\s*结/ }));
     await expect(await dialog.findByTestId('customer-refusal', {}, T)).toHaveTextContent('只有正常状态的账户可以冻结');
@@ -142,9 +140,9 @@ export const Unfreeze: Story = {
   name: '解冻',
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
-    const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
+    const dialog = await dialogNamed('解冻账户 b20002');
     await expect(dialog.queryByTestId('freeze-note')).toBeNull();
-    await userEvent.type(await field(dialog, /备注/), '核查完毕');
+    await userEvent.type(await fieldOf(dialog, /备注/), '核查完毕');
     await userEvent.click(dialog.getByRole('button', { name: /解\s*冻/ }));
     await waitFor(() => expect(calls.unfreeze?.[0]).toEqual({ clientid: 'b20002', remark: '核查完毕' }), T);
     await expect(await body().findByText('解冻成功', {}, T)).toBeInTheDocument();
@@ -156,8 +154,8 @@ export const UnfreezeRefused: Story = {
   parameters: refusing('unfreeze', 409, '只有冻结状态的账户可以解冻'),
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
-    const dialog = within(await body().findByRole('dialog', { name: '解冻账户 b20002' }, T));
-    await field(dialog, /备注/);
+    const dialog = await dialogNamed('解冻账户 b20002');
+    await fieldOf(dialog, /备注/);
     await userEvent.click(dialog.getByRole('button', { name: /解\s*冻/ }));
     await expect(await dialog.findByTestId('customer-refusal', {}, T)).toHaveTextContent('只有冻结状态的账户可以解冻');
   },
@@ -169,9 +167,7 @@ export const Unlock: Story = {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     await expect(await body().findByText('确定解除账户 b20031 的登录锁定吗？', {}, T)).toBeInTheDocument();
     const before = listCalls();
-    await userEvent.click(
-      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /解除锁定/ }),
-    );
+    await userEvent.click(await popconfirmButton(/解除锁定/));
     await waitFor(() => expect(calls.unlock?.[0]).toEqual({ clientid: 'b20031' }), T);
     await expect(await body().findByText('已解除登录锁定', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
@@ -184,11 +180,7 @@ export const UnlockRefused: Story = {
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
     const before = listCalls();
-    await userEvent.click(
-      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
-        name: /解除锁定/,
-      }),
-    );
+    await userEvent.click(await popconfirmButton(/解除锁定/));
     await expect(await body().findByText('账户不存在', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
   },
@@ -226,26 +218,28 @@ export const ResetPasswordRefused: Story = {
 const openCredit = async (canvasElement: HTMLElement, clientid = 'a10023') => {
   const c = within(canvasElement);
   await userEvent.click(within(await rowOf(c, clientid)).getByRole('button', { name: '调整额度' }));
-  return within(await body().findByRole('dialog', { name: `调整额度：${clientid}` }, T));
+  return dialogNamed(`调整额度：${clientid}`);
 };
+
+/** 确定 of the credit's second question */
+const creditConfirmButton = async () =>
+  within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', {
+    name: /确\s*定/,
+  });
 
 export const Credit: Story = {
   name: '调整额度（降低，再确认）',
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement);
     await expect(dialog.getByRole('table')).toHaveTextContent('12,800.00');
-    await userEvent.type(await field(dialog, /金额/, 'input'), '-200.50');
-    await userEvent.type(await field(dialog, /备注/), '多充退回');
+    await userEvent.type(await fieldOf(dialog, /金额/, 'input'), '-200.50');
+    await userEvent.type(await fieldOf(dialog, /备注/), '多充退回');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     // asked once more, naming the agent, the direction and the amount
     await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent(
       '确定为代理商 a10023 降低额度 200.50 元吗？',
     );
-    await userEvent.click(
-      within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', {
-        name: /确\s*定/,
-      }),
-    );
+    await userEvent.click(await creditConfirmButton());
     await waitFor(
       () => expect(calls.credit?.[0]).toEqual({ clientid: 'a10023', amount: '-200.50', remark: '多充退回' }),
       T,
@@ -258,7 +252,7 @@ export const CreditInvalid: Story = {
   name: '调整额度：备注必填、金额格式',
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement);
-    await userEvent.type(await field(dialog, /金额/, 'input'), '1.234');
+    await userEvent.type(await fieldOf(dialog, /金额/, 'input'), '1.234');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     await expect(await dialog.findByText('请填写备注', {}, T)).toBeInTheDocument();
     await expect(dialog.getByText('金额须为数字，最多两位小数')).toBeInTheDocument();
@@ -271,18 +265,14 @@ export const CreditRefused: Story = {
   parameters: refusing('credit', 409, '余额不足，当前余额 5.00 元'),
   play: async ({ canvasElement }) => {
     const dialog = await openCredit(canvasElement, 'a10011');
-    await userEvent.type(await field(dialog, /金额/, 'input'), '-100');
-    await userEvent.type(await field(dialog, /备注/), '扣减');
+    await userEvent.type(await fieldOf(dialog, /金额/, 'input'), '-100');
+    await userEvent.type(await fieldOf(dialog, /备注/), '扣减');
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     await expect(await body().findByTestId('credit-confirm', {}, T)).toHaveTextContent(
       '确定为代理商 a10011 降低额度 100 元吗？',
     );
     const before = listCalls();
-    await userEvent.click(
-      within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', {
-        name: /确\s*定/,
-      }),
-    );
+    await userEvent.click(await creditConfirmButton());
     await expect(await dialog.findByTestId('credit-refusal', {}, T)).toHaveTextContent('余额不足，当前余额 5.00 元');
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
   },
@@ -293,7 +283,7 @@ const openLoginAs = async (canvasElement: HTMLElement, clientid: string) => {
   const c = within(canvasElement);
   await userEvent.click(within(await rowOf(c, clientid)).getByRole('button', { name: /更多/ }));
   await userEvent.click(await body().findByRole('menuitem', { name: '以该账户登录' }, T));
-  return within(await body().findByRole('dialog', { name: `以该账户登录：${clientid}` }, T));
+  return dialogNamed(`以该账户登录：${clientid}`);
 };
 
 /** the accounts' console the dialog would open (the story keeps the page) */
@@ -311,7 +301,7 @@ export const LoginAs: Story = {
     // said before: the account's console in this browser, this operator's login ends
     await expect(dialog.getByTestId('login-as-note')).toHaveTextContent('本浏览器的运营人员登录随即结束');
     await expect(dialog.getByRole('table')).toHaveTextContent('a10023');
-    const reason = await field(dialog, /登录原因/);
+    const reason = await fieldOf(dialog, /登录原因/);
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
     await expect(await dialog.findByText('请填写登录原因', {}, T)).toBeInTheDocument();
     await expect(calls['login-as']).toBeUndefined();
@@ -335,7 +325,7 @@ export const LoginAsRefused: Story = {
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
-    await userEvent.type(await field(dialog, /登录原因/), '核查');
+    await userEvent.type(await fieldOf(dialog, /登录原因/), '核查');
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
     await expect(await dialog.findByTestId('login-as-refusal', {}, T)).toHaveTextContent('账户已冻结，请先解冻');
@@ -352,7 +342,7 @@ export const LoginAsEnterRefused: Story = {
   play: async ({ canvasElement }) => {
     const opened = watchConsole();
     const dialog = await openLoginAs(canvasElement, 'a10023');
-    await userEvent.type(await field(dialog, /登录原因/), '核查');
+    await userEvent.type(await fieldOf(dialog, /登录原因/), '核查');
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
     await expect(await dialog.findByTestId('login-as-refusal', {}, T)).toHaveTextContent('账户状态异常，无法登录');
     await expect(sessionKind.get()).not.toBe('account');

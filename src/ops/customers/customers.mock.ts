@@ -1,7 +1,8 @@
 /** Story data and MSW handlers of 客户 (stories only; the app never imports this). */
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
-import { fail, listPageOf, ok } from '@/stories/mockApi';
+import { fail, listPageOf, ok, type Calls } from '@/stories/mockApi';
+import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
 
 const customer = rowOf<OperatorCustomer>('operator-customer')({
@@ -63,13 +64,12 @@ export const LOGIN_AS_TOKEN = 'Zk3mQ9vT2xLp7wRb5nYc8dHs';
 
 export interface CustomerApiOptions {
   rows?: OperatorCustomer[];
-  /** the list's answer: 'loading' never answers, 'error' refuses */
   /** an action's refusal ({ code, msg }) instead of its success */
-  refuse?: Partial<Record<CustomerAction, { code: number; msg: string }>>;
+  refuse?: Partial<Record<CustomerAction, Refusal>>;
   /** POST /client/loginAs/enter's refusal instead of 登录成功 */
-  refuseEnter?: { code: number; msg: string };
+  refuseEnter?: Refusal;
   /** the JSON body of each call, by the path's last part ('list', 'freeze' …; 'enter': the form of /client/loginAs/enter) */
-  calls?: Record<string, Record<string, unknown>[]>;
+  calls?: Calls;
 }
 
 const SUCCESS: Record<CustomerAction, (b: Record<string, unknown>, row?: OperatorCustomer) => string> = {
@@ -89,25 +89,21 @@ const DATA: Partial<Record<CustomerAction, (b: Record<string, unknown>) => unkno
 /** The customers' list (search / userType / status / oauthStatus / agent / paging as the server reads them) and the row actions. */
 export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
   const rows = o.rows ?? customerRows;
-  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  const { post } = answering(o.calls);
   const action = (name: CustomerAction) =>
-    http.post(`/api/operator/customers/${name}`, async ({ request }) => {
-      const b = (await request.json()) as Record<string, unknown>;
-      log(name, b);
-      const refusal = o.refuse?.[name];
-      if (refusal) return fail(refusal.code, refusal.msg);
-      return ok(
-        DATA[name]?.(b) ?? null,
-        SUCCESS[name](
-          b,
-          rows.find((r) => r.clientid === b.clientid),
+    post(`/operator/customers/${name}`, name, (b) =>
+      refusedOr(o.refuse?.[name], () =>
+        ok(
+          DATA[name]?.(b) ?? null,
+          SUCCESS[name](
+            b,
+            rows.find((r) => r.clientid === b.clientid),
+          ),
         ),
-      );
-    });
+      ),
+    );
   return [
-    http.post('/api/operator/customers/list', async ({ request }) => {
-      const f = (await request.json()) as Record<string, unknown>;
-      log('list', f);
+    post('/operator/customers/list', 'list', (f) => {
       const search = String(f.search ?? '').toLowerCase();
       const matched = rows.filter(
         (r) =>
@@ -117,20 +113,13 @@ export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
           (f.oauthStatus === undefined || r.oauthStatus === f.oauthStatus) &&
           (!f.agent || r.agent === f.agent),
       );
-      return ok(listPageOf(matched, f));
+      return listPageOf(matched, f);
     }),
-    action('freeze'),
-    action('unfreeze'),
-    action('unlock'),
-    action('reset-password'),
-    action('credit'),
-    action('login-as'),
-    http.post('/api/client/loginAs/enter', async ({ request }) => {
-      const form = Object.fromEntries(new URLSearchParams(await request.text()));
-      log('enter', form);
-      if (o.refuseEnter) return fail(o.refuseEnter.code, o.refuseEnter.msg);
-      if (form.token !== LOGIN_AS_TOKEN) return fail(500, '登录凭证无效或已过期');
-      return ok({ clientid: 'b20031' }, '登录成功');
-    }),
+    ...(['freeze', 'unfreeze', 'unlock', 'reset-password', 'credit', 'login-as'] as const).map(action),
+    post('/client/loginAs/enter', 'enter', (form) =>
+      refusedOr(o.refuseEnter, () =>
+        form.token === LOGIN_AS_TOKEN ? ok({ clientid: 'b20031' }, '登录成功') : fail(500, '登录凭证无效或已过期'),
+      ),
+    ),
   ];
 }

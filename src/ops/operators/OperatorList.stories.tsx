@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
+import { columns, dialogNamed, fieldOf, popconfirmButton, rowWith } from '@/stories/play';
 import { admin, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { passwordDigest } from '@/lib/password';
@@ -24,14 +25,12 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, name: string) =>
-  (await c.findByText(name, {}, T)).closest('tr') as HTMLElement;
 const listCalls = () => calls.list?.length ?? 0;
 
 export const List: Story = {
   name: '列表',
   play: async ({ canvas: c }) => {
-    const row = await rowOf(c, 'chief.admin');
+    const row = await rowWith(c, 'chief.admin');
     await expect(row).toHaveTextContent(enumLabel('operator-role', OperatorRole.Admin)!);
     await expect(row).toHaveTextContent('已开启');
     await expect(c.getByText('reviewer1').closest('tr')).toHaveTextContent('未开启');
@@ -40,15 +39,7 @@ export const List: Story = {
     // an active operator may be disabled, a disabled one enabled
     await expect(within(row).getByRole('button', { name: /停\s*用/ })).toBeInTheDocument();
     await expect(within(former).getByRole('button', { name: /启\s*用/ })).toBeInTheDocument();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '登录名',
-      '角色',
-      '状态',
-      '动态验证码',
-      '最近登录',
-      '创建时间',
-      '操作',
-    ]);
+    await expect(columns(c)).toEqual(['登录名', '角色', '状态', '动态验证码', '最近登录', '创建时间', '操作']);
     await expect(c.getByRole('button', { name: /新增运营人员/ })).toBeInTheDocument();
   },
 };
@@ -58,9 +49,9 @@ const openAdd = async (canvasElement: HTMLElement) => {
   const c = within(canvasElement);
   await c.findByText('chief.admin', {}, T);
   await userEvent.click(c.getByRole('button', { name: /新增运营人员/ }));
-  const dialog = within(await body().findByRole('dialog', { name: '新增运营人员' }, T));
-  await waitFor(() => dialog.getByLabelText(/^登录名/, { selector: 'input' }), T);
-  await waitFor(() => dialog.getByLabelText(/^确认密码/, { selector: 'input' }), T);
+  const dialog = await dialogNamed('新增运营人员');
+  await fieldOf(dialog, /^登录名/, 'input');
+  await fieldOf(dialog, /^确认密码/, 'input');
   // the role's radios (their code loads with the form: a text box holds the place until then)
   await waitFor(() => dialog.getByRole('radio', { name: enumLabel('operator-role', OperatorRole.Reviewer)! }), T);
   return dialog;
@@ -155,14 +146,12 @@ export const AddRefused: Story = {
 export const Disable: Story = {
   name: '停用',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
+    await userEvent.click(within(await rowWith(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
     await expect(
       await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T),
     ).toBeInTheDocument();
     const before = listCalls();
-    await userEvent.click(
-      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /停\s*用/ }),
-    );
+    await userEvent.click(await popconfirmButton(/停\s*用/));
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 2, status: OperatorStatus.Disabled }), T);
     await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
@@ -172,12 +161,8 @@ export const Disable: Story = {
 export const Enable: Story = {
   name: '启用',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
-    await userEvent.click(
-      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
-        name: /启\s*用/,
-      }),
-    );
+    await userEvent.click(within(await rowWith(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
+    await userEvent.click(await popconfirmButton(/启\s*用/));
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 4, status: OperatorStatus.Active }), T);
     await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
   },
@@ -188,13 +173,9 @@ export const DisableSelfRefused: Story = {
   name: '停用自己：被拒绝',
   parameters: msw(...operatorsApi({ calls, refuse: { status: { code: 400, msg: '不能停用自己' } } }), ...shell),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
+    await userEvent.click(within(await rowWith(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
     const before = listCalls();
-    await userEvent.click(
-      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
-        name: /停\s*用/,
-      }),
-    );
+    await userEvent.click(await popconfirmButton(/停\s*用/));
     await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 3, status: OperatorStatus.Disabled }), T);
     await expect(await body().findByText('不能停用自己', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);

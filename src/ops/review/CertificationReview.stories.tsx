@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
+import { dialogNamed, fieldOf, rowWith, popconfirmButton, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { AuthStatus } from '@/generated/schemas';
 import CertificationReview from './CertificationReview';
@@ -12,8 +13,7 @@ import { reviewCertifications } from './data';
 
 const calls: Record<string, Record<string, unknown>[]> = {};
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) =>
-  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: Scope) => fieldOf(dialog, /驳回原因/);
 const PENDING = enumLabel('auth-status', AuthStatus.Pending)!;
 const REJECTED = enumLabel('auth-status', AuthStatus.Rejected)!;
 
@@ -37,12 +37,12 @@ export const Pending: Story = {
     await expect(c.getAllByText(PENDING)).toHaveLength(2);
     await expect(c.queryByText(REJECTED)).toBeNull();
     // the two images of newagent's submission, from the operators' file route
-    const row = c.getByText('newagent').closest('tr')!;
-    const images = within(row as HTMLElement).getAllByRole('img', { name: /证件图片/ });
+    const row = within(c.getByText('newagent').closest('tr')!);
+    const images = row.getAllByRole('img', { name: /证件图片/ });
     await expect(images).toHaveLength(2);
     await expect(images[0]).toHaveAttribute('src', '/api/operator/files/2026/11/front.png');
-    await expect(within(row as HTMLElement).getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
-    await expect(within(row as HTMLElement).getByRole('button', { name: /驳\s*回/ })).toBeInTheDocument();
+    await expect(row.getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
+    await expect(row.getByRole('button', { name: /驳\s*回/ })).toBeInTheDocument();
     // the pending count of the menu's badge, beside the title
     await expect(await c.findByTestId('pending-count', {}, T)).toHaveTextContent('待审核 3');
   },
@@ -57,7 +57,7 @@ export const All: Story = {
     await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }), T);
     await expect(await c.findByText('杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：营业执照图片不清晰，请上传原件照片');
-    const decided = c.getByText('上海优品电商有限公司').closest('tr') as HTMLElement;
+    const decided = await rowWith(c, '上海优品电商有限公司');
     await expect(within(decided).getByText('operator1')).toBeInTheDocument();
     await expect(within(decided).queryByRole('button', { name: /通\s*过/ })).toBeNull();
   },
@@ -82,8 +82,7 @@ export const ByAccount: Story = {
 export const ImagePreview: Story = {
   name: '证件图片预览',
   play: async ({ canvas: c }) => {
-    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
-    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getAllByText('预览')[0]);
     await waitFor(() => expect(document.querySelector('.ant-image-preview-img')).not.toBeNull(), T);
     await expect(document.querySelector('.ant-image-preview-img')).toHaveAttribute(
@@ -97,13 +96,11 @@ export const ImagePreview: Story = {
 export const Approve: Story = {
   name: '通过',
   play: async ({ canvas: c }) => {
-    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
-    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
     await expect(await body().findByText('确定通过newagent 的资质认证吗？', {}, T)).toBeInTheDocument();
     const before = calls['certifications/list']?.length ?? 0;
-    const confirm = within(document.querySelector<HTMLElement>('.ant-popconfirm')!);
-    await userEvent.click(confirm.getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(await popconfirmButton(/通\s*过/));
     await waitFor(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: true }), T);
     await expect(await body().findByText('已通过', {}, T)).toBeInTheDocument();
     // the list is asked again (and the menu's counts)
@@ -115,10 +112,9 @@ export const Approve: Story = {
 export const RejectDialog: Story = {
   name: '驳回对话框',
   play: async ({ canvas: c }) => {
-    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
-    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '驳回newagent 的资质认证' }, T));
+    const dialog = await dialogNamed('驳回newagent 的资质认证');
     await expect(dialog.getByText('深圳市张伟网络科技有限公司，91440300MA5G1234XY')).toBeInTheDocument();
     await expect(dialog.getAllByRole('img', { name: /证件图片/ })).toHaveLength(2);
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
@@ -150,10 +146,9 @@ export const RejectRefused: Story = {
   name: '驳回被拒绝（已被他人审核）',
   parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
   play: async ({ canvas: c }) => {
-    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
-    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '驳回newagent 的资质认证' }, T));
+    const dialog = await dialogNamed('驳回newagent 的资质认证');
     await userEvent.type(await reasonField(dialog), '资料不全');
     const before = calls['certifications/list']?.length ?? 0;
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));

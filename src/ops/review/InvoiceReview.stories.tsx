@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
+import { dialogNamed, expectNoRows, openOptions, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { InvoiceStatus } from '@/generated/schemas';
 import InvoiceReview from './InvoiceReview';
@@ -25,14 +26,13 @@ type Story = StoryObj<typeof meta>;
 
 /** opens the status dialog of an invoice's row */
 async function openStatus(canvasElement: HTMLElement, invoiceNo: string) {
-  const c = within(canvasElement);
-  const row = (await c.findByText(invoiceNo, {}, T)).closest('tr') as HTMLElement;
+  const row = await rowWith(within(canvasElement), invoiceNo);
   await userEvent.click(within(row).getByRole('button', { name: /变更状态/ }));
-  return within(await body().findByRole('dialog', { name: `变更发票状态：${invoiceNo}` }, T));
+  return dialogNamed(`变更发票状态：${invoiceNo}`);
 }
 
 /** picks a status in the dialog's select */
-async function pick(dialog: ReturnType<typeof within>, status: InvoiceStatus) {
+async function pick(dialog: Scope, status: InvoiceStatus) {
   await userEvent.click(await dialog.findByRole('combobox', {}, T));
   await userEvent.click(await body().findByTitle(label(status), {}, T));
 }
@@ -55,10 +55,7 @@ export const ToIssuing: Story = {
     const dialog = await openStatus(canvasElement, 'FP202611240001');
     await expect(dialog.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
     await userEvent.click(await dialog.findByRole('combobox', {}, T));
-    const options = [
-      ...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
-    ].map((o) => o.textContent);
-    await expect(options).toEqual([label(InvoiceStatus.Rejected), label(InvoiceStatus.Issuing)]);
+    await expect(openOptions()).toEqual([label(InvoiceStatus.Rejected), label(InvoiceStatus.Issuing)]);
     await userEvent.click(await body().findByTitle(label(InvoiceStatus.Issuing), {}, T));
     await expect(dialog.queryByLabelText(/原因/)).toBeNull();
     await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
@@ -157,7 +154,7 @@ export const All: Story = {
   name: '全部（含已邮寄）',
   parameters: { app: opsApp('/ops/review/invoices?pending=false') },
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('FP202611200001', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, 'FP202611200001');
     await expect(within(row).getByText('顺丰速运 SF1234567890')).toBeInTheDocument();
     await expect(within(row).getByText(label(InvoiceStatus.Mailed))).toBeInTheDocument();
   },
@@ -166,9 +163,7 @@ export const All: Story = {
 export const Empty: Story = {
   name: '无待处理',
   parameters: msw(...reviewApi({ invoices: [] }), ...opsApi()),
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
+  play: ({ canvasElement }) => expectNoRows(canvasElement),
 };
 
 const states = listStates(reviewInvoices, opsApi());

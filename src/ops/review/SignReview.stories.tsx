@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
+import { columns, dialogNamed, expectNoRows, fieldOf, popconfirmButton, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { SignState } from '@/generated/schemas';
 import SignReview from './SignReview';
@@ -12,8 +13,7 @@ import { reviewSigns } from './data';
 
 const calls: Record<string, Record<string, unknown>[]> = {};
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) =>
-  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: Scope) => fieldOf(dialog, /驳回原因/);
 
 const meta = {
   title: 'Ops/审核/签名',
@@ -31,7 +31,7 @@ export const Pending: Story = {
     await expect(await c.findByText('云讯优选', {}, T)).toBeInTheDocument();
     await expect(calls['signs/list']?.[0]).toMatchObject({ pending: true });
     await expect(c.getAllByText(enumLabel('sign-state', SignState.Pending)!)).toHaveLength(2);
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    await expect(columns(c)).toEqual(
       expect.arrayContaining(['账户', '签名', '备注', '状态', '提交时间', '审核人', '操作']),
     );
   },
@@ -54,12 +54,9 @@ export const All: Story = {
 export const Approve: Story = {
   name: '通过',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
-    await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(within(await rowWith(c, '云讯优选')).getByRole('button', { name: /通\s*过/ }));
     await expect(await body().findByText('确定通过签名【云讯优选】吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(
-      within(document.querySelector<HTMLElement>('.ant-popconfirm')!).getByRole('button', { name: /通\s*过/ }),
-    );
+    await userEvent.click(await popconfirmButton(/通\s*过/));
     await waitFor(() => expect(calls['signs/decide']?.[0]).toEqual({ id: 112, approve: true }), T);
     await expect(await body().findByText('已通过', {}, T)).toBeInTheDocument();
   },
@@ -70,14 +67,10 @@ export const ApproveRefused: Story = {
   name: '通过被拒绝（已被他人审核）',
   parameters: msw(...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()),
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
+    const row = await rowWith(c, '云讯优选');
     const before = calls['signs/list']?.length ?? 0;
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
-    await userEvent.click(
-      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
-        name: /通\s*过/,
-      }),
-    );
+    await userEvent.click(await popconfirmButton(/通\s*过/));
     await expect(await body().findByText('已审核（operator1）', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(calls['signs/list']?.length).toBeGreaterThan(before), T);
   },
@@ -86,9 +79,8 @@ export const ApproveRefused: Story = {
 export const Reject: Story = {
   name: '驳回（填写原因）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('云讯优选', {}, T)).closest('tr') as HTMLElement;
-    await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '驳回签名【云讯优选】' }, T));
+    await userEvent.click(within(await rowWith(c, '云讯优选')).getByRole('button', { name: /驳\s*回/ }));
+    const dialog = await dialogNamed('驳回签名【云讯优选】');
     await expect(dialog.getByText('账户 client1：云讯优选')).toBeInTheDocument();
     await userEvent.type(await reasonField(dialog), '  签名须与企业名称或商标一致  ');
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
@@ -105,9 +97,7 @@ export const Reject: Story = {
 export const Empty: Story = {
   name: '无待审核',
   parameters: msw(...reviewApi({ signs: signRows.filter((r) => r.state !== SignState.Pending) }), ...opsApi()),
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
+  play: ({ canvasElement }) => expectNoRows(canvasElement),
 };
 
 const states = listStates(reviewSigns, opsApi());

@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { opsApi, opsApp } from '@/stories/opsApi';
+import { dialogNamed, expectNoRows, fieldOf, popconfirmButton, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { TemplateAuditState, TemplateType } from '@/generated/schemas';
 import TemplateReview from './TemplateReview';
@@ -12,8 +13,7 @@ import { reviewTemplates } from './data';
 
 const calls: Record<string, Record<string, unknown>[]> = {};
 /** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
-const reasonField = (dialog: ReturnType<typeof within>) =>
-  waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const reasonField = (dialog: Scope) => fieldOf(dialog, /驳回原因/);
 
 const meta = {
   title: 'Ops/审核/模板',
@@ -46,11 +46,9 @@ export const All: Story = {
 export const Reject: Story = {
   name: '驳回（填写原因）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest(
-      'tr',
-    ) as HTMLElement;
+    const row = await rowWith(c, '双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订');
     await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
-    const dialog = within(await body().findByRole('dialog', { name: '驳回模板 59' }, T));
+    const dialog = await dialogNamed('驳回模板 59');
     await expect(dialog.getByText(/账户 client1：【好易购】双十二大促/)).toBeInTheDocument();
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
     await expect(await dialog.findByText('请填写驳回原因', {}, T)).toBeInTheDocument();
@@ -72,15 +70,9 @@ export const Reject: Story = {
 export const Approve: Story = {
   name: '通过',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest(
-      'tr',
-    ) as HTMLElement;
+    const row = await rowWith(c, '您的订单{1}已发货，快递单号{2}，请注意查收。');
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
-    await userEvent.click(
-      within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', {
-        name: /通\s*过/,
-      }),
-    );
+    await userEvent.click(await popconfirmButton(/通\s*过/));
     await waitFor(() => expect(calls['templates/decide']?.[0]).toEqual({ id: 58, approve: true }), T);
   },
 };
@@ -91,9 +83,7 @@ export const Empty: Story = {
     ...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }),
     ...opsApi(),
   ),
-  play: async ({ canvasElement }) => {
-    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
-  },
+  play: ({ canvasElement }) => expectNoRows(canvasElement),
 };
 
 const states = listStates(reviewTemplates, opsApi());

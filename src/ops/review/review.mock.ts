@@ -14,7 +14,8 @@ import {
   type ReviewSign,
   type ReviewTemplate,
 } from '@/generated/schemas';
-import { fail, listPageOf, ok } from '@/stories/mockApi';
+import { listPageOf, ok, type Calls } from '@/stories/mockApi';
+import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
@@ -200,9 +201,9 @@ export interface ReviewApiOptions {
   templates?: ReviewTemplate[];
   invoices?: ReviewInvoice[];
   /** a decision's refusal ({ code, msg }) instead of its success */
-  refuse?: { code: number; msg: string };
+  refuse?: Refusal;
   /** the JSON body of each call, by path's last two parts ('signs/decide') */
-  calls?: Record<string, Record<string, unknown>[]>;
+  calls?: Calls;
 }
 
 /** The review lists (pending / clientid / paging as the server reads them), the decisions, the images. */
@@ -213,33 +214,22 @@ export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
     templates: o.templates ?? templateRows,
     invoices: o.invoices ?? invoiceRows,
   };
-  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  const { post } = answering(o.calls);
   const list = (kind: ReviewKind) =>
-    http.post(`/api/operator/review/${kind}/list`, async ({ request }) => {
-      const f = (await request.json()) as Record<string, unknown>;
-      log(`${kind}/list`, f);
-      const pendingOnly = f.pending !== false;
+    post(`/operator/review/${kind}/list`, `${kind}/list`, (f) => {
+      const pending = isPending[kind] as (x: unknown) => boolean;
       const all = rows[kind] as { clientid: string }[];
-      const matched = all.filter(
-        (r) =>
-          (!pendingOnly || (isPending[kind] as (x: unknown) => boolean)(r)) &&
-          (!f.clientid || r.clientid === f.clientid),
+      return listPageOf(
+        all.filter((r) => (f.pending === false || pending(r)) && (!f.clientid || r.clientid === f.clientid)),
+        f,
       );
-      return ok(listPageOf(matched, f));
     });
   const decide = (kind: ReviewKind, path: string) =>
-    http.post(`/api/operator/review/${kind}/${path}`, async ({ request }) => {
-      const body = (await request.json()) as Record<string, unknown>;
-      log(`${kind}/${path}`, body);
-      if (o.refuse) return fail(o.refuse.code, o.refuse.msg);
-      if (path === 'status') return ok(null, '状态已变更');
-      return ok(null, body.approve ? '已通过' : '已驳回');
-    });
+    post(`/operator/review/${kind}/${path}`, `${kind}/${path}`, (b) =>
+      refusedOr(o.refuse, () => ok(null, path === 'status' ? '状态已变更' : b.approve ? '已通过' : '已驳回')),
+    );
   return [
-    list('certifications'),
-    list('signs'),
-    list('templates'),
-    list('invoices'),
+    ...(['certifications', 'signs', 'templates', 'invoices'] as const).map(list),
     decide('certifications', 'decide'),
     decide('signs', 'decide'),
     decide('templates', 'decide'),

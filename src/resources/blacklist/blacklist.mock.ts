@@ -1,7 +1,8 @@
 /** Story data and MSW handlers for the blacklist screen (stories only; the app never imports this). */
 import { http, type HttpHandler } from 'msw';
 import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
-import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
+import { fail, listPageOf, ok, xlsxReply, type Calls } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
 import { sendClients } from '@/stories/sendApi';
 
 const [youpin, haoyigou] = sendClients.map((c) => ({ clientid: c.clientid, clientName: c.name }));
@@ -39,24 +40,20 @@ export interface BlacklistApiOptions {
 
 export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
   let rows = [...(opts.rows ?? blacklistRows)];
-  const log = recorder(opts.calls);
+  const { post } = answering(opts.calls);
   return [
     http.post('/api/send/getclients', () => ok(sendClients)),
-    http.post('/api/blacklist/list', async ({ request }) => {
-      const f = await log('list', request);
+    post('/blacklist/list', 'list', (f) => {
       let list = rows;
       if (f.phone) list = list.filter((r) => r.phone.startsWith(f.phone));
       if (f.source) list = list.filter((r) => String(r.source) === f.source);
       if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
-      return ok(
-        listPageOf(
-          list.map((r, i) => ({ ...r, rownum: i + 1 })),
-          f,
-        ),
+      return listPageOf(
+        list.map((r, i) => ({ ...r, rownum: i + 1 })),
+        f,
       );
     }),
-    http.post('/api/blacklist/add', async ({ request }) => {
-      const f = await log('add', request);
+    post('/blacklist/add', 'add', (f) => {
       const phones = (f.phones as string).split(/[^0-9]+/).filter((p) => /^1\d{10}$/.test(p));
       rows = [
         ...phones.map((phone, i) => ({
@@ -75,15 +72,11 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
         `已加入黑名单：新增 ${phones.length} 个，已存在 0 个，无效 0 个`,
       );
     }),
-    http.post('/api/blacklist/delete', async ({ request }) => {
-      const f = await log('delete', request);
+    post('/blacklist/delete', 'delete', (f) => {
       rows = rows.filter((r) => String(r.id) !== f.id);
       return ok(undefined, '删除成功');
     }),
-    http.post('/api/blacklist/export', async ({ request }) => {
-      await log('export', request);
-      return xlsxReply('黑名单.xlsx');
-    }),
+    post('/blacklist/export', 'export', () => xlsxReply('黑名单.xlsx')),
   ];
 }
 

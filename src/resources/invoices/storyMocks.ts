@@ -4,7 +4,8 @@
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { InvoiceStatus, type Invoice } from '@/generated/schemas';
-import { fail, ok, recorder, type Calls } from '@/stories/mockApi';
+import { fail, ok, type Calls } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
 import { labelled } from '@/stories/rows';
 import { sendClients } from '@/stories/sendApi';
 import type { CityNode, InvoiceInit } from './api';
@@ -159,27 +160,19 @@ export interface InvoiceApiOptions {
 
 export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
   const rows = opts.rows ?? invoiceRows();
-  const record = recorder(opts.calls);
+  const { post } = answering(opts.calls);
+  const canAmount = () => ({ canAmount: (opts.init ?? initFor()).canAmount });
   return [
     http.get('/static/scripts/city.json', () => HttpResponse.json(cityTree)),
-    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(sendClients))),
-    http.post('/api/invoice/initInvoice', async ({ request }) => {
-      const p = await record('init', request);
-      if (!p.clientId) return ok(opts.init ?? initFor());
-      const sub = (opts.accounts ?? { b20001: subAccountInit })[p.clientId];
-      return sub ? ok(sub) : fail(403, '无权访问');
+    post('/send/getclients', 'getclients', () => sendClients),
+    post('/invoice/initInvoice', 'init', (p) => {
+      if (!p.clientId) return opts.init ?? initFor();
+      return (opts.accounts ?? { b20001: subAccountInit })[p.clientId] ?? fail(403, '无权访问');
     }),
-    http.post('/api/invoice/getCanInvoiceAmount', () => ok({ canAmount: (opts.init ?? initFor()).canAmount })),
-    http.post('/api/invoice/checkObject', async ({ request }) => {
-      await record('check', request);
-      return opts.check ? HttpResponse.json(opts.check) : ok({ canAmount: (opts.init ?? initFor()).canAmount });
-    }),
-    http.post('/api/invoice/add', async ({ request }) => {
-      const p = await record('add', request);
-      return ok({ ...rows[0], ...p, id: 107, status: 0 }, '发票申请已提交，请等待审核');
-    }),
-    http.post('/api/invoice/invoiceList', async ({ request }) => {
-      const p = await record('list', request);
+    http.post('/api/invoice/getCanInvoiceAmount', () => ok(canAmount())),
+    post('/invoice/checkObject', 'check', () => (opts.check ? HttpResponse.json(opts.check) : canAmount())),
+    post('/invoice/add', 'add', (p) => ok({ ...rows[0], ...p, id: 107, status: 0 }, '发票申请已提交，请等待审核')),
+    post('/invoice/invoiceList', 'list', (p) => {
       const page = Number(p.page ?? 1);
       const size = Number(p.rows ?? 15);
       const list = rows.filter(
@@ -187,21 +180,20 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
           (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) &&
           (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
       );
-      return ok({
+      return {
         data: list.slice((page - 1) * size, page * size),
         totalRecord: list.length,
         page,
         rows: size,
         totalPage: Math.max(1, Math.ceil(list.length / size)),
-      });
+      };
     }),
-    http.post('/api/invoice/invoiceDetailed', async ({ request }) => {
-      const p = await record('detail', request);
-      const r = rows.find((x) => String(x.id) === String(p.id));
-      return r ? ok(r) : fail(404, '发票不存在');
-    }),
-    http.post('/api/invoice/invoiceCancelApply', async ({ request }) => {
-      const p = await record('cancel', request);
+    post(
+      '/invoice/invoiceDetailed',
+      'detail',
+      (p) => rows.find((x) => String(x.id) === String(p.id)) ?? fail(404, '发票不存在'),
+    ),
+    post('/invoice/invoiceCancelApply', 'cancel', (p) => {
       const r = rows.find((x) => x.id === p.id);
       if (!r) return fail(404, '发票不存在');
       if (r.status !== InvoiceStatus.Pending) return fail(500, '只有待审核的发票可以取消');

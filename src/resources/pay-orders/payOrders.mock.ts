@@ -1,9 +1,7 @@
 /** Story rows of the pay orders beside payApi's open one (stories only; the app never imports this). */
 import type { PayOrder, PayOrderState } from '@/generated/schemas';
 import { payOrder } from '@/stories/payApi';
-import { labelled } from '@/stories/rows';
-import { payOrders } from './data';
 
 /** order `paymentId` once closed in `paymentState` (paid, cancelled): no countdown, no QR code, its state's label */
 export const closedOrder = (paymentId: string, paymentState: PayOrderState, o: Partial<PayOrder> = {}) =>
-  labelled(payOrders.entity, payOrder({ paymentId, paymentState, countDownStr: '', qrCode: '', ...o }));
+  payOrder({ paymentId, paymentState, countDownStr: '', qrCode: '', ...o });

@@ -13,9 +13,10 @@ import {
   type RebateBill,
   type SmsBill,
 } from '@/generated/schemas';
-import { fail, ok, recorder, type Calls } from '@/stories/mockApi';
+import { fail, ok, type Calls } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
 import { listOf } from '@/stories/sendApi';
-import { listReply } from '@/stories/listStates';
+import { listReply, NO_EXPORT_DATA } from '@/stories/listStates';
 import { labelled, rowOf } from '@/stories/rows';
 import * as data from './data';
 
@@ -189,37 +190,16 @@ export const pools: Pool[] = [
   }),
 ];
 
+/** a country's price: its code and name are its prefix and Chinese name */
+const price = (p: Omit<InternationalPrice, 'countryCode' | 'countryName'>): InternationalPrice => ({
+  ...p,
+  countryCode: p.prefix,
+  countryName: p.areaname,
+});
 export const gjPrices: InternationalPrice[] = [
-  {
-    rownum: 1,
-    intername: 'United States',
-    areaname: '美国',
-    prefix: '1',
-    intercode: 'US',
-    fee: '0.0800',
-    countryCode: '1',
-    countryName: '美国',
-  },
-  {
-    rownum: 2,
-    intername: 'Japan',
-    areaname: '日本',
-    prefix: '81',
-    intercode: 'JP',
-    fee: '0.3500',
-    countryCode: '81',
-    countryName: '日本',
-  },
-  {
-    rownum: 3,
-    intername: 'Singapore',
-    areaname: '新加坡',
-    prefix: '65',
-    intercode: 'SG',
-    fee: '0.2800',
-    countryCode: '65',
-    countryName: '新加坡',
-  },
+  price({ rownum: 1, intername: 'United States', areaname: '美国', prefix: '1', intercode: 'US', fee: '0.0800' }),
+  price({ rownum: 2, intername: 'Japan', areaname: '日本', prefix: '81', intercode: 'JP', fee: '0.3500' }),
+  price({ rownum: 3, intername: 'Singapore', areaname: '新加坡', prefix: '65', intercode: 'SG', fee: '0.2800' }),
 ];
 
 export interface PurchaseMockOptions {
@@ -238,7 +218,7 @@ export interface PurchaseMockOptions {
 }
 
 export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
-  const record = recorder(o.calls);
+  const { post } = answering(o.calls);
   const page = (p: Record<string, any>) => [Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15)] as const;
   const rebate = o.rebate ?? '50.00';
   const bought = (p: Record<string, any>) =>
@@ -257,22 +237,24 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
           '购买成功',
         );
   return [
-    http.post('/api/sms/products', async ({ request }) => {
-      const p = await record('products', request);
+    post('/sms/products', 'products', (p) => {
       let list = o.products ?? products;
       if (p.product_id) list = list.filter((x) => String(x.product_id) === String(p.product_id));
       if (p.product_type) list = list.filter((x) => String(x.product_type) === String(p.product_type));
       if (p.keyword)
         list = list.filter((x) => x.product_name.includes(p.keyword) || x.product_code.includes(p.keyword));
-      return ok({ ...listOf(list, ...page(p)), rebate_useable: rebate, balance: o.balance ?? '50000.00' });
+      return { ...listOf(list, ...page(p)), rebate_useable: rebate, balance: o.balance ?? '50000.00' };
     }),
     http.get('/api/finance/bill/sms/data', () =>
       ok({ balance: o.balance ?? '50000.00', rebate_useable: rebate, purchase_amount: '527.50', purchase_count: 2 }),
     ),
-    http.post('/api/sms/order/add', async ({ request }) => bought(await record('add', request))),
-    http.post('/api/sms/order/jsmsAdd', async ({ request }) => bought(await record('jsmsAdd', request))),
+    post('/sms/order/add', 'add', bought),
+    post('/sms/order/jsmsAdd', 'jsmsAdd', bought),
     listReply(data.smsBills, o.bills ?? smsBills),
-    http.post('/api/finance/bill/sms/export', () => fail(500, '当前条件没有数据，无法导出')),
+    // every bill's export: nothing to export
+    ...['sms', 'rebate', 'purchaseHistory', 'direct/purchaseHistory'].map((bill) =>
+      http.post(`/api/finance/bill/${bill}/export`, () => fail(500, NO_EXPORT_DATA)),
+    ),
     http.get('/api/finance/bill/rebate', async () => {
       const rows = o.rebates ?? rebateRows;
       const income = rows
@@ -288,14 +270,9 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
         ...listOf(rows),
       });
     }),
-    http.post('/api/finance/bill/rebate/export', () => fail(500, '当前条件没有数据，无法导出')),
     listReply(data.purchaseRecords, o.records ?? packageRecords),
     listReply(data.directPurchaseRecords, o.direct ?? directRecords),
-    http.post('/api/finance/bill/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post('/api/finance/bill/direct/purchaseHistory/export', () => fail(500, '当前条件没有数据，无法导出')),
-    http.post('/api/agent/newpools', async ({ request }) =>
-      ok(listOf(o.pools ?? pools, ...page(await record('pools', request)))),
-    ),
+    post('/agent/newpools', 'pools', (p) => listOf(o.pools ?? pools, ...page(p))),
     http.get('/api/client/pools', () => ok(listOf((o.pools ?? pools).filter((x) => x.client_id === 'b20001')))),
     http.get('/api/sms/gj/prices', () => ok(o.prices ?? gjPrices)),
   ];

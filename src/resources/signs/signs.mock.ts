@@ -1,7 +1,8 @@
 /** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
 import { http, type HttpHandler } from 'msw';
 import { type Sign, SignState } from '@/generated/schemas';
-import { fail, listPageOf, ok, recorder, xlsxReply, type Calls } from '@/stories/mockApi';
+import { fail, listPageOf, ok, xlsxReply, type Calls } from '@/stories/mockApi';
+import { answering } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
 import { sendClients } from '@/stories/sendApi';
 import { signs } from './data';
@@ -62,28 +63,18 @@ export interface SignApiOptions {
 
 export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
   const rows = opts.rows ?? signRows;
-  const log = recorder(opts.calls);
+  const { post } = answering(opts.calls);
   return [
     http.post('/api/send/getclients', () => ok(sendClients)),
-    http.post('/api/sign/list', async ({ request }) => {
-      const f = await log('list', request);
+    post('/sign/list', 'list', (f) => {
       let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== SignState.Deleted));
       if (f.sign) list = list.filter((r) => r.sign.includes(f.sign));
       if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
-      return ok(listPageOf(list, f));
+      return listPageOf(list, f);
     }),
-    http.post('/api/sign/add', async ({ request }) => {
-      await log('add', request);
-      return ok({ id: 200, state: 0 }, '添加成功，请等待审核');
-    }),
-    http.post('/api/sign/update', async ({ request }) => {
-      await log('update', request);
-      return ok(undefined, '删除成功');
-    }),
-    http.post('/api/sign/export', async ({ request }) => {
-      await log('export', request);
-      return xlsxReply('签名.xlsx');
-    }),
+    post('/sign/add', 'add', () => ok({ id: 200, state: 0 }, '添加成功，请等待审核')),
+    post('/sign/update', 'update', () => ok(undefined, '删除成功')),
+    post('/sign/export', 'export', () => xlsxReply('签名.xlsx')),
   ];
 }
 

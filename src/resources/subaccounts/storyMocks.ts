@@ -2,7 +2,7 @@ import { expect, userEvent, within } from 'storybook/test';
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
-import { indexData } from '@/stories/reportsApi';
+import { accountInfo, indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
 import { rowOf } from '@/stories/rows';
 import { listReply } from '@/stories/listStates';
@@ -153,19 +153,14 @@ const door = (protocol: string, port: number, login = 'cli001') => ({
   login,
 });
 
+/** 接口信息 of c7k2mq: the home page's, with its own host, doors and settings */
 export const interfaceInfo = {
+  ...accountInfo,
   clientid: 'c7k2mq',
   ipAddress: 'sms.yunxun.example',
-  port: 443,
-  smsfrom: 6,
-  smsfrom_str: 'HTTPS',
-  smsfromEnabled: true,
   smstype: 4,
   smstype_str: '验证码',
   nodenum: '3',
-  accessSpeed: 100,
-  password: '********',
-  passwordSet: true,
   doors: [
     door('SMPP', 2775, 'client1'),
     door('CMPP', 7890),
@@ -177,15 +172,6 @@ export const interfaceInfo = {
   needreport: 2,
   needreport_str: '透传状态报告',
   deliveryurl: '',
-  needmo: 0,
-  needmo_str: '不需要',
-  mourl: '',
-  needextend: 0,
-  needextend_str: '不支持',
-  sgipCallbackHost: '',
-  sgipCallbackPort: 0,
-  sgipCallbackUser: '',
-  sgipCallbackPassword: '',
   editable: true,
 };
 
