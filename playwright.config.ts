@@ -5,14 +5,14 @@ import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
  * End-to-end tests in Debian's Chromium against the real server, started as `npm start` starts it
  * (the built console and /api on one origin), on a fresh data directory.
  *
- * The spec files are split between E2E_SERVERS projects (1 by default: one server, as before)
+ * The spec files are split between E2E_SERVERS projects (2 by default; 1: one server, as before)
  * that run at once, one worker each, each against a server of its own: its own port, data
  * directory, SMPP carrier simulator and customers' listeners. A test reads its project's server
  * with e2eServer() (tests/e2e/server.ts). Every spec file belongs to exactly one project.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '.e2e-data';
-const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? 1));
+const SERVERS = Math.max(1, Number(process.env.E2E_SERVERS ?? 2));
 const TEST_DIR = 'tests/e2e';
 
 /** One project's server (tests/e2e/server.ts hands it to the tests). */
