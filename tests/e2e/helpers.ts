@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 
 /**
  * Drags the slider captcha handle to the right end, as a person would, and waits until the server
@@ -40,7 +40,7 @@ export async function login(page: Page, username: string, password: string) {
 
 /** Newest verification code sent by SMS to this mobile, from the embedded channel's outbox. */
 export async function smsCodeFor(mobile: string): Promise<string> {
-  const file = path.join(E2E_DATA_DIR, 'outbox', 'sms.jsonl');
+  const file = path.join(e2eServer().dataDir, 'outbox', 'sms.jsonl');
   for (let i = 0; i < 50; i++) {
     if (fs.existsSync(file)) {
       const rows = fs

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { apiLogin } from './helpers';
+import { e2eServer } from './server';
 
 test('agent edits a sub-account’s interface settings', async ({ page }) => {
   await apiLogin(page, 'agent1');
@@ -13,9 +14,11 @@ test('agent edits a sub-account’s interface settings', async ({ page }) => {
   const row = page.locator('tr', { hasText: 'client2' });
   await row.getByRole('button', { name: '接口信息' }).click();
   const info = page.locator('.ant-modal').filter({ has: page.getByTestId('interface-info') });
-  // the listeners' real ports: SMPP 2775 and CMPP 7890 (npm start's), client2's CMPP login still to be made
-  await expect(info.getByText('127.0.0.1:2775')).toBeVisible();
-  await expect(info.getByText('127.0.0.1:7890')).toBeVisible();
+  // the listeners' real ports (npm start's SMPP 2775 and CMPP 7890 in the first project, others' their
+  // own: playwright.config.ts), client2's CMPP login still to be made
+  const { smppPort, cmppPort } = e2eServer();
+  await expect(info.getByText(`127.0.0.1:${smppPort}`)).toBeVisible();
+  await expect(info.getByText(`127.0.0.1:${cmppPort}`)).toBeVisible();
   await expect(info.getByTestId('cmpp-login')).toHaveText('登录名：重置接口密码后生成');
   await expect(info.getByText(/^http:\/\/127\.0\.0\.1:\d+\/openapi\/v1$/)).toBeVisible();
   // client2 dates from before interface passwords: 未设置 (a reset gives it one)

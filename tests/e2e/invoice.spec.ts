@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { apiLogin, apiPost } from './helpers';
 
 /** the first look after a navigation: a lazy page on a loaded two-core machine */
@@ -8,7 +8,7 @@ const SLOW = { timeout: 60_000 };
 
 function cli(...args: string[]) {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }

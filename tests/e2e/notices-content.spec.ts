@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { apiLogin } from './helpers';
 
 /** A word from the configured list (server/config/sensitive-words.txt). */
@@ -19,7 +19,7 @@ function configuredWord(): string {
 /** The operator CLI against the running e2e server (handed over its loopback channel). */
 function cli(...args: string[]): string {
   return execFileSync('node', ['--import', 'tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }
@@ -109,7 +109,7 @@ test.describe('notices, help documents, content test', () => {
     expect(download.suggestedFilename()).toMatch(/CMPP接口文档\.html$/);
     const html = fs.readFileSync((await download.path())!, 'utf8');
     expect(html).toContain('cli001'); // client1's CMPP login
-    expect(html).toContain('7890');
+    expect(html).toContain(String(e2eServer().cmppPort)); // the running door's port
     expect(html).not.toContain('<script');
   });
 });

@@ -1,18 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_SIM_PORT } from '../../playwright.config';
 import { apiLogin, apiPost, login, onPage } from './helpers';
+import { e2eServer } from './server';
 
 /**
  * 通道 and 监控 against the real server (issue 39, docs/api-operator.md "Channels", "Console"): the
  * server started without channels, so its dispatcher sends over the default link and starts the
- * embedded SMPP simulator on E2E_SIM_PORT (playwright.config.ts; credentials smsp / smsp) — which
- * keeps running for channels that point at it. A first channel `sim-first` is added with the CLI; a
- * 管理员 (made with the CLI, no second factor) watches its counters move on 通道 without a reload,
- * adds `sim-second` at the same simulator in the 新增通道 dialog, pauses `sim-first`, and the routing
- * preview names `sim-second` alone. client1 then sends from its console: the messages go out through
- * `sim-second` (its counters move, the paused one's do not) and 监控 shows them per channel. At the
- * end both channels are removed (the default link again, for the other end-to-end tests).
+ * embedded SMPP simulator on its project's simulator port (e2eServer(), playwright.config.ts;
+ * credentials smsp / smsp) — which keeps running for channels that point at it. A first channel
+ * `sim-first` is added with the CLI; a 管理员 (made with the CLI, no second factor) watches its
+ * counters move on 通道 without a reload, adds `sim-second` at the same simulator in the 新增通道
+ * dialog, pauses `sim-first`, and the routing preview names `sim-second` alone. client1 then sends
+ * from its console: the messages go out through `sim-second` (its counters move, the paused one's
+ * do not) and 监控 shows them per channel. At the end both channels are removed (the default link
+ * again, for the other end-to-end tests).
  *
  * Screenshots at 1440 px go to test-results/ops/ (ops-channels.png, ops-monitor.png); the docs keep
  * them as docs/screenshots/ops-channels.png and ops-monitor.png.
@@ -21,7 +22,7 @@ import { apiLogin, apiPost, login, onPage } from './helpers';
 const SHOTS = 'test-results/ops';
 // counters are written every 10 s and the list is asked every 10 s: room for both on a busy machine
 const expect = baseExpect.configure({ timeout: 30_000 });
-const SIM_URL = `smpp://smsp:smsp@127.0.0.1:${E2E_SIM_PORT}`;
+const simUrl = () => `smpp://smsp:smsp@127.0.0.1:${e2eServer().simPort}`;
 const ADMIN = 'chan.chief';
 const ADMIN_PASSWORD = 'Chief1234';
 // the general fixed template client1 sends (tests/e2e/sending.spec.ts)
@@ -29,7 +30,7 @@ const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，�
 
 function cli(...args: string[]): string {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }
@@ -83,7 +84,7 @@ test('a 管理员 adds a channel, pauses another, and the messages go out throug
 }) => {
   test.setTimeout(300_000);
   cli('operator-add', ADMIN, ADMIN_PASSWORD, '3', '--no-totp');
-  cli('channel-add', 'sim-first', SIM_URL);
+  cli('channel-add', 'sim-first', simUrl());
 
   // the 管理员 logs in on /login and opens 通道 from the menu
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -93,7 +94,7 @@ test('a 管理员 adds a channel, pauses another, and the messages go out throug
   await page.getByRole('menu', { name: '主菜单' }).getByRole('menuitem', { name: /通道/ }).click();
   await expect(page).toHaveURL(/\/ops\/channels$/);
   const first = channelRow(page, 'sim-first');
-  await expect(first).toContainText(`smpp://smsp@127.0.0.1:${E2E_SIM_PORT}`);
+  await expect(first).toContainText(`smpp://smsp@127.0.0.1:${e2eServer().simPort}`);
   await expect(first).toContainText('启用');
   // no default link while a channel is enabled
   await expect(page.getByTestId('default-link')).toHaveCount(0);
@@ -126,7 +127,7 @@ test('a 管理员 adds a channel, pauses another, and the messages go out throug
   await page.getByRole('button', { name: /新增通道/ }).click();
   const dialog = page.getByRole('dialog', { name: '新增通道' });
   await dialog.getByLabel('通道名').fill('sim-second');
-  await dialog.getByLabel('地址').fill(SIM_URL);
+  await dialog.getByLabel('地址').fill(simUrl());
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('通道已保存，运行中的工作进程数秒内生效')).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { png } from '../fixtures/images';
 import { apiLogin, apiPost, login, passSlider } from './helpers';
 
@@ -23,7 +23,7 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 function cli(...args: string[]): string {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { apiLogin } from './helpers';
 
 /** the id of a sign, read through the API as the logged-in browser */
@@ -17,7 +17,7 @@ async function signId(page: Page, sign: string): Promise<number> {
 
 function cli(...args: string[]) {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { apiLogin } from './helpers';
 
 test('agent opens a sub-account, recharges it and logs in as it', async ({ page }) => {
@@ -54,7 +54,7 @@ test('agent opens a sub-account, recharges it and logs in as it', async ({ page 
 
   // the ledger of the new account, through the operator CLI against the running server
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'ledger', clientid], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
   expect(out).toContain('88.88');

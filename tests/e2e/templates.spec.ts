@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config';
+import { e2eServer } from './server';
 import { apiLogin } from './helpers';
 
 /** The operator CLI against the running e2e server (it hands the command over the operator channel). */
 function cli(...args: string[]): string {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
     encoding: 'utf8',
   });
 }

@@ -1,0 +1,11 @@
+import { test } from '@playwright/test';
+import type { E2EServer } from '../../playwright.config';
+
+/**
+ * The server of the running test's project: playwright.config.ts runs the spec files in
+ * E2E_SERVERS projects at once, each against a server of its own (port, data directory, simulator
+ * and listener ports). Call it inside a test or a hook.
+ */
+export function e2eServer(): E2EServer {
+  return test.info().project.metadata.server as E2EServer;
+}
