@@ -96,33 +96,28 @@ export function loadSandboxSecret(configured: string, dataDir: string): string {
   }
 }
 
-/** Fields of a sandbox notification, signed as `k=v` pairs sorted by name, joined by `&`. */
-export interface SandboxNotice {
-  paymentId: string;
-  tradeNo: string;
-  amount: string;
+/**
+ * A sandbox notification (schemas/params/pay-sandbox-notice.json, every field given), signed as
+ * `k=v` pairs sorted by name, joined by `&`; the sandbox itself sends SUCCESS or CLOSED.
+ */
+type SignedSandboxNotice = Required<PaySandboxNoticeParams>;
+export type SandboxNotice = Omit<SignedSandboxNotice, 'status' | 'sign'> & {
   status: 'SUCCESS' | 'CLOSED';
-  timestamp: string;
-  nonce: string;
   sign?: string;
-}
+};
 
 const SANDBOX_FIELDS = ['amount', 'nonce', 'paymentId', 'status', 'timestamp', 'tradeNo'] as const;
-/** the notifications' bodies as schemas/params/ declare them: type guards, compiled on first use */
-const guards: {
-  sandbox?: ValidateFunction<Required<PaySandboxNoticeParams>>;
-  alipay?: ValidateFunction<PayAlipayNotice>;
-  wechat?: ValidateFunction<PayWechatNotice>;
-} = {};
+let signedSandboxNotice: ValidateFunction<SignedSandboxNotice> | undefined;
+/** the notifications' bodies as schemas/params/ declare them (type guards) */
 const notice = {
-  /** the route's schema with every field present (what is signed) */
+  /** the route's schema with every field present (what is signed); compiled on first use */
   sandbox: () =>
-    (guards.sandbox ??= ServerSchemas.shared().guard<Required<PaySandboxNoticeParams>>({
+    (signedSandboxNotice ??= ServerSchemas.shared().guard<SignedSandboxNotice>({
       allOf: [{ $ref: 'params/pay-sandbox-notice.json' }],
       required: [...SANDBOX_FIELDS, 'sign'],
     })),
-  alipay: () => (guards.alipay ??= ServerSchemas.shared().validator<PayAlipayNotice>('params/pay-alipay-notice')),
-  wechat: () => (guards.wechat ??= ServerSchemas.shared().validator<PayWechatNotice>('params/pay-wechat-notice')),
+  alipay: () => ServerSchemas.shared().validator<PayAlipayNotice>('params/pay-alipay-notice'),
+  wechat: () => ServerSchemas.shared().validator<PayWechatNotice>('params/pay-wechat-notice'),
 };
 const hmac = (secret: string, text: string) => crypto.createHmac('sha256', secret).update(text).digest('hex');
 const safeEq = (a: string, b: string) => {
@@ -131,7 +126,7 @@ const safeEq = (a: string, b: string) => {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 };
 
-export function sandboxSignText(n: Omit<Required<PaySandboxNoticeParams>, 'sign'>): string {
+export function sandboxSignText(n: Omit<SignedSandboxNotice, 'sign'>): string {
   return SANDBOX_FIELDS.map((k) => `${k}=${n[k]}`).join('&');
 }
 
