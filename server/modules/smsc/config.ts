@@ -53,6 +53,8 @@ import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier, SmsType, type ServerEnv } from '../../../common/generated/schemas';
 import type { SimulatorSettings } from './simulator';
 import { messageOf } from '../../lib/error-code';
+// the carriers a channel may list: the domestic ones (国际 is `international`)
+import { isCarrierCode } from '../billing';
 
 /** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp, smgp:// → smgp, sgip:// → sgip */
 export type SmscProtocol = 'smpp' | 'cmpp' | 'smgp' | 'sgip';
@@ -585,8 +587,6 @@ function enumValue<T extends number>(e: EnumJson, v: unknown, allowed: (n: numbe
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
-/** the carriers a channel may list: the domestic ones (国际 is `international`) */
-const domestic = (n: number): n is Carrier => n === Carrier.Mobile || n === Carrier.Unicom || n === Carrier.Telecom;
 const anySmsType = (n: number): n is SmsType => Object.values<number>(SmsType).includes(n);
 
 /** One channel from its JSON object (file) or CLI row; throws ChannelConfigError. */
@@ -622,7 +622,9 @@ export function parseChannel(raw: unknown): ChannelSpec {
     return v;
   };
   const carriers = [
-    ...new Set(list(o.carriers, 'carriers').map((v) => enumValue(carrierEnum as EnumJson, v, domestic, 'carrier'))),
+    ...new Set(
+      list(o.carriers, 'carriers').map((v) => enumValue(carrierEnum as EnumJson, v, isCarrierCode, 'carrier')),
+    ),
   ];
   const smsTypes = [
     ...new Set(
