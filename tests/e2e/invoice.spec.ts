@@ -1,17 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { e2eServer } from './server';
+import { cli } from './server';
 import { apiLogin, apiPost } from './helpers';
 
 /** the first look after a navigation: a lazy page on a loaded two-core machine */
 const SLOW = { timeout: 60_000 };
-
-function cli(...args: string[]) {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
-}
 
 /** an account's invoiceable amount as the server says it (an agent: of its sub-account `clientId`) */
 async function canAmountOf(page: Page, clientId?: string): Promise<string> {

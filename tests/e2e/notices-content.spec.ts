@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { e2eServer } from './server';
+import { cli, e2eServer } from './server';
 import { apiLogin } from './helpers';
 
 /** A word from the configured list (server/config/sensitive-words.txt). */
@@ -14,14 +13,6 @@ function configuredWord(): string {
     .map((l) => l.replace(/#.*$/, '').trim())
     .filter(Boolean);
   return words.find((w) => w === '刷单') ?? words[0];
-}
-
-/** The operator CLI against the running e2e server (handed over its loopback channel). */
-function cli(...args: string[]): string {
-  return execFileSync('node', ['--import', 'tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
 }
 
 test.describe('notices, help documents, content test', () => {

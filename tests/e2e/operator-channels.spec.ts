@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { apiLogin, apiPost, login, onPage } from './helpers';
-import { e2eServer } from './server';
+import { cli, e2eServer } from './server';
 
 /**
  * 通道 and 监控 against the real server (issue 39, docs/api-operator.md "Channels", "Console"): the
@@ -27,13 +26,6 @@ const ADMIN = 'chan.chief';
 const ADMIN_PASSWORD = 'Chief1234';
 // the general fixed template client1 sends (tests/e2e/sending.spec.ts)
 const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
-
-function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
-}
 
 async function shot(page: Page, name: string, docs = false) {
   await page.waitForTimeout(500);

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { e2eServer } from './server';
+import { cli } from './server';
 import { apiLogin, apiPost, login, passSlider } from './helpers';
 
 /**
@@ -19,13 +18,6 @@ import { apiLogin, apiPost, login, passSlider } from './helpers';
 const SHOTS = 'test-results/ops';
 // screens reached by a menu click load their chunk and list first: room for a busy two-core machine
 const expect = baseExpect.configure({ timeout: 20_000 });
-
-function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
-}
 
 async function shot(page: Page, name: string) {
   await page.waitForTimeout(300);

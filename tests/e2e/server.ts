@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { test } from '@playwright/test';
 import type { E2EServer } from '../../playwright.config';
 
@@ -8,4 +9,12 @@ import type { E2EServer } from '../../playwright.config';
  */
 export function e2eServer(): E2EServer {
   return test.info().project.metadata.server as E2EServer;
+}
+
+/** The operator CLI (`server/cli.ts`) against the running test's server: its data directory. */
+export function cli(...args: string[]): string {
+  return execFileSync('node', ['--import', 'tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
+    encoding: 'utf8',
+  });
 }

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { e2eServer } from './server';
+import { cli } from './server';
 import { apiLogin } from './helpers';
 
 /** the id of a sign, read through the API as the logged-in browser */
@@ -13,13 +12,6 @@ async function signId(page: Page, sign: string): Promise<number> {
   ).json();
   expect(r.code).toBe(0);
   return r.data.list[0].id;
-}
-
-function cli(...args: string[]) {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
 }
 
 test.describe('签名报备', () => {

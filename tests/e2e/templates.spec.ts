@@ -1,15 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { e2eServer } from './server';
+import { cli } from './server';
 import { apiLogin } from './helpers';
-
-/** The operator CLI against the running e2e server (it hands the command over the operator channel). */
-function cli(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eServer().dataDir },
-    encoding: 'utf8',
-  });
-}
 
 test.describe('短信模板: add, review, creator-only editing', () => {
   test('agent1 adds a template for client1, the operator approves it, only the creator may edit it', async ({
