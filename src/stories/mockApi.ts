@@ -27,12 +27,6 @@ export const paramsOf = async (request: Request): Promise<Record<string, any>> =
 };
 /** a story's record of each call's parameters, by name */
 export type Calls = Record<string, Record<string, any>[]>;
-/** `log(name, request)`: the request's parameters, kept under calls[name] when the story records calls */
-export const recorder = (calls?: Calls) => async (name: string, request: Request) => {
-  const p = await paramsOf(request);
-  if (calls) (calls[name] ??= []).push(p);
-  return p;
-};
 /** a story's parameters answering its calls with `handlers` (MSW takes the first that matches) */
 export const msw = (...handlers: HttpHandler[]) => ({ msw: { handlers } });
 /** an .xlsx download named `name` (a few bytes: the console only saves it) */
