@@ -107,7 +107,14 @@ function sourceRegexes(dirs: string[]): Found[] {
 const LIMIT_MS = 50;
 const MB = 1024 * 1024;
 let SIZE = MB;
-const fill = (unit: string, suffix = '') => unit.repeat(Math.ceil((SIZE - suffix.length) / unit.length)) + suffix;
+/** the shapes, built once per size (hundreds of patterns meet the same megabytes) */
+const shapes = new Map<string, string>();
+const fill = (unit: string, suffix = '') => {
+  const key = `${SIZE}\u0000${unit}\u0000${suffix}`;
+  let s = shapes.get(key);
+  if (s === undefined) shapes.set(key, (s = unit.repeat(Math.ceil((SIZE - suffix.length) / unit.length)) + suffix));
+  return s;
+};
 
 /** the shapes that make backtracking patterns explode, plus the pattern's own alphabet */
 function adversarial(re: RegExp): string[] {
@@ -180,13 +187,20 @@ function linear(re: RegExp, run: (s: string) => unknown): { ok: boolean; why: st
   };
 }
 
+/** each expression's verdict, by flags and source */
+const checked = new Map<string, { ok: boolean; why: string }>();
+
 /**
  * `test` on the non-global form: when nothing matches it tries every start position, which is
  * where backtracking blows up (a global replace adds only output-bound work, too noisy to time).
  */
 function check(re: RegExp) {
   const plain = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
-  const r = linear(plain, (s) => plain.test(s));
+  // the same expression in several places (a schema's pattern repeated, a literal in two files)
+  // is timed once; each place still gets its own test
+  const key = `${plain.flags}/${plain.source}`;
+  let r = checked.get(key);
+  if (!r) checked.set(key, (r = linear(plain, (s) => plain.test(s))));
   expect(r.ok, `${re}: ${r.why}`).toBe(true);
 }
 
