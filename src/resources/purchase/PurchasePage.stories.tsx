@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import type { Calls } from '@/stories/sendApi';
+import { pathOf } from '@/stories/pageRows';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { PurchasePage } from './PurchasePage';
 import { purchaseHandlers } from './purchase.mock';
@@ -20,7 +21,7 @@ const meta = {
   title: 'Purchase/PurchasePage',
   component: PurchasePage,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, ...msw(...handlers()) },
+  parameters: { app: { path: pathOf('service_purchase') }, ...msw(...handlers()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PurchasePage>;
 export default meta;
