@@ -44,12 +44,12 @@ export const rows: SubAccountRow[] = table<SubAccountRow>(
   ['u3nd7e', '绍兴越城茶业有限公司', 'tea@yuecheng.example', '13900139004'],
 ).map((r, i) =>
   subAccount({
-    ...[
+    ...(<Partial<SubAccountRow>[]>[
       { balance: '1200.00', smstype: 4, remarks: 'VIP 客户', priceType: 1, ...priced('0.0450', '0.0400', '0.0420') },
       { status: 5, balance: '300.50', smstype: 0, remarks: '欠费冻结', ...priced('0.0450'), expireDate: '2027-06-30' },
       { ...monthly, oauth_status: 2, agent_owned: 0 },
       { ...monthly, oauth_status: 1, agent_owned: 0 },
-    ][i],
+    ])[i],
     ...r,
   }),
 );
