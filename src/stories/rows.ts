@@ -62,5 +62,7 @@ export const numbered = <T extends { rowNum?: number }>(rows: T[]): T[] =>
  *
  *   table<Sign>('id sign state', [105, '苏州好易购', 0], [104, '易购优选', 2]).map((r) => sign(r))
  */
-export const table = <T extends object>(columns: string, ...rows: unknown[][]): T[] =>
-  rows.map((r) => Object.fromEntries(columns.split(' ').slice(0, r.length).map((k, i) => [k, r[i]])) as T);
+export const table = <T extends object>(columns: string, ...rows: unknown[][]): T[] => {
+  const keys = columns.split(' ');
+  return rows.map((r) => Object.fromEntries(r.map((v, i) => [keys[i], v])) as T);
+};
