@@ -55,3 +55,14 @@ export const rowOf =
 /** `rows` numbered 1, 2, … in their `rowNum` (the lists' 序号) */
 export const numbered = <T extends { rowNum?: number }>(rows: T[]): T[] =>
   rows.map((r, i) => ({ ...r, rowNum: i + 1 }));
+
+/**
+ * The rows of a table: `columns` names its columns ('id sign state'), each array gives one row's
+ * values in that order, a shorter row leaving out the last columns (a fixture of many rows, one line each).
+ *
+ *   table<Sign>('id sign state', [105, '苏州好易购', 0], [104, '易购优选', 2]).map((r) => sign(r))
+ */
+export const table = <T extends object>(columns: string, ...rows: unknown[][]): T[] => {
+  const keys = columns.split(' ');
+  return rows.map((r) => Object.fromEntries(r.map((v, i) => [keys[i], v])) as T);
+};

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { body, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import OwnBill from './OwnBill';
 import { alarmOff, ownBillHandlers } from './storyMocks';
@@ -14,7 +15,7 @@ const meta = {
   title: 'Finance/OwnBill',
   component: OwnBill,
   decorators: [withApp],
-  parameters: { ...msw(...ownBillHandlers()), app: { path: '/finance/own' } },
+  parameters: { ...msw(...ownBillHandlers()), app: { path: pathOf('finance_own') } },
 } satisfies Meta<typeof OwnBill>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -2,82 +2,31 @@
 import { http, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentPackageMode } from '@/stories/mockApi';
 import { listReply } from '@/stories/listStates';
-import { rowOf } from '@/stories/rows';
+import { rowOf, table } from '@/stories/rows';
 import type { CreditHistoryRow, OwnBillRow } from '@/generated/schemas';
 import type { CreditAlarm } from './api';
 import { creditHistories, ownBill } from './data';
 
 /** a line of the agent's own ledger (no order, no payment, not an operator's) */
 const billRow = rowOf<OwnBillRow>(ownBill.entity)({ order_id: '', paymentId: '', admin_name: '' });
-export const billRows: OwnBillRow[] = [
-  billRow({
-    rownum: 1,
-    id: 5310,
-    financial_type: 0,
-    payment_type: 11,
-    amount_str: '5000.00',
-    balance_str: '48499.50',
-    order_id: 'P202611250001',
-    paymentId: 'P202611250001',
-    remark: '支付宝充值',
-    create_time: '2026-11-25 10:12:05',
-  }),
-  billRow({
-    rownum: 2,
-    id: 5288,
-    financial_type: 1,
-    payment_type: 12,
-    amount_str: '-1200.00',
-    balance_str: '43499.50',
-    order_id: 'c3f1a2d4',
-    admin_name: 'a10001',
-    remark: '首次充值',
-    create_time: '2026-11-24 16:40:11',
-  }),
-  billRow({
-    rownum: 3,
-    id: 5101,
-    financial_type: 1,
-    payment_type: 6,
-    amount_str: '-0.50',
-    balance_str: '44699.50',
-    order_id: 'T20261124093000123456',
-    remark: '短信发送 任务T20261124093000123456',
-    create_time: '2026-11-24 09:30:00',
-  }),
-  billRow({
-    rownum: 4,
-    id: 4020,
-    financial_type: 0,
-    payment_type: 9,
-    amount_str: '44700.00',
-    balance_str: '44700.00',
-    remark: '年度授信',
-    create_time: '2026-11-01 09:00:00',
-  }),
-];
+const TASK = 'T20261124093000123456';
+export const billRows: OwnBillRow[] = table<OwnBillRow>(
+  'id financial_type payment_type amount_str balance_str remark create_time order_id',
+  [5310, 0, 11, '5000.00', '48499.50', '支付宝充值', '2026-11-25 10:12:05', 'P202611250001'],
+  [5288, 1, 12, '-1200.00', '43499.50', '首次充值', '2026-11-24 16:40:11', 'c3f1a2d4'],
+  [5101, 1, 6, '-0.50', '44699.50', `短信发送 任务${TASK}`, '2026-11-24 09:30:00', TASK],
+  [4020, 0, 9, '44700.00', '44700.00', '年度授信', '2026-11-01 09:00:00'],
+).map((r, i) => billRow({ ...r, rownum: i + 1 }));
+// the online payment's id, and the operator of the recharge of a sub-account
+Object.assign(billRows[0], { paymentId: billRows[0].order_id });
+Object.assign(billRows[1], { admin_name: 'a10001' });
 
 const creditRow = rowOf<CreditHistoryRow>(creditHistories.entity)({ endTIme: '', remark: '' });
-export const creditRows: CreditHistoryRow[] = [
-  creditRow({
-    rownum: 1,
-    id: 5012,
-    payment_type: 10,
-    amount: '-300.00',
-    balance: '44400.00',
-    beginTime: '2026-11-20 09:00:00',
-  }),
-  creditRow({
-    rownum: 2,
-    id: 4020,
-    payment_type: 9,
-    amount: '44700.00',
-    balance: '44700.00',
-    beginTime: '2026-11-01 09:00:00',
-    endTIme: '2026-11-20 09:00:00',
-    remark: '年度授信',
-  }),
-];
+export const creditRows: CreditHistoryRow[] = table<CreditHistoryRow>(
+  'id payment_type amount balance beginTime endTIme remark',
+  [5012, 10, '-300.00', '44400.00', '2026-11-20 09:00:00'],
+  [4020, 9, '44700.00', '44700.00', '2026-11-01 09:00:00', '2026-11-20 09:00:00', '年度授信'],
+).map((r, i) => creditRow({ ...r, rownum: i + 1 }));
 
 /** the agent's alarm: none set ('0', no phone) and one set */
 export const alarmOff: CreditAlarm = {

@@ -2,18 +2,20 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
-import { consoleApi, subAccount, msw } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw, type Calls } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
+import { columns, rowWith } from '@/stories/play';
 import { BlacklistList } from './BlacklistList';
 import { addNoValid, blacklistApi, blacklistRows, exportNoData } from './blacklist.mock';
 import { blacklist } from './data';
 
-const calls: Record<string, Record<string, string>[]> = {};
+const calls: Calls = {};
 
 const meta = {
   title: 'Send/Blacklist',
   component: BlacklistList,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/blacklist' }, ...msw(...consoleApi(), ...blacklistApi({ calls })) },
+  parameters: { app: { path: pathOf('sms_blacklist') }, ...msw(...consoleApi(), ...blacklistApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof BlacklistList>;
 export default meta;
@@ -23,12 +25,19 @@ type Story = StoryObj<typeof meta>;
  * The dialog's 手机号码 text area once its code has arrived: until then a disabled input with the
  * same placeholder holds its place (SchemaForm/lazyWidget.tsx), and a value set there is lost.
  */
-const phonesBox = (dialog: HTMLElement) =>
-  waitFor(() => {
+const phonesBox = async (dialog: HTMLElement) => {
+  // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
+  // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
+  await waitFor(
+    () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
+    T,
+  );
+  return waitFor(() => {
     const box = within(dialog).getByPlaceholderText(/每行一个号码/);
     if (box.tagName !== 'TEXTAREA') throw new Error('手机号码: the text area is still loading');
     return box;
   }, T);
+};
 
 export const Agent: Story = {
   name: '代理商：本账户及子账户的黑名单',
@@ -36,7 +45,7 @@ export const Agent: Story = {
     await expect(await c.findByText('13912345678', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('blacklist-hint')).toHaveTextContent('TD、T、退订');
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    await expect(columns(c)).toEqual(
       expect.arrayContaining(['序号', '子账户', '账户名称', '手机号码', '来源', '备注', '添加人', '加入时间', '操作']),
     );
     await expect(c.getAllByText('退订回复').length).toBeGreaterThan(0);
@@ -54,7 +63,7 @@ export const SubAccountOwn: Story = {
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('子账户');
+    await expect(columns(c)).not.toContain('子账户');
   },
 };
 
@@ -76,12 +85,6 @@ export const AddNumbers: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body().findByRole('dialog', {}, T);
-    // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
-    // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
-    await waitFor(
-      () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
-      T,
-    );
     await fireEvent.change(await phonesBox(dialog), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
@@ -97,10 +100,6 @@ export const AddRefused: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body().findByRole('dialog', {}, T);
-    await waitFor(
-      () => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/),
-      T,
-    );
     await fireEvent.change(await phonesBox(dialog), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await expect(await body().findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
@@ -110,8 +109,7 @@ export const AddRefused: Story = {
 export const Remove: Story = {
   name: '移出黑名单（确认后）',
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('13800138000', {}, T)).closest('tr')!;
-    await userEvent.click(within(row as HTMLElement).getByTestId('blacklist-remove'));
+    await userEvent.click(within(await rowWith(c, '13800138000')).getByTestId('blacklist-remove'));
     await expect(await body().findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /^移\s*出$/ }));
     await waitFor(() => expect(calls.delete?.[0]).toEqual({ id: '30' }), T);

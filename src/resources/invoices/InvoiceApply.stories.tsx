@@ -3,10 +3,12 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { never, type Calls } from '@/stories/sendApi';
 import { body, clearCalls, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import InvoiceApply from './InvoiceApply';
 import { initFor, invoiceApi } from './storyMocks';
 
 const T = { timeout: 10000 };
+const APPLY = pathOf('finance_invoice_add');
 const calls: Calls = {};
 
 const meta = {
@@ -14,7 +16,7 @@ const meta = {
   component: InvoiceApply,
   decorators: [withApp],
   parameters: {
-    app: { path: '/finance/invoice/add', route: '/finance/invoice/add' },
+    app: { path: APPLY, route: APPLY },
     ...msw(...consoleApi(), ...invoiceApi({ calls })),
   },
   beforeEach: clearCalls(calls),

@@ -4,11 +4,13 @@ import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
 import { body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
+import { pathOf } from '@/stories/pageRows';
 import InvoiceList from './InvoiceList';
 import { invoiceApi } from './storyMocks';
 import { invoices } from './data';
 
 const T = { timeout: 10000 };
+const LIST = pathOf('finance_invoice_list');
 const calls: Calls = {};
 
 const meta = {
@@ -16,7 +18,7 @@ const meta = {
   component: InvoiceList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/finance/invoice/add/list', route: '/finance/invoice/add/list' },
+    app: { path: LIST, route: LIST },
     ...msw(...consoleApi(), ...invoiceApi({ calls })),
   },
   beforeEach: clearCalls(calls),
@@ -24,14 +26,15 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (canvas: HTMLElement, invoiceId: string) =>
-  within((await within(canvas).findByText(invoiceId, {}, T)).closest('tr') as HTMLElement);
+/** the row of invoice FP20261120000`id` */
+const rowOf = async (canvas: HTMLElement, id: number) =>
+  within((await within(canvas).findByText(`FP20261120000${id}`, {}, T)).closest('tr') as HTMLElement);
 
 export const EveryState: Story = {
   name: '每种状态',
   play: async ({ canvas: c, canvasElement }) => {
     await c.findByText('FP20261120000106', {}, T);
-    await expect(calls.list?.[0]).toMatchObject({ page: '1', rows: '15' });
+    await expect(calls.invoiceList?.[0]).toMatchObject({ page: '1', rows: '15' });
     for (const s of ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回'])
       await expect(c.getAllByText(s).length).toBeGreaterThan(0);
     for (const label of ['发票类型', '状态', '开始日期', '结束日期'])
@@ -39,13 +42,9 @@ export const EveryState: Story = {
     // cancel only at 0; express info only for the mailed VAT invoice
     const cancelButtons = c.getAllByRole('button', { name: /取\s*消/ });
     await expect(cancelButtons).toHaveLength(1);
-    await expect(
-      (await rowOf(canvasElement, 'FP20261120000106')).getByRole('button', { name: /取\s*消/ }),
-    ).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 106)).getByRole('button', { name: /取\s*消/ })).toBeInTheDocument();
     await expect(c.getAllByRole('button', { name: /快递信息/ })).toHaveLength(1);
-    await expect(
-      (await rowOf(canvasElement, 'FP20261120000102')).getByRole('button', { name: /快递信息/ }),
-    ).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 102)).getByRole('button', { name: /快递信息/ })).toBeInTheDocument();
   },
 };
 
@@ -53,12 +52,8 @@ export const AccountColumn: Story = {
   name: '代理商：开票账户列（代子账户申请的发票）',
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByRole('columnheader', { name: '开票账户' }, T)).toBeInTheDocument();
-    await expect(
-      (await rowOf(canvasElement, 'FP20261120000105')).getByText('b20001-上海优品电商有限公司'),
-    ).toBeInTheDocument();
-    await expect(
-      (await rowOf(canvasElement, 'FP20261120000106')).getByText('agent1-上海云讯通信科技有限公司'),
-    ).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 105)).getByText('b20001-上海优品电商有限公司')).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 106)).getByText('agent1-上海云讯通信科技有限公司')).toBeInTheDocument();
   },
 };
 
@@ -74,19 +69,19 @@ export const SubAccountNoAccountColumn: Story = {
 export const RejectedDetail: Story = {
   name: '详情：审核不通过原因',
   play: async ({ canvasElement }) => {
-    const row = await rowOf(canvasElement, 'FP20261120000104');
+    const row = await rowOf(canvasElement, 104);
     await userEvent.click(row.getByRole('button', { name: /详\s*情/ }));
     const d = within(await body().findByTestId('invoice-detail', {}, T));
     await expect(d.getByText('审核不通过原因')).toBeInTheDocument();
     await expect(d.getByText('纳税人识别号与抬头不符')).toBeInTheDocument();
-    await expect(calls.detail?.[0]).toMatchObject({ id: '104', invoiceType: '1' });
+    await expect(calls.invoiceDetailed?.[0]).toMatchObject({ id: '104', invoiceType: '1' });
   },
 };
 
 export const ReturnedDetail: Story = {
   name: '详情：退回原因',
   play: async ({ canvasElement }) => {
-    const row = await rowOf(canvasElement, 'FP20261120000101');
+    const row = await rowOf(canvasElement, 101);
     await userEvent.click(row.getByRole('button', { name: /详\s*情/ }));
     const d = within(await body().findByTestId('invoice-detail', {}, T));
     await expect(d.getByText('退回原因')).toBeInTheDocument();
@@ -98,7 +93,7 @@ export const ReturnedDetail: Story = {
 export const Express: Story = {
   name: '快递信息（已邮寄的增值税专用发票）',
   play: async ({ canvasElement }) => {
-    const row = await rowOf(canvasElement, 'FP20261120000102');
+    const row = await rowOf(canvasElement, 102);
     await userEvent.click(row.getByRole('button', { name: /快递信息/ }));
     const info = within(await body().findByTestId('express-info', {}, T));
     await expect(info.getByText(/顺丰速运/)).toBeInTheDocument();
@@ -109,7 +104,7 @@ export const Express: Story = {
 export const CancelConfirmed: Story = {
   name: '取消（确认后）',
   play: async ({ canvasElement }) => {
-    const row = await rowOf(canvasElement, 'FP20261120000106');
+    const row = await rowOf(canvasElement, 106);
     await userEvent.click(row.getByRole('button', { name: /取\s*消/ }));
     await expect(await body().findByText('确定取消该发票申请吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
@@ -120,7 +115,7 @@ export const CancelConfirmed: Story = {
       status: 0,
       updateTime: Date.UTC(2026, 10, 20),
     });
-    await waitFor(() => expect(calls.list?.length).toBeGreaterThan(1), T);
+    await waitFor(() => expect(calls.invoiceList?.length).toBeGreaterThan(1), T);
   },
 };
 

@@ -7,53 +7,30 @@ import { InvoiceStatus, type Invoice } from '@/generated/schemas';
 import { fail, ok, type Calls } from '@/stories/mockApi';
 import { answering } from '@/stories/pageRows';
 import { labelled } from '@/stories/rows';
+import { resourceApi } from '@/stories/resourceApi';
 import { sendClients } from '@/stories/sendApi';
 import type { CityNode, InvoiceInit } from './api';
 import { invoices } from './data';
 
+const node = (name: string, children?: CityNode[]): CityNode => ({ value: name, label: name, children });
 export const cityTree: CityNode[] = [
-  {
-    value: '上海市',
-    label: '上海市',
-    children: [
-      {
-        value: '市辖区',
-        label: '市辖区',
-        children: [
-          { value: '浦东新区', label: '浦东新区' },
-          { value: '徐汇区', label: '徐汇区' },
-        ],
-      },
-    ],
-  },
-  {
-    value: '浙江省',
-    label: '浙江省',
-    children: [{ value: '杭州市', label: '杭州市', children: [{ value: '西湖区', label: '西湖区' }] }],
-  },
+  node('上海市', [node('市辖区', [node('浦东新区'), node('徐汇区')])]),
+  node('浙江省', [node('杭州市', [node('西湖区')])]),
 ];
 
+const agent1 = 'agent1-上海云讯通信科技有限公司';
+const blank =
+  'remark auditFailCause expressCompanyStr expressOrder email companyRegAddr telphone bank bankAccount toName toAddr toAddrDetail';
 const base = {
+  ...Object.fromEntries(blank.split(' ').map((k) => [k, ''])),
   invoiceProject: '信息服务费',
   invoiceBody: 2,
   invoiceHead: '上海云讯通信科技有限公司',
   creditCode: '91310115MA1K4ABCD1',
   clientId: 'agent1',
-  accountStr: 'agent1-上海云讯通信科技有限公司',
-  applicantStr: 'agent1-上海云讯通信科技有限公司',
-  remark: '',
-  auditFailCause: '',
-  expressCompanyStr: '',
-  expressOrder: '',
-  email: '',
+  accountStr: agent1,
+  applicantStr: agent1,
   toPhone: '13800138001',
-  companyRegAddr: '',
-  telphone: '',
-  bank: '',
-  bankAccount: '',
-  toName: '',
-  toAddr: '',
-  toAddrDetail: '',
 };
 const vat = {
   invoiceType: 2,
@@ -65,68 +42,52 @@ const vat = {
   toAddr: '上海市/市辖区/浦东新区',
   toAddrDetail: '碧波路690号3号楼',
 };
+const youpin = { clientId: 'b20001', accountStr: 'b20001-上海优品电商有限公司', invoiceHead: '上海优品电商有限公司' };
 
-/** one invoice in each status 0-5 */
+/** an ordinary invoice mailed to `email` */
+const ordinaryTo = (email: string) => ({ invoiceType: 1, email });
+/** one invoice in each status 0-5, ids 106 down (105: applied for by the agent on behalf of its sub-account) */
 export const invoiceRows = (): Invoice[] =>
-  [
-    { id: 106, status: 0, ...vat, invoiceAmount: '2000.00' },
-    {
-      id: 105,
-      status: 1,
-      invoiceType: 1,
-      email: 'fp@youpin.local',
-      invoiceAmount: '100.00',
-      // applied for by the agent on behalf of its sub-account
-      clientId: 'b20001',
-      accountStr: 'b20001-上海优品电商有限公司',
-      invoiceHead: '上海优品电商有限公司',
-    },
-    {
-      id: 104,
-      status: 2,
-      invoiceType: 1,
-      email: 'finance@demo.local',
-      invoiceAmount: '300.00',
-      auditFailCause: '纳税人识别号与抬头不符',
-    },
-    { id: 103, status: 3, ...vat, invoiceAmount: '1500.50' },
-    {
-      id: 102,
-      status: 4,
-      ...vat,
-      invoiceAmount: '800.00',
-      expressCompanyStr: '顺丰速运',
-      expressOrder: 'SF1234567890',
-    },
-    { id: 101, status: 5, ...vat, invoiceAmount: '600.00', auditFailCause: '收件人拒收' },
-  ].map((r, i) =>
+  (
+    [
+      [vat, '2000.00'],
+      [{ ...ordinaryTo('fp@youpin.local'), ...youpin }, '100.00'],
+      [{ ...ordinaryTo('finance@demo.local'), auditFailCause: '纳税人识别号与抬头不符' }, '300.00'],
+      [vat, '1500.50'],
+      [{ ...vat, expressCompanyStr: '顺丰速运', expressOrder: 'SF1234567890' }, '800.00'],
+      [{ ...vat, auditFailCause: '收件人拒收' }, '600.00'],
+    ] as const
+  ).map(([r, invoiceAmount], i) =>
     labelled(invoices.entity, {
       ...base,
       ...r,
+      id: 106 - i,
+      status: i,
+      invoiceAmount,
       rowNum: i + 1,
-      invoiceId: `FP20261120${String(r.id).padStart(6, '0')}`,
-      invoiceAmountStr: r.invoiceAmount,
-      createTimeStr: `2026-11-${String(10 + i).padStart(2, '0')} 10:00:00`,
+      invoiceId: `FP20261120000${106 - i}`,
+      invoiceAmountStr: invoiceAmount,
+      createTimeStr: `2026-11-${10 + i} 10:00:00`,
       updateTime: Date.UTC(2026, 10, 20 + i),
-      updateTimeStr: `2026-11-${String(20 + i).padStart(2, '0')} 08:00:00`,
+      updateTimeStr: `2026-11-${20 + i} 08:00:00`,
     } as Invoice),
   );
 
+const ordinary = { invoiceType: 1, invoiceBody: 2 };
 export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
   clientId: 'agent1',
-  accountStr: 'agent1-上海云讯通信科技有限公司',
+  accountStr: agent1,
   canAmount: '50000.00',
   invoiceProject: '信息服务费',
   canChooseType: true,
   canChooseAccount: true,
   invoiceTypes: [1, 2],
   ordinary: {
-    invoiceType: 1,
-    invoiceBody: 2,
-    invoiceHead: '上海云讯通信科技有限公司',
-    creditCode: '91310115MA1K4ABCD1',
+    ...ordinary,
+    invoiceHead: base.invoiceHead,
+    creditCode: base.creditCode,
     email: 'finance@demo.local',
-    toPhone: '13800138001',
+    toPhone: base.toPhone,
   },
   addedTax: { invoiceType: 2, invoiceBody: 2 },
   ...p,
@@ -135,17 +96,15 @@ export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
 /** b20001 as its agent sees it on the application page: its own amount and saved information */
 export const subAccountInit = initFor({
   clientId: 'b20001',
-  accountStr: 'b20001-上海优品电商有限公司',
+  accountStr: youpin.accountStr,
   canAmount: '1200.00',
   ordinary: {
-    invoiceType: 1,
-    invoiceBody: 2,
-    invoiceHead: '上海优品电商有限公司',
+    ...ordinary,
+    invoiceHead: youpin.invoiceHead,
     creditCode: '91310000MA1FL0XX2Q',
     email: 'fp@youpin.local',
     toPhone: '13900139000',
   },
-  addedTax: { invoiceType: 2, invoiceBody: 2 },
 });
 
 export interface InvoiceApiOptions {
@@ -172,27 +131,14 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
     http.post('/api/invoice/getCanInvoiceAmount', () => ok(canAmount())),
     post('/invoice/checkObject', 'check', () => (opts.check ? HttpResponse.json(opts.check) : canAmount())),
     post('/invoice/add', 'add', (p) => ok({ ...rows[0], ...p, id: 107, status: 0 }, '发票申请已提交，请等待审核')),
-    post('/invoice/invoiceList', 'list', (p) => {
-      const page = Number(p.page ?? 1);
-      const size = Number(p.rows ?? 15);
-      const list = rows.filter(
-        (r) =>
-          (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) &&
-          (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
-      );
-      return {
-        data: list.slice((page - 1) * size, page * size),
-        totalRecord: list.length,
-        page,
-        rows: size,
-        totalPage: Math.max(1, Math.ceil(list.length / size)),
-      };
+    ...resourceApi(invoices, {
+      rows,
+      calls: opts.calls,
+      where: (r, p) =>
+        (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) &&
+        (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
+      one: (p) => rows.find((x) => String(x.id) === String(p.id)) ?? fail(404, '发票不存在'),
     }),
-    post(
-      '/invoice/invoiceDetailed',
-      'detail',
-      (p) => rows.find((x) => String(x.id) === String(p.id)) ?? fail(404, '发票不存在'),
-    ),
     post('/invoice/invoiceCancelApply', 'cancel', (p) => {
       const r = rows.find((x) => x.id === p.id);
       if (!r) return fail(404, '发票不存在');

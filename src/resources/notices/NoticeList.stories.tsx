@@ -1,62 +1,48 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor } from 'storybook/test';
-import { http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, ok, msw } from '@/stories/mockApi';
+import { consoleApi, msw, type Calls } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
+import { resourceApi } from '@/stories/resourceApi';
 import NoticeList from './NoticeList';
 import NoticeView from './NoticeView';
 import { demoNotices } from './fixtures';
 import { notices } from './data';
 
-/** POST /agent/noticePage answering `total` notices in pages, recording the search term. */
-function noticePage(total: number, seen: string[] = []) {
-  const all = demoNotices(total);
-  return http.post('/api/agent/noticePage', async ({ request }) => {
-    const form = new URLSearchParams(await request.text());
-    const page = Number(form.get('page') ?? 1);
-    const rows = Number(form.get('rows') ?? 15);
-    const term = form.get('searchContent') ?? '';
-    seen.push(term);
-    const hits = all.filter((n) => !term || n.noticeName.includes(term) || n.noticeContent!.includes(term));
-    return ok({
-      data: hits.slice((page - 1) * rows, page * rows),
-      totalRecord: hits.length,
-      page,
-      rows,
-      totalPage: Math.max(1, Math.ceil(hits.length / rows)),
-    });
+/** the notices' list of `total` notices (its searches kept in calls.noticePage) and their detail */
+function noticeApi(total: number, calls?: Calls) {
+  const rows = demoNotices(total);
+  return resourceApi(notices, {
+    rows,
+    calls,
+    where: (n, { searchContent: term }) => !term || n.noticeName.includes(term) || n.noticeContent!.includes(term),
+    one: (p) => rows.find((n) => n.id === Number(p.noticeId)),
   });
 }
+const [LIST, VIEW] = [pathOf('notice'), pathOf('notice_view')];
 
 const meta = {
   title: 'Notices/NoticeList',
   component: NoticeList,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: { path: '/notice/notice' } },
+  parameters: { layout: 'padded', app: { path: LIST } },
   render: () => (
     <Routes>
-      <Route path="/notice/notice" element={<NoticeList />} />
-      <Route path="/notice/view" element={<NoticeView />} />
+      <Route path={LIST} element={<NoticeList />} />
+      <Route path={VIEW} element={<NoticeView />} />
     </Routes>
   ),
 } satisfies Meta<typeof NoticeList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const searched: string[] = [];
+const calls: Calls = {};
 
 export const Filled: Story = {
   name: '有数据（多页，搜索，点击查看）',
-  parameters: msw(
-    noticePage(40, searched),
-    http.get('/api/agent/notice/detail', ({ request }) => {
-      const id = Number(new URL(request.url).searchParams.get('noticeId'));
-      return ok(demoNotices(40).find((n) => n.id === id));
-    }),
-    ...consoleApi(),
-  ),
+  parameters: msw(...noticeApi(40, calls), ...consoleApi()),
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '公告名称' })).toBeInTheDocument();
@@ -70,7 +56,7 @@ export const Filled: Story = {
     // search with Enter
     const box = c.getByPlaceholderText('公告内容');
     await userEvent.type(box, '割接{Enter}');
-    await waitFor(() => expect(searched).toContain('割接'), T);
+    await waitFor(() => expect(calls.noticePage?.map((p) => p.searchContent)).toContain('割接'), T);
     await expect(await c.findByText('中国电信通道割接公告', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(canvasElement.querySelector('.ant-pagination')).toBeNull(), T);
     // row click opens the notice
@@ -84,7 +70,7 @@ export const Filled: Story = {
 
 export const SearchWithButton: Story = {
   name: '点击查询按钮搜索',
-  parameters: msw(noticePage(40, searched), ...consoleApi()),
+  parameters: msw(...noticeApi(40), ...consoleApi()),
   play: async ({ canvas: c }) => {
     await c.findByText('共 40 条', {}, T);
     await userEvent.type(c.getByPlaceholderText('公告内容'), '国庆');
@@ -96,7 +82,7 @@ export const SearchWithButton: Story = {
 
 export const Empty: Story = {
   name: '无数据',
-  parameters: msw(noticePage(0), ...consoleApi()),
+  parameters: msw(...noticeApi(0), ...consoleApi()),
   play: async ({ canvasElement }) => {
     await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
     await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
@@ -105,7 +91,7 @@ export const Empty: Story = {
 
 export const OnePage: Story = {
   name: '仅一页（不显示分页）',
-  parameters: msw(noticePage(6), ...consoleApi()),
+  parameters: msw(...noticeApi(6), ...consoleApi()),
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('tbody tr.ant-table-row')).toHaveLength(6);

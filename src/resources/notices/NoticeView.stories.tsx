@@ -1,26 +1,29 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
-import { http } from 'msw';
 import { T, withApp } from '@/stories/withApp';
-import { consoleApi, fail, ok, msw } from '@/stories/mockApi';
+import { consoleApi, fail, msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
+import { endpointHandler } from '@/stories/resourceApi';
 import NoticeView from './NoticeView';
 import { demoNotices, xssNotice } from './fixtures';
+import { notices } from './data';
+
+/** the handlers of the notice's detail answering `answer` (and the shell's); the page's path asking for notice `id` */
+const detail = (answer: () => unknown) => msw(endpointHandler(notices.one, undefined, answer), ...consoleApi());
+const viewing = (id?: number) => ({ path: pathOf('notice_view', id ? `?noticeId=${id}` : '') });
 
 const meta = {
   title: 'Notices/NoticeView',
   component: NoticeView,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: { path: '/notice/view?noticeId=100' } },
+  parameters: { layout: 'padded', app: viewing(100) },
 } satisfies Meta<typeof NoticeView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Normal: Story = {
   name: '正常',
-  parameters: msw(
-    http.get('/api/agent/notice/detail', () => ok(demoNotices(1)[0])),
-    ...consoleApi(),
-  ),
+  parameters: detail(() => demoNotices(1)[0]),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('2026年12月6日凌晨系统维护公告');
     await expect(c.getByText(`发布时间：${demoNotices(1)[0].releaseTimeToStr}`)).toBeInTheDocument();
@@ -32,13 +35,7 @@ export const Normal: Story = {
 
 export const XssRenderedHarmless: Story = {
   name: '恶意内容被无害化',
-  parameters: {
-    app: { path: '/notice/view?noticeId=666' },
-    ...msw(
-      http.get('/api/agent/notice/detail', () => ok(xssNotice)),
-      ...consoleApi(),
-    ),
-  },
+  parameters: { app: viewing(666), ...detail(() => xssNotice) },
   play: async ({ canvas: c }) => {
     const body = await c.findByTestId('notice-body', {}, T);
     await expect(body).toHaveTextContent('正文文字');
@@ -59,13 +56,7 @@ export const XssRenderedHarmless: Story = {
 
 export const NotFound: Story = {
   name: '公告不存在',
-  parameters: {
-    app: { path: '/notice/view?noticeId=999999' },
-    ...msw(
-      http.get('/api/agent/notice/detail', () => fail(404, '公告不存在')),
-      ...consoleApi(),
-    ),
-  },
+  parameters: { app: viewing(999999), ...detail(() => fail(404, '公告不存在')) },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('公告不存在', { selector: '.ant-result-title' }, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
@@ -74,7 +65,7 @@ export const NotFound: Story = {
 
 export const MissingId: Story = {
   name: '缺少公告编号',
-  parameters: { app: { path: '/notice/view' }, msw: { handlers: consoleApi() } },
+  parameters: { app: viewing(), ...msw(...consoleApi()) },
   play: async ({ canvas: c }) => {
     await waitFor(() => expect(c.getByText('公告不存在')).toBeInTheDocument(), T);
   },

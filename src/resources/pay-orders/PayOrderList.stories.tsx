@@ -5,6 +5,7 @@ import { listStates } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { PayOrderState } from '@/generated/schemas';
 import type { Calls } from '@/stories/sendApi';
+import { pathOf } from '@/stories/pageRows';
 import { payApi, payOrder } from '@/stories/payApi';
 import { PayOrderList } from './PayOrderList';
 import { payOrders } from './data';
@@ -17,31 +18,31 @@ const meta = {
   title: 'Finance/PayOrderList',
   component: PayOrderList,
   decorators: [withApp],
-  parameters: { app: { path: '/finance/payorder' }, ...msw(...consoleApi(), ...payApi({ calls })) },
+  parameters: { app: { path: pathOf('finance_payorder') }, ...msw(...consoleApi(), ...payApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PayOrderList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = (el: HTMLElement, paymentId: string) => within(el).getByText(paymentId).closest('tr') as HTMLElement;
+/** order n's id (P20261125100000000000nn) and its row */
+const order = (n: number) => `P20261125100000000000${String(n).padStart(2, '0')}`;
+const rowOf = (el: HTMLElement, n: number) => within(el).getByText(order(n)).closest('tr') as HTMLElement;
 
 export const EveryState: Story = {
   name: '各状态的订单',
   play: async ({ canvas: c, canvasElement }) => {
-    await c.findByText('P2026112510000000000006', {}, T);
+    await c.findByText(order(6), {}, T);
     await expect(calls.queryPayOrder?.[0]).toMatchObject({ page: '1', rows: '15' });
     for (const label of ['待支付', '已提交支付', '支付失败', '已取消'])
       await expect(c.getByText(label, { selector: '.ant-tag' })).toBeInTheDocument();
     // 2 and 5 are both 支付成功
     await expect(c.getAllByText('支付成功', { selector: '.ant-tag' })).toHaveLength(2);
     // unpaid orders count down with 支付 / 取消; the others have neither
-    const unpaid = rowOf(canvasElement, 'P2026112510000000000006');
+    const unpaid = rowOf(canvasElement, 6);
     await expect(within(unpaid).getByTestId('row-countdown')).toHaveTextContent(/^(10:00|09:5\d)$/);
     await expect(within(unpaid).getByTestId('row-pay')).toBeEnabled();
-    await expect(within(rowOf(canvasElement, 'P2026112510000000000004')).queryByTestId('row-pay')).toBeNull();
-    await expect(
-      within(rowOf(canvasElement, 'P2026112510000000000002')).getByText('超时未支付，订单已关闭'),
-    ).toBeInTheDocument();
+    await expect(within(rowOf(canvasElement, 4)).queryByTestId('row-pay')).toBeNull();
+    await expect(within(rowOf(canvasElement, 2)).getByText('超时未支付，订单已关闭')).toBeInTheDocument();
   },
 };
 
@@ -53,17 +54,15 @@ export const SandboxMarked: Story = {
     ...payApi({
       calls,
       orders: [
-        closedOrder('P2026112510000000000021', PayOrderState.Paid, { rowNum: 1, sandbox: 1 }),
-        closedOrder('P2026112510000000000020', PayOrderState.PaidAlt, { rowNum: 2, sandbox: 0 }),
+        closedOrder(order(21), PayOrderState.Paid, { rowNum: 1, sandbox: 1 }),
+        closedOrder(order(20), PayOrderState.PaidAlt, { rowNum: 2, sandbox: 0 }),
       ],
     }),
   ),
   play: async ({ canvas: c, canvasElement }) => {
-    await c.findByText('P2026112510000000000021', {}, T);
-    await expect(
-      within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' }),
-    ).toBeInTheDocument();
-    await expect(within(rowOf(canvasElement, 'P2026112510000000000020')).queryByText('沙箱')).toBeNull();
+    await c.findByText(order(21), {}, T);
+    await expect(within(rowOf(canvasElement, 21)).getByText('沙箱', { selector: '.ant-tag' })).toBeInTheDocument();
+    await expect(within(rowOf(canvasElement, 20)).queryByText('沙箱')).toBeNull();
   },
 };
 
@@ -75,12 +74,12 @@ export const CountdownAtZero: Story = {
       calls,
       orders: (n) =>
         n === 1
-          ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
-          : [closedOrder('P2026112510000000000009', PayOrderState.Cancelled, { remark: '超时未支付，订单已关闭' })],
+          ? [payOrder({ paymentId: order(9), countDownStr: '2' })]
+          : [closedOrder(order(9), PayOrderState.Cancelled, { remark: '超时未支付，订单已关闭' })],
     }),
   ),
   play: async ({ canvas: c }) => {
-    await c.findByText('P2026112510000000000009', {}, T);
+    await c.findByText(order(9), {}, T);
     await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
     await expect(await c.findByText('超时未支付，订单已关闭', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('row-pay')).toBeNull();
@@ -91,10 +90,10 @@ export const ZeroDisablesButtons: Story = {
   name: '倒计时为 0 的未支付订单：支付、取消不可用',
   parameters: msw(
     ...consoleApi(),
-    ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] }),
+    ...payApi({ calls, orders: [payOrder({ paymentId: order(10), countDownStr: '0' })] }),
   ),
   play: async ({ canvas: c }) => {
-    await c.findByText('P2026112510000000000010', {}, T);
+    await c.findByText(order(10), {}, T);
     await expect(c.getByTestId('row-countdown')).toHaveTextContent('已超时');
     await expect(c.getByTestId('row-pay')).toBeDisabled();
     await expect(c.getByTestId('row-cancel')).toBeDisabled();
@@ -104,12 +103,12 @@ export const ZeroDisablesButtons: Story = {
 export const Cancel: Story = {
   name: '取消待支付订单',
   play: async ({ canvas: c, canvasElement }) => {
-    await c.findByText('P2026112510000000000006', {}, T);
-    await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-cancel'));
+    await c.findByText(order(6), {}, T);
+    await userEvent.click(within(rowOf(canvasElement, 6)).getByTestId('row-cancel'));
     const body = within(canvasElement.ownerDocument.body);
     await expect(await body.findByText('确定取消该支付订单吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body.getByRole('button', { name: /^确\s*定$/ }));
-    await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: 'P2026112510000000000006' }), T);
+    await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: order(6) }), T);
     await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
   },
 };
@@ -117,8 +116,8 @@ export const Cancel: Story = {
 export const PayAgain: Story = {
   name: '支付：重新打开扫码支付',
   play: async ({ canvas: c, canvasElement }) => {
-    await c.findByText('P2026112510000000000006', {}, T);
-    await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-pay'));
+    await c.findByText(order(6), {}, T);
+    await userEvent.click(within(rowOf(canvasElement, 6)).getByTestId('row-pay'));
     const dialog = within(await within(canvasElement.ownerDocument.body).findByRole('dialog', { name: '扫码支付' }, T));
     await expect(dialog.getByTestId('pay-qrcode')).toBeInTheDocument();
     await expect(dialog.getByTestId('pay-countdown')).toHaveTextContent(/剩余支付时间 (10:00|09:5\d)/);

@@ -1,7 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
 import type { CurrentUser } from '@/generated/schemas';
+import type { HttpHandler } from 'msw';
 import { T, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { agentDirectChargeMode, consoleApi, msw, subAccount } from '@/stories/mockApi';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { SmsBillList } from './SmsBillList';
@@ -16,18 +18,24 @@ const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: Current
   ...consoleApi(user ? { user } : {}),
 ];
 
-function Screens({ screen }: { screen: 'bill' | 'rebate' | 'record' }) {
+function Screens({ screen }: { screen: Screen }) {
   if (screen === 'bill') return <SmsBillList />;
   if (screen === 'rebate') return <RebateBillList />;
   return <PurchaseRecordList />;
 }
 
+type Screen = 'bill' | 'rebate' | 'record';
+/** a story of the screen finance_`screen` (its path from the screen table), answered by `calls` when given */
+const on = (screen: Screen, calls?: HttpHandler[]) => ({
+  args: { screen },
+  parameters: { app: { path: pathOf(`finance_${screen}`) }, ...(calls && msw(...calls)) },
+});
+
 const meta = {
   title: 'Purchase/Bills',
   component: Screens,
   decorators: [withApp],
-  args: { screen: 'bill' },
-  parameters: { app: { path: '/finance/bill' }, ...msw(...handlers()) },
+  ...on('bill', handlers()),
 } satisfies Meta<typeof Screens>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -52,8 +60,7 @@ export const SmsBillExportNoData: Story = {
 
 export const Rebate: Story = {
   name: '返点账单',
-  args: { screen: 'rebate' },
-  parameters: { app: { path: '/finance/rebate' } },
+  ...on('rebate'),
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('2026年第三季度返点', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(c.getByTestId('rebate-figures')).toHaveTextContent('50.00'), T);
@@ -62,16 +69,14 @@ export const Rebate: Story = {
 
 export const RebateEmpty: Story = {
   name: '返点账单：无数据',
-  args: { screen: 'rebate' },
-  parameters: { app: { path: '/finance/rebate' }, ...msw(...handlers({ rebates: [], rebate: '0.00' })) },
+  ...on('rebate', handlers({ rebates: [], rebate: '0.00' })),
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };
 
 export const RecordPackage: Story = {
   name: '消费记录：套餐模式（代理商含单价）',
-  args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' } },
+  ...on('record'),
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('10000条', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('columnheader', { name: '单价（元）' })).toBeInTheDocument();
@@ -80,11 +85,7 @@ export const RecordPackage: Story = {
 
 export const RecordPackageSubAccount: Story = {
   name: '消费记录：子账户（无单价列）',
-  args: { screen: 'record' },
-  parameters: {
-    app: { path: '/finance/record' },
-    ...msw(...handlers({}, { ...subAccount, operation_mode: '1' })),
-  },
+  ...on('record', handlers({}, { ...subAccount, operation_mode: '1' })),
   play: async ({ canvas: c }) => {
     await c.findByText('10000条', {}, T);
     await expect(c.queryByRole('columnheader', { name: '单价（元）' })).not.toBeInTheDocument();
@@ -93,8 +94,7 @@ export const RecordPackageSubAccount: Story = {
 
 export const RecordDirect: Story = {
   name: '消费记录：直充模式',
-  args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' }, ...msw(...handlers({}, agentDirectChargeMode)) },
+  ...on('record', handlers({}, agentDirectChargeMode)),
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('子账户充值', {}, T)).toBeInTheDocument();
     await expect(c.getByText('月度充值')).toBeInTheDocument();
@@ -105,6 +105,5 @@ const records = listStates(purchaseRecords, handlers());
 export const RecordEmpty: Story = {
   ...records.empty,
   name: '消费记录：无数据',
-  args: { screen: 'record' },
-  parameters: { ...records.empty.parameters, app: { path: '/finance/record' } },
+  ...on('record', records.empty.parameters.msw.handlers),
 };

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { expect, userEvent, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
 import { InternationalPrices } from './InternationalPrices';
 import { purchaseHandlers } from './purchase.mock';
 
@@ -10,10 +11,7 @@ const meta = {
   title: 'Purchase/InternationalPrices',
   component: InternationalPrices,
   decorators: [withApp],
-  parameters: {
-    app: { path: '/sms/smspurchaselayout/purchase/international' },
-    ...msw(...purchaseHandlers(), ...consoleApi()),
-  },
+  parameters: { app: { path: pathOf('service_international') }, ...msw(...purchaseHandlers(), ...consoleApi()) },
 } satisfies Meta<typeof InternationalPrices>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -4,6 +4,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
+import { pathOf } from '@/stories/pageRows';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { ProductBuyPage } from './ProductBuyPage';
 import { purchaseHandlers } from './purchase.mock';
@@ -11,19 +12,18 @@ import { purchaseHandlers } from './purchase.mock';
 const calls: Calls = {};
 const handlers = (cert = certCertified) => [...purchaseHandlers({ calls }), ...accountApi({ cert }), ...consoleApi()];
 
-function Screen() {
-  return (
-    <Routes>
-      <Route path="/sms/purchase/:id" element={<ProductBuyPage />} />
-    </Routes>
-  );
-}
+const PATH = pathOf('sms_purchase');
+const Screen = () => (
+  <Routes>
+    <Route path={PATH} element={<ProductBuyPage />} />
+  </Routes>
+);
 
 const meta = {
   title: 'Purchase/ProductBuyPage',
   component: Screen,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/purchase/2' }, ...msw(...handlers()) },
+  parameters: { app: { path: PATH.replace(':id', '2') }, ...msw(...handlers()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof Screen>;
 export default meta;
@@ -60,7 +60,7 @@ export const Invalid: Story = {
 
 export const NotFound: Story = {
   name: '产品不存在',
-  parameters: { app: { path: '/sms/purchase/99' } },
+  parameters: { app: { path: PATH.replace(':id', '99') } },
   play: async ({ canvasElement }) =>
     expect(await within(canvasElement).findByText('产品不存在', {}, T)).toBeInTheDocument(),
 };

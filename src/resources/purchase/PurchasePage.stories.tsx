@@ -4,6 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import type { Calls } from '@/stories/sendApi';
+import { pathOf } from '@/stories/pageRows';
 import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
 import { PurchasePage } from './PurchasePage';
 import { purchaseHandlers } from './purchase.mock';
@@ -20,13 +21,18 @@ const meta = {
   title: 'Purchase/PurchasePage',
   component: PurchasePage,
   decorators: [withApp],
-  parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, ...msw(...handlers()) },
+  parameters: { app: { path: pathOf('service_purchase') }, ...msw(...handlers()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof PurchasePage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 const row = (c: ReturnType<typeof within>, name: string) => c.getByRole('row', { name: new RegExp(name) });
+/** 提交订单, then the 确认订单 dialog */
+const confirmOrder = async (c: ReturnType<typeof within>) => {
+  await userEvent.click(c.getByTestId('submit-order'));
+  return within(await body().findByRole('dialog', { name: '确认订单' }, T));
+};
 async function pick(c: ReturnType<typeof within>, name: string, num: string) {
   await userEvent.click(within(row(c, name)).getByRole('checkbox'));
   const input = c.getByLabelText(`${name} 购买数量`);
@@ -94,15 +100,14 @@ export const Confirm: Story = {
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await pick(c, '行业短信 1万条', '10000');
     await pick(c, '营销短信 1万条', '500');
-    await userEvent.click(c.getByTestId('submit-order'));
-    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    const dialog = await confirmOrder(c);
     // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0550 × 90 % = 24.75; the discounted price shown is the one computed with
-    await expect(within(dialog).getByTestId('confirm-price-1')).toHaveTextContent('0.04275');
-    await expect(within(dialog).getByTestId('confirm-price-2')).toHaveTextContent('0.0495');
-    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('452.25');
-    await expect(within(dialog).getByTestId('order-rebate')).toHaveTextContent('-50.00');
-    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('402.25');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    await expect(dialog.getByTestId('confirm-price-1')).toHaveTextContent('0.04275');
+    await expect(dialog.getByTestId('confirm-price-2')).toHaveTextContent('0.0495');
+    await expect(dialog.getByTestId('order-total')).toHaveTextContent('452.25');
+    await expect(dialog.getByTestId('order-rebate')).toHaveTextContent('-50.00');
+    await expect(dialog.getByTestId('order-paid')).toHaveTextContent('402.25');
+    await userEvent.click(dialog.getByRole('button', { name: /确认购买/ }));
     await expect(await body().findByText('购买成功', {}, T)).toBeInTheDocument();
     await expect(calls.jsmsAdd?.[0]).toMatchObject({
       list: [
@@ -120,11 +125,10 @@ export const SmallOrderNoRebate: Story = {
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await pick(c, '行业短信 1万条', '100');
-    await userEvent.click(c.getByTestId('submit-order'));
-    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
-    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('4.28');
-    await expect(within(dialog).queryByTestId('order-rebate')).not.toBeInTheDocument();
-    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('4.28');
+    const dialog = await confirmOrder(c);
+    await expect(dialog.getByTestId('order-total')).toHaveTextContent('4.28');
+    await expect(dialog.queryByTestId('order-rebate')).not.toBeInTheDocument();
+    await expect(dialog.getByTestId('order-paid')).toHaveTextContent('4.28');
   },
 };
 
@@ -134,9 +138,8 @@ export const Refused: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('行业短信 1万条', {}, T);
     await pick(c, '行业短信 1万条', '10000');
-    await userEvent.click(c.getByTestId('submit-order'));
-    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
-    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    const dialog = await confirmOrder(c);
+    await userEvent.click(dialog.getByRole('button', { name: /确认购买/ }));
     await expect(
       await body().findByText('余额不足，当前余额 10.00 元，本次需支付 402.25 元', {}, T),
     ).toBeInTheDocument();
@@ -169,13 +172,12 @@ export const TypedQuantitySelectsRow: Story = {
     await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
     await fireEvent.change(input, { target: { value: '2000' } });
     await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
-    await userEvent.click(c.getByTestId('submit-order'));
-    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    const dialog = await confirmOrder(c);
     // 2000 × 0.0550 = 110.00 at list price; × 90 % = 99.00
-    await expect(within(dialog).getByTestId('order-list-total')).toHaveTextContent('110.00');
-    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('99.00');
-    await expect(within(dialog).getByText('0.0550')).toBeInTheDocument();
-    await expect(within(dialog).getByText('90.00%')).toBeInTheDocument();
+    await expect(dialog.getByTestId('order-list-total')).toHaveTextContent('110.00');
+    await expect(dialog.getByTestId('order-total')).toHaveTextContent('99.00');
+    await expect(dialog.getByText('0.0550')).toBeInTheDocument();
+    await expect(dialog.getByText('90.00%')).toBeInTheDocument();
   },
 };
 
@@ -186,13 +188,8 @@ export const PackageMultiple: Story = {
     const input = c.getByLabelText('国际短信余额 100元 购买数量');
     await expect(input).toHaveAttribute('placeholder', '100.00元 的整数倍');
     await fireEvent.change(input, { target: { value: '150' } });
-    await expect(
-      await within(row(c, '国际短信余额 100元')).findByText(
-        '该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍',
-        {},
-        T,
-      ),
-    ).toBeInTheDocument();
+    const multiple = '该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍';
+    await expect(await within(row(c, '国际短信余额 100元')).findByText(multiple, {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit-order'));
     await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
     await fireEvent.change(input, { target: { value: '200' } });
@@ -206,12 +203,11 @@ export const RebateChoiceAndWayOn: Story = {
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
     await fireEvent.change(c.getByLabelText('行业短信 1万条 购买数量'), { target: { value: '10000' } });
-    await userEvent.click(c.getByTestId('submit-order'));
-    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
-    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('377.50');
-    await userEvent.click(within(dialog).getByTestId('use-rebate'));
-    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('427.50');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    const dialog = await confirmOrder(c);
+    await expect(dialog.getByTestId('order-paid')).toHaveTextContent('377.50');
+    await userEvent.click(dialog.getByTestId('use-rebate'));
+    await expect(dialog.getByTestId('order-paid')).toHaveTextContent('427.50');
+    await userEvent.click(dialog.getByRole('button', { name: /确认购买/ }));
     const done = await c.findByTestId('purchase-done', {}, T);
     await expect(calls.jsmsAdd?.[0]).toMatchObject({ useRebate: false, list: [{ productId: 1, purchaseNum: 10000 }] });
     await expect(done).toHaveTextContent('订单号 20261125100000123456');

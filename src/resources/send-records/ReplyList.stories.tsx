@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, clearCalls, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
@@ -15,7 +16,7 @@ const meta = {
   component: ReplyList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/sendlayout/sendrecord/reply' },
+    app: { path: pathOf('statistics_reply') },
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
 import { refuse, sendApi, type Calls } from '@/stories/sendApi';
@@ -10,12 +11,14 @@ import { sendRecords } from './data';
 
 const calls: Calls = {};
 
+const RECORDS = pathOf('statistics_sendrecord');
+
 const meta = {
   title: 'Sending/SendRecordList',
   component: SendRecordList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/sendlayout/sendrecord' },
+    app: { path: RECORDS },
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
@@ -97,7 +100,7 @@ export const RetentionNotice: Story = {
 export const InsideRetention: Story = {
   name: '保留期内：无提示',
   parameters: {
-    app: { path: `/customer/sendlayout/sendrecord?beginDate=${keptFrom()}` },
+    app: { path: `${RECORDS}?beginDate=${keptFrom()}` },
     ...msw(...consoleApi(), ...sendApi({ calls, recordRetention: { months: 6, from: keptFrom() } })),
   },
   play: async ({ canvas: c }) => {
@@ -171,7 +174,7 @@ export const CodesExplained: Story = {
 
 export const LinkedFromTask: Story = {
   name: '从任务详情进入：按任务编号查询',
-  parameters: { app: { path: '/customer/sendlayout/sendrecord?taskId=T202611230003&beginDate=2026-01-05' } },
+  parameters: { app: { path: `${RECORDS}?taskId=T202611230003&beginDate=2026-01-05` } },
   play: async ({ canvas: c }) => {
     await c.findByText('18912345678', {}, T);
     await expect(calls.getrecords?.[0]).toMatchObject({

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { labelled } from '@/stories/rows';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount, msw } from '@/stories/mockApi';
@@ -16,7 +17,7 @@ const meta = {
   component: SendTaskList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/deliverlayout/smstask' },
+    app: { path: pathOf('sms_smstask') },
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: () => {

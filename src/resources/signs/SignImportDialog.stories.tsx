@@ -10,6 +10,13 @@ const xlsxFile = (name = '签名.xlsx') =>
     type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   });
 const fileInput = () => document.body.querySelector<HTMLInputElement>('input[type=file]')!;
+/** the dialog's page once it shows, after uploading `file` when given */
+const opened = async (file?: File, options?: { applyAccept: boolean }) => {
+  const b = body();
+  await b.findByText('批量导入签名', {}, T);
+  if (file) await userEvent.upload(fileInput(), file, options);
+  return b;
+};
 
 const meta = {
   title: 'Signs/SignImportDialog',
@@ -24,8 +31,7 @@ type Story = StoryObj<typeof meta>;
 export const Initial: Story = {
   name: '初始：模板下载',
   play: async () => {
-    const b = body();
-    await b.findByText('批量导入签名', {}, T);
+    const b = await opened();
     await expect(b.getByTestId('sign-template-link')).toHaveAttribute('href', '/api/sign/downloadExcelTemplate');
     await expect(fileInput()).toHaveAttribute('accept', expect.stringContaining('.xlsx'));
     await expect(b.queryByTestId('sign-import-result')).toBeNull();
@@ -35,9 +41,7 @@ export const Initial: Story = {
 export const ResultWithFailures: Story = {
   name: '导入结果（有失败）',
   play: async () => {
-    const b = body();
-    await b.findByText('批量导入签名', {}, T);
-    await userEvent.upload(fileInput(), xlsxFile());
+    const b = await opened(xlsxFile());
     const result = await b.findByTestId('sign-import-result', {}, T);
     await expect(result).toHaveTextContent('导入完成：共 9 条，成功 3 条，失败 6 条');
     await expect(b.getByTestId('sign-import-failures')).toHaveAttribute('href', '/api/sign/exportImportResult');
@@ -48,9 +52,7 @@ export const AllImported: Story = {
   name: '导入结果（全部成功）',
   parameters: msw(importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()),
   play: async () => {
-    const b = body();
-    await b.findByText('批量导入签名', {}, T);
-    await userEvent.upload(fileInput(), xlsxFile());
+    const b = await opened(xlsxFile());
     await expect(await b.findByTestId('sign-import-result', {}, T)).toHaveTextContent('成功 5 条，失败 0 条');
     await expect(b.queryByTestId('sign-import-failures')).toBeNull();
   },
@@ -64,9 +66,7 @@ export const FileRefused: Story = {
     ...signApi(),
   ),
   play: async () => {
-    const b = body();
-    await b.findByText('批量导入签名', {}, T);
-    await userEvent.upload(fileInput(), xlsxFile());
+    const b = await opened(xlsxFile());
     await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(
       '表头不正确，请下载模板并按模板填写（子账户、签名、备注）',
     );
@@ -76,9 +76,7 @@ export const FileRefused: Story = {
 export const WrongFileType: Story = {
   name: '非 .xlsx 文件',
   play: async () => {
-    const b = body();
-    await b.findByText('批量导入签名', {}, T);
-    await userEvent.upload(fileInput(), new File(['a,b'], '签名.csv', { type: 'text/csv' }), { applyAccept: false });
+    const b = await opened(new File(['a,b'], '签名.csv', { type: 'text/csv' }), { applyAccept: false });
     await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent(
       '文件格式不正确，请上传.xlsx格式的Excel文件',
     );

@@ -2,20 +2,22 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { listStates, NO_EXPORT_DATA, refusedExport } from '@/stories/listStates';
-import { consoleApi, subAccount, msw } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw, type Calls } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
+import { columns, rowWith } from '@/stories/play';
 import { labelled } from '@/stories/rows';
 import { SignList } from './SignList';
 import { exportNoData, signApi, signRows } from './signs.mock';
 import { signs } from './data';
 import { SignState } from '@/generated/schemas';
 
-const calls: Record<string, Record<string, string>[]> = {};
+const calls: Calls = {};
 
 const meta = {
   title: 'Signs/SignReport',
   component: SignList,
   decorators: [withApp],
-  parameters: { app: { path: '/template/SignReport' }, ...msw(...consoleApi(), ...signApi({ calls })) },
+  parameters: { app: { path: pathOf('template_SignReport') }, ...msw(...consoleApi(), ...signApi({ calls })) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignList>;
 export default meta;
@@ -27,7 +29,7 @@ export const Agent: Story = {
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
     // agent-only sub-account filter and columns
     await expect(c.getByTestId('client-select')).toBeInTheDocument();
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    await expect(columns(c)).toEqual(
       expect.arrayContaining(['序号', '子账户', '账户名称', '签名', '创建人', '创建时间', '备注', '状态', '操作']),
     );
     await expect(c.getAllByText('审核通过').length).toBeGreaterThan(0);
@@ -57,9 +59,8 @@ export const SubAccount: Story = {
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
     await expect(c.queryByTestId('client-select')).toBeNull();
-    const headers = c.getAllByRole('columnheader').map((h) => h.textContent);
-    await expect(headers).not.toContain('子账户');
-    await expect(headers).toContain('签名');
+    await expect(columns(c)).not.toContain('子账户');
+    await expect(columns(c)).toContain('签名');
   },
 };
 
@@ -85,8 +86,7 @@ export const DeleteWithConfirmation: Story = {
     }),
   ),
   play: async ({ canvas: c }) => {
-    const row = (await c.findByText('易购优选', {}, T)).closest('tr')!;
-    await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /删\s*除/ }));
+    await userEvent.click(within(await rowWith(c, '易购优选')).getByRole('button', { name: /删\s*除/ }));
     await expect(await body().findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.update?.[0]).toEqual({ id: '104', state: '4' }), T);

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { body, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { listStates } from '@/stories/listStates';
 import FinanceList from './FinanceList';
 import { confirmTransfer, subAccountHandlers } from './storyMocks';
@@ -13,7 +14,7 @@ const meta = {
   title: 'SubAccounts/FinanceList',
   component: FinanceList,
   decorators: [withApp],
-  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/finance' } },
+  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: pathOf('customer_finance') } },
 } satisfies Meta<typeof FinanceList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -3,6 +3,7 @@ import { http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ok, msw } from '@/stories/mockApi';
 import { body, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import OpenAccount from './OpenAccount';
 import { subAccountHandlers } from './storyMocks';
 
@@ -12,7 +13,7 @@ const meta = {
   title: 'SubAccounts/OpenAccount',
   component: OpenAccount,
   decorators: [withApp],
-  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/selfsevicelayout/manager/open' } },
+  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: pathOf('service_open') } },
 } satisfies Meta<typeof OpenAccount>;
 export default meta;
 type Story = StoryObj<typeof meta>;

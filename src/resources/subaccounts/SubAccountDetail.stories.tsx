@@ -5,11 +5,12 @@ import SubAccountDetail from './SubAccountDetail';
 import OwnBalance from './OwnBalance';
 import { http } from 'msw';
 import { ok, msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
 /** the story's app at `path`, rendered under the detail's route pattern (or `route`) */
-const at = (path: string, route = '/customer/manager/:id/:tab/*') => ({ app: { path, route } });
+const at = (path: string, route = pathOf('customer_manager')) => ({ app: { path, route } });
 
 const meta = {
   title: 'SubAccounts/SubAccountDetail',
@@ -112,7 +113,7 @@ export const AgentAuthCertified: Story = {
 
 export const ManagerAuthRoute: Story = {
   name: '资质信息（customer_manager_auth：auth?status=1&type=1）：上传资质带上证件类别',
-  parameters: at('/customer/manager/u3nd7e/auth?status=1&type=1', '/customer/manager/:id/auth/*'),
+  parameters: at('/customer/manager/u3nd7e/auth?status=1&type=1', pathOf('customer_manager_auth')),
   play: async ({ canvas: c }) => {
     const q = await c.findByTestId('qualification', {}, T);
     await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe(
@@ -123,7 +124,7 @@ export const ManagerAuthRoute: Story = {
 
 export const ManagerAuthRouteForm: Story = {
   name: '资质信息（customer_manager_auth：auth/re?type=2）：企业认证表单',
-  parameters: at('/customer/manager/u3nd7e/auth/re?status=1&type=2', '/customer/manager/:id/auth/*'),
+  parameters: at('/customer/manager/u3nd7e/auth/re?status=1&type=2', pathOf('customer_manager_auth')),
   play: async ({ canvas: c }) => {
     // type 2: enterprise certification preselected (its first id type 三证合一; the form's default is personal)
     const form = await c.findByTestId('certification-form', {}, T);
@@ -175,7 +176,7 @@ export const NotFound: Story = {
 export const SubAccountOwnBalance: Story = {
   name: '子账户：账户余额',
   render: () => <OwnBalance />,
-  parameters: { app: { path: '/customer/finance/balance', route: '*' } },
+  parameters: { app: { path: pathOf('own_balance'), route: '*' } },
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('own-balance', {}, T)).toBeInTheDocument();
     await expect((await c.findAllByText('1,200.00 元', {}, T)).length).toBeGreaterThan(0);
@@ -188,7 +189,7 @@ export const PostpaidOwnBalance: Story = {
   name: '子账户：后付费，说明由代理商结算',
   render: () => <OwnBalance />,
   parameters: {
-    app: { path: '/customer/finance/balance', route: '*' },
+    app: { path: pathOf('own_balance'), route: '*' },
     ...msw(
       http.get('/api/client/ledger', () =>
         ok({

@@ -3,6 +3,7 @@ import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { body, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
 import { alertRows, confirmTransfer, subAccountHandlers } from './storyMocks';
 import { subAccounts } from './data';
@@ -13,17 +14,18 @@ const meta = {
   title: 'SubAccounts/SubAccountList',
   component: SubAccountList,
   decorators: [withApp],
-  parameters: { ...msw(...subAccountHandlers()), app: { path: '/customer/selfsevicelayout/manager' } },
+  parameters: { ...msw(...subAccountHandlers()), app: { path: pathOf('service_manager') } },
 } satisfies Meta<typeof SubAccountList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 type Canvas = ReturnType<typeof within>;
-const rowOf = async (c: Canvas, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+/** account `id`'s row */
+const inRow = async (c: Canvas, id: string) => within((await c.findByText(id, {}, T)).closest('tr') as HTMLElement);
 /** the dialog that account `id`'s row button `action` opens */
 const openRow = async (c: Canvas, id: string, action: string) => {
-  await userEvent.click(within(await rowOf(c, id)).getByRole('button', { name: action }));
-  return body().findByRole('dialog', {}, T);
+  await userEvent.click((await inRow(c, id)).getByRole('button', { name: action }));
+  return within(await body().findByRole('dialog', {}, T));
 };
 /** a dialog's or a confirm's 确定 */
 const OK = { name: /确\s*定|OK/ };
@@ -34,17 +36,17 @@ export const Filled: Story = {
     await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('子账户总数', {}, T)).toBeInTheDocument();
     await expect(c.queryByRole('columnheader', { name: '短信类型' })).toBeNull();
-    const frozen = within(await rowOf(c, 'n4tb8w')).getByText('冻结', { selector: '.ant-tag' });
+    const frozen = (await inRow(c, 'n4tb8w')).getByText('冻结', { selector: '.ant-tag' });
     await expect(frozen.className).toMatch(/red/);
-    await expect(within(await rowOf(c, 'n4tb8w')).getByRole('button', { name: '解冻' })).toBeInTheDocument();
+    await expect((await inRow(c, 'n4tb8w')).getByRole('button', { name: '解冻' })).toBeInTheDocument();
     // postpaid (billed against the main account): no recharge
-    await expect(within(await rowOf(c, 'w9hx3p')).queryByRole('button', { name: '充值' })).toBeNull();
+    await expect((await inRow(c, 'w9hx3p')).queryByRole('button', { name: '充值' })).toBeNull();
     // 未认证 leads to the agent-auth screen (spec 01); 待认证 / 已认证 are tags only
-    await expect(within(await rowOf(c, 'u3nd7e')).getByTestId('agent-auth-link')).toHaveAttribute(
+    await expect((await inRow(c, 'u3nd7e')).getByTestId('agent-auth-link')).toHaveAttribute(
       'href',
       '/customer/manager/u3nd7e/info?status=1&type=2',
     );
-    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('agent-auth-link')).toBeNull();
+    await expect((await inRow(c, 'w9hx3p')).queryByTestId('agent-auth-link')).toBeNull();
     await expect(c.getByText('1,200.00 元')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /导出/ })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /自助开户/ })).toBeInTheDocument();
@@ -56,20 +58,20 @@ export const Alerts: Story = {
   parameters: msw(...subAccountHandlers({ list: alertRows })),
   play: async ({ canvas: c }) => {
     // below its 余额提醒: a red tag that opens the recharge dialog
-    const low = within(await rowOf(c, 'c7k2mq')).getByTestId('low-balance-tag');
+    const low = (await inRow(c, 'c7k2mq')).getByTestId('low-balance-tag');
     await expect(low).toHaveTextContent('余额不足');
-    await expect(within(await rowOf(c, 'c7k2mq')).queryByTestId('pool-expiring-tag')).toBeNull();
+    await expect((await inRow(c, 'c7k2mq')).queryByTestId('pool-expiring-tag')).toBeNull();
     // a pool about to expire: the date, and a link to 客户财务 to renew
-    const expiring = within(await rowOf(c, 'p5ke2r')).getByTestId('pool-expiring-tag');
+    const expiring = (await inRow(c, 'p5ke2r')).getByTestId('pool-expiring-tag');
     await expect(expiring).toHaveTextContent('套餐将于 2026-12-03 到期');
     await expect(expiring).toHaveAttribute('href', '/customer/finance');
-    await expect(within(await rowOf(c, 'p5ke2r')).queryByTestId('low-balance-tag')).toBeNull();
+    await expect((await inRow(c, 'p5ke2r')).queryByTestId('low-balance-tag')).toBeNull();
     // no alert: nothing
-    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('low-balance-tag')).toBeNull();
-    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('pool-expiring-tag')).toBeNull();
+    await expect((await inRow(c, 'w9hx3p')).queryByTestId('low-balance-tag')).toBeNull();
+    await expect((await inRow(c, 'w9hx3p')).queryByTestId('pool-expiring-tag')).toBeNull();
     await userEvent.click(low);
-    const dialog = await body().findByRole('dialog', {}, T);
-    await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
+    const dialog = within(await body().findByRole('dialog', {}, T));
+    await expect(dialog.getByText('子账户充值')).toBeInTheDocument();
   },
 };
 
@@ -95,10 +97,10 @@ export const Recharge: Story = {
   name: '充值成功',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '充值');
-    await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
-    await expect(within(dialog).getByText('48,499.50 元')).toBeInTheDocument();
-    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '100');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(dialog.getByText('子账户充值')).toBeInTheDocument();
+    await expect(dialog.getByText('48,499.50 元')).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText('充值金额(元)'), '100');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     // money moves only after a confirm that names the account and the amount
     await confirmTransfer(/^确认给 .+（c7k2mq）充值 100\.00 元？$/);
     await expect(await body().findByText('充值成功', {}, T)).toBeInTheDocument();
@@ -109,15 +111,15 @@ export const RechargeCancelled: Story = {
   name: '充值：确认时取消',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '充值');
-    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '5000');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await userEvent.type(dialog.getByLabelText('充值金额(元)'), '5000');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     const question = await body().findByTestId('transfer-confirm', {}, T);
     await expect(question).toHaveTextContent('充值 5,000.00 元？');
     await userEvent.click(
       within(question.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /取\s*消/ }),
     );
     // back to the form with the amount kept, nothing sent
-    await expect(within(dialog).getByLabelText('充值金额(元)')).toHaveValue('5000');
+    await expect(dialog.getByLabelText('充值金额(元)')).toHaveValue('5000');
     await expect(body().queryByText('充值成功')).toBeNull();
   },
 };
@@ -126,13 +128,13 @@ export const RechargeValidation: Story = {
   name: '充值金额校验',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '充值');
-    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '1.234');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
-    await expect(await within(dialog).findByText('金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
-    await userEvent.clear(within(dialog).getByLabelText('充值金额(元)'));
-    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '0');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
-    await expect(await within(dialog).findByText('金额必须大于0', {}, T)).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText('充值金额(元)'), '1.234');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await expect(await dialog.findByText('金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
+    await userEvent.clear(dialog.getByLabelText('充值金额(元)'));
+    await userEvent.type(dialog.getByLabelText('充值金额(元)'), '0');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await expect(await dialog.findByText('金额必须大于0', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -141,13 +143,13 @@ export const InsufficientBalance: Story = {
   parameters: msw(...subAccountHandlers({ recharge: 'insufficient' })),
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '充值');
-    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '99999');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await userEvent.type(dialog.getByLabelText('充值金额(元)'), '99999');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     await confirmTransfer('充值 99,999.00 元？');
-    await expect(await within(dialog).findByText('可用余额不足，当前可用余额 48499.50 元', {}, T)).toBeInTheDocument();
+    await expect(await dialog.findByText('可用余额不足，当前可用余额 48499.50 元', {}, T)).toBeInTheDocument();
     // a refusal does not lock the form: the amount can be corrected at once
-    await expect(within(dialog).queryByText('3秒内不可重复提交')).toBeNull();
-    await expect(within(dialog).getByRole('button', { name: /确\s*定/ })).toBeEnabled();
+    await expect(dialog.queryByText('3秒内不可重复提交')).toBeNull();
+    await expect(dialog.getByRole('button', { name: /确\s*定/ })).toBeEnabled();
   },
 };
 
@@ -155,9 +157,9 @@ export const Rollback: Story = {
   name: '回退',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '回退');
-    await expect(within(dialog).getByText('子账户回退')).toBeInTheDocument();
-    await userEvent.type(within(dialog).getByLabelText('回退金额(元)'), '100.00');
-    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(dialog.getByText('子账户回退')).toBeInTheDocument();
+    await userEvent.type(dialog.getByLabelText('回退金额(元)'), '100.00');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
     await confirmTransfer(/^确认从 .+（c7k2mq）回退 100\.00 元？$/);
     await expect(await body().findByText('回退成功', {}, T)).toBeInTheDocument();
   },
@@ -167,11 +169,11 @@ export const Remark: Story = {
   name: '备注（超长校验）',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '备注');
-    const box = within(dialog).getByRole('textbox');
+    const box = dialog.getByRole('textbox');
     await userEvent.clear(box);
     await userEvent.type(box, 'x'.repeat(51));
-    await userEvent.click(within(dialog).getByRole('button', OK));
-    await expect(await within(dialog).findByText('备注最大长度不超过50个字符', {}, T)).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', OK));
+    await expect(await dialog.findByText('备注最大长度不超过50个字符', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -190,7 +192,7 @@ const openInterfaceInfo = (c: Canvas) => openRow(c, 'c7k2mq', '接口信息');
 /** 接口信息's dialog and, over it, its 修改接口设置 form */
 const openInterfaceEdit = async (c: Canvas) => {
   const dialog = await openInterfaceInfo(c);
-  await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+  await userEvent.click(await dialog.findByRole('button', { name: '修改接口设置' }, T));
   return { dialog, edit: await editDialog() };
 };
 
@@ -198,25 +200,23 @@ export const InterfaceInfo: Story = {
   name: '接口信息',
   play: async ({ canvas: c }) => {
     const dialog = await openInterfaceInfo(c);
-    await expect(await within(dialog).findByText('sms.yunxun.example:2775', {}, T)).toBeInTheDocument();
+    await expect(await dialog.findByText('sms.yunxun.example:2775', {}, T)).toBeInTheDocument();
     // CMPP's door with the account's short login (a clientid over 6 characters has one of its own)
-    await expect(within(dialog).getByText('sms.yunxun.example:7890')).toBeInTheDocument();
-    await expect(within(dialog).getByTestId('cmpp-login')).toHaveTextContent('登录名 cli001');
+    await expect(dialog.getByText('sms.yunxun.example:7890')).toBeInTheDocument();
+    await expect(dialog.getByTestId('cmpp-login')).toHaveTextContent('登录名 cli001');
     // SMGP's door: its ClientID is the same short login
-    await expect(within(dialog).getByText('sms.yunxun.example:8890')).toBeInTheDocument();
-    await expect(within(dialog).getByTestId('smgp-login')).toHaveTextContent('登录名 cli001');
-    await expect(within(dialog).getByText('https://sms.yunxun.example/openapi/v1')).toBeInTheDocument();
-    await expect(within(dialog).getByTestId('interface-password')).toHaveTextContent('********');
-    await expect(within(dialog).getByText('203.0.113.10')).toBeInTheDocument();
-    await expect(within(dialog).getByText('透传状态报告')).toBeInTheDocument();
+    await expect(dialog.getByText('sms.yunxun.example:8890')).toBeInTheDocument();
+    await expect(dialog.getByTestId('smgp-login')).toHaveTextContent('登录名 cli001');
+    await expect(dialog.getByText('https://sms.yunxun.example/openapi/v1')).toBeInTheDocument();
+    await expect(dialog.getByTestId('interface-password')).toHaveTextContent('********');
+    await expect(dialog.getByText('203.0.113.10')).toBeInTheDocument();
+    await expect(dialog.getByText('透传状态报告')).toBeInTheDocument();
     // the interface password's reset shows the new one once
-    await userEvent.click(within(dialog).getByRole('button', { name: '重置接口密码' }));
+    await userEvent.click(dialog.getByRole('button', { name: '重置接口密码' }));
     await userEvent.click(await body().findByRole('button', OK, T));
-    await expect(await within(dialog).findByTestId('interface-password-fresh', {}, T)).toHaveTextContent('Kp7mW2xa');
+    await expect(await dialog.findByTestId('interface-password-fresh', {}, T)).toHaveTextContent('Kp7mW2xa');
     // the dialog's own 复制 (antd's copy icons beside each line are labelled 复制 too under zh_CN)
-    const copy = within(dialog)
-      .getAllByRole('button', { name: /复\s*制/ })
-      .find((b) => /复\s*制/.test(b.textContent ?? ''));
+    const copy = dialog.getAllByRole('button', { name: /复\s*制/ }).find((b) => /复\s*制/.test(b.textContent ?? ''));
     await userEvent.click(copy!);
     await expect(await body().findByText(/复制成功|复制失败/, {}, T)).toBeInTheDocument();
   },
@@ -227,10 +227,10 @@ export const InterfaceInfoSmppOff: Story = {
   parameters: msw(...subAccountHandlers({ smppOff: true })),
   play: async ({ canvas: c }) => {
     const dialog = await openInterfaceInfo(c);
-    await expect(await within(dialog).findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
-    await expect(within(dialog).getByTestId('cmpp-off')).toHaveTextContent('未开通');
-    await expect(within(dialog).getByTestId('smgp-off')).toHaveTextContent('未开通');
-    await expect(within(dialog).queryByText(/:2775|:7890|:8890/)).toBeNull();
+    await expect(await dialog.findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
+    await expect(dialog.getByTestId('cmpp-off')).toHaveTextContent('未开通');
+    await expect(dialog.getByTestId('smgp-off')).toHaveTextContent('未开通');
+    await expect(dialog.queryByText(/:2775|:7890|:8890/)).toBeNull();
   },
 };
 
@@ -239,10 +239,8 @@ export const InterfaceInfoError: Story = {
   parameters: msw(...subAccountHandlers({ interfaceInfo: 'error' })),
   play: async ({ canvas: c }) => {
     const dialog = await openInterfaceInfo(c);
-    await expect(await within(dialog).findByTestId('interface-info-error', {}, T)).toHaveTextContent(
-      '服务器繁忙，请稍后再试',
-    );
-    await expect(within(dialog).getByRole('button', { name: /复\s*制/ })).toBeDisabled();
+    await expect(await dialog.findByTestId('interface-info-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(dialog.getByRole('button', { name: /复\s*制/ })).toBeDisabled();
   },
 };
 
@@ -272,8 +270,8 @@ export const InterfaceEdit: Story = {
     await setField(edit, /IP白名单/, '198.51.100.0/24');
     await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(within(dialog).getByText('198.51.100.0/24')).toBeInTheDocument(), T);
-    await expect(within(dialog).getByText('200')).toBeInTheDocument();
+    await waitFor(() => expect(dialog.getByText('198.51.100.0/24')).toBeInTheDocument(), T);
+    await expect(dialog.getByText('200')).toBeInTheDocument();
   },
 };
 
@@ -286,7 +284,7 @@ export const InterfaceEditUnlimited: Story = {
     await userEvent.clear(nodes);
     await userEvent.click(within(edit).getByRole('button', OK));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(within(dialog).getByText('不限')).toBeInTheDocument(), T);
+    await waitFor(() => expect(dialog.getByText('不限')).toBeInTheDocument(), T);
   },
 };
 
@@ -320,13 +318,13 @@ export const ResetPassword: Story = {
   name: '重置密码',
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '重置密码');
-    await userEvent.click(await within(dialog).findByLabelText('直接设置新密码', {}, T));
-    await userEvent.type(within(dialog).getByLabelText('新密码'), 'abc');
-    await userEvent.click(within(dialog).getByRole('button', OK));
-    await expect(await within(dialog).findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
-    await expect(within(dialog).getByText('两次输入密码不一致')).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByLabelText('发送新密码到邮箱'));
-    await userEvent.click(within(dialog).getByRole('button', OK));
+    await userEvent.click(await dialog.findByLabelText('直接设置新密码', {}, T));
+    await userEvent.type(dialog.getByLabelText('新密码'), 'abc');
+    await userEvent.click(dialog.getByRole('button', OK));
+    await expect(await dialog.findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
+    await expect(dialog.getByText('两次输入密码不一致')).toBeInTheDocument();
+    await userEvent.click(dialog.getByLabelText('发送新密码到邮箱'));
+    await userEvent.click(dialog.getByRole('button', OK));
     await expect(await body().findByText('发送成功', {}, T)).toBeInTheDocument();
   },
 };
@@ -336,10 +334,10 @@ export const ResetPasswordMailFails: Story = {
   parameters: msw(...subAccountHandlers({ resetMail: 'fail' })),
   play: async ({ canvas: c }) => {
     const dialog = await openRow(c, 'c7k2mq', '重置密码');
-    await userEvent.click(within(dialog).getByRole('button', OK));
-    await expect(await within(dialog).findByText('发送失败 发送失败，请稍后再试', {}, T)).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', OK));
+    await expect(await dialog.findByText('发送失败 发送失败，请稍后再试', {}, T)).toBeInTheDocument();
     // the dialog stays open with what was entered
-    await expect(within(dialog).getByLabelText('接收邮箱')).not.toHaveValue('');
+    await expect(dialog.getByLabelText('接收邮箱')).not.toHaveValue('');
   },
 };
 
@@ -351,7 +349,7 @@ export const LoginAs: Story = {
       reloaded = true;
     };
     const c = within(canvasElement);
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '登录' }));
+    await userEvent.click((await inRow(c, 'c7k2mq')).getByRole('button', { name: '登录' }));
     await userEvent.click(await body().findByRole('button', OK, T));
     await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(reloaded).toBe(true), T);
@@ -361,7 +359,7 @@ export const LoginAs: Story = {
 export const Freeze: Story = {
   name: '冻结',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '冻结' }));
+    await userEvent.click((await inRow(c, 'c7k2mq')).getByRole('button', { name: '冻结' }));
     await userEvent.click(await body().findByRole('button', OK, T));
     await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();
   },

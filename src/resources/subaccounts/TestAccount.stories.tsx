@@ -2,6 +2,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { body, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import SubAccountList from './SubAccountList';
 import { subAccountHandlers } from './storyMocks';
 
@@ -12,7 +13,7 @@ const meta = {
   title: 'SubAccounts/TestAccount',
   component: SubAccountList,
   decorators: [withApp],
-  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/selfsevicelayout/manager' } },
+  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: pathOf('service_manager') } },
 } satisfies Meta<typeof SubAccountList>;
 export default meta;
 type Story = StoryObj<typeof meta>;

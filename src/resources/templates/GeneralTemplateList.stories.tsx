@@ -2,12 +2,12 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { consoleApi, subAccount, msw } from '@/stories/mockApi';
+import { consoleApi, subAccount, msw, type Calls } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { templateApi } from './mockTemplates';
 import { generalTemplates } from './data';
 
-const calls: Record<string, URLSearchParams[]> = {};
+const calls: Calls = {};
 
 const meta = {
   title: 'Templates/GeneralTemplateList',
@@ -37,7 +37,7 @@ export const FilterByAttribute: Story = {
     await userEvent.click(c.getByLabelText('模板属性'));
     await userEvent.click(await screen.findByTitle('会员营销'));
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(calls.commonlist?.at(-1)?.get('smsType')).toBe('11'), T);
+    await waitFor(() => expect(calls.commonlist?.at(-1)?.smsType).toBe('11'), T);
     await waitFor(() => expect(c.queryByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。')).toBeNull(), T);
   },
 };

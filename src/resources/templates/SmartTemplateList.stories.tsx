@@ -3,7 +3,9 @@ import { expect, userEvent, waitFor, within, screen } from 'storybook/test';
 import { Route, Routes } from 'react-router';
 import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
-import { agentPackageMode, consoleApi, subAccount, msw } from '@/stories/mockApi';
+import { pathOf } from '@/stories/pageRows';
+import { rowWith } from '@/stories/play';
+import { agentPackageMode, consoleApi, subAccount, msw, type Calls } from '@/stories/mockApi';
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
@@ -11,7 +13,7 @@ import { smartTemplates, templateApi } from './mockTemplates';
 import { templates } from './data';
 import { YesNo } from '@/generated/schemas';
 
-const calls: Record<string, URLSearchParams[]> = {};
+const calls: Calls = {};
 
 const meta = {
   title: 'Templates/SmartTemplateList',
@@ -19,21 +21,18 @@ const meta = {
   decorators: [withApp],
   parameters: {
     layout: 'padded',
-    app: { path: '/template/intelligent' },
+    app: { path: pathOf('template_intelligent') },
     ...msw(...templateApi({ calls }), ...consoleApi({ user: agentPackageMode })),
   },
 } satisfies Meta<typeof SmartTemplateList>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const rowOf = async (c: ReturnType<typeof within>, text: string) =>
-  (await c.findByText(text, {}, T)).closest('tr') as HTMLElement;
-
 export const Agent: Story = {
   name: '代理商',
   play: async ({ canvas: c }) => {
     await expect(c.getByText(TEMPLATE_NOTICE)).toBeInTheDocument();
-    const own = await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    const own = await rowWith(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await expect(within(own).getByText('审核通过')).toBeInTheDocument();
     await expect(within(own).getByRole('button', { name: '编辑' })).toBeInTheDocument();
     await expect(within(own).getByRole('button', { name: '删除' })).toBeInTheDocument();
@@ -50,13 +49,13 @@ export const Agent: Story = {
 export const FilterByState: Story = {
   name: '按审核状态查询',
   play: async ({ canvas: c }) => {
-    await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    await rowWith(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     calls.list = [];
     await userEvent.click(c.getByLabelText('审核状态'));
     await userEvent.click(await screen.findByTitle('审核不通过'));
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(calls.list?.at(-1)?.get('state')).toBe('3'), T);
-    await expect(calls.list.at(-1)!.get('currentPage')).toBe('1');
+    await waitFor(() => expect(calls.list?.at(-1)?.state).toBe('3'), T);
+    await expect(calls.list.at(-1)!.currentPage).toBe('1');
     await waitFor(() => expect(c.queryByText('您的登录验证码为{code}，5分钟内有效，请勿泄露。')).toBeNull(), T);
   },
 };
@@ -65,7 +64,7 @@ export const SubAccount: Story = {
   name: '子账户',
   parameters: msw(...templateApi(), ...consoleApi({ user: subAccount })),
   play: async ({ canvas: c }) => {
-    await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    await rowWith(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await expect(c.queryByText('子账户')).toBeNull();
     await expect(c.getByRole('button', { name: /新增模板/ })).toBeInTheDocument();
   },
@@ -74,7 +73,7 @@ export const SubAccount: Story = {
 export const RejectedWithReason: Story = {
   name: '审核不通过（显示原因）',
   play: async ({ canvas: c }) => {
-    const row = await rowOf(c, '{name}您好，会员日全场5折起，快来抢购吧！');
+    const row = await rowWith(c, '{name}您好，会员日全场5折起，快来抢购吧！');
     await expect(within(row).getByText('审核不通过')).toBeInTheDocument();
     await expect(within(row).getByTestId('reject-reason')).toHaveTextContent(
       '原因：营销内容缺少退订方式，请补充“回T退订”',
@@ -86,7 +85,7 @@ export const NotCreatorRows: Story = {
   name: '非创建者的模板没有操作',
   parameters: msw(...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()),
   play: async ({ canvas: c }) => {
-    await rowOf(c, '您的订单{orderNo}已送达，感谢您的惠顾。');
+    await rowWith(c, '您的订单{orderNo}已送达，感谢您的惠顾。');
     await expect(c.queryByRole('button', { name: '编辑' })).toBeNull();
     await expect(c.queryByRole('button', { name: '删除' })).toBeNull();
   },
@@ -95,13 +94,13 @@ export const NotCreatorRows: Story = {
 export const DeleteAsksFirst: Story = {
   name: '删除前确认',
   play: async ({ canvas: c }) => {
-    const row = await rowOf(c, '双十二全场满200减30，活动仅限3天，回T退订。');
+    const row = await rowWith(c, '双十二全场满200减30，活动仅限3天，回T退订。');
     calls.del = [];
     await userEvent.click(within(row).getByRole('button', { name: '删除' }));
     await expect(await screen.findByText('确定删除该模板吗？', {}, T)).toBeInTheDocument();
     await expect(calls.del).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(calls.del?.[0]?.get('templateId')).toBe('100011'), T);
+    await waitFor(() => expect(calls.del?.[0]?.templateId).toBe('100011'), T);
     await expect(await screen.findByText('删除成功', {}, T)).toBeInTheDocument();
   },
 };
@@ -109,7 +108,7 @@ export const DeleteAsksFirst: Story = {
 export const EditOpensDialog: Story = {
   name: '编辑打开对话框',
   play: async ({ canvas: c }) => {
-    const row = await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    const row = await rowWith(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     // an add dialog opened and closed first must not leave its values behind
     await userEvent.click(c.getByRole('button', { name: /新增模板/ }));
     await userEvent.click(await screen.findByRole('button', { name: /取\s*消/ }, T));
@@ -126,7 +125,7 @@ export const EditOpensDialog: Story = {
 /** The tab layout at /template/TestReportLayout: 智能模板 and 通用模板. */
 export const Tabs: Story = {
   name: '模板标签页',
-  parameters: { app: { path: '/template/TestReportLayout' } },
+  parameters: { app: { path: pathOf('template_TestReportLayout') } },
   render: () => (
     <Routes>
       <Route path="/template/TestReportLayout" element={<TemplateTabs />}>
@@ -136,7 +135,7 @@ export const Tabs: Story = {
     </Routes>
   ),
   play: async ({ canvas: c }) => {
-    await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    await rowWith(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
     await userEvent.click(c.getByRole('tab', { name: '通用模板' }));
     await expect(await c.findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T)).toBeInTheDocument();
     await expect(c.queryByText(TEMPLATE_NOTICE)).toBeNull();

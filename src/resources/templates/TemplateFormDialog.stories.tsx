@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { http } from 'msw';
-import { consoleApi, ok, msw } from '@/stories/mockApi';
+import { consoleApi, listPageOf, ok, msw, type Calls } from '@/stories/mockApi';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { sensitiveRefusal, smartTemplates, templateApi } from './mockTemplates';
 
@@ -11,14 +11,14 @@ const signList = http.post('/api/sign/list', async ({ request }) => {
   const clientid = new URLSearchParams(await request.text()).get('clientid') ?? '';
   const signs =
     clientid === 'b20001' ? ['优品商城', '优品生活'] : clientid === 'b20002' ? [] : ['鲜果到家', '优品商城'];
-  return ok({
-    list: signs.map((sign, i) => ({ id: i + 1, clientid, sign, state: 1 })),
-    totalCount: signs.length,
-    currentPage: 1,
-    pageRowCount: 100,
-  });
+  return ok(
+    listPageOf(
+      signs.map((sign, i) => ({ id: i + 1, clientid, sign, state: 1 })),
+      { pageRowCount: 100 },
+    ),
+  );
 });
-const calls: Record<string, URLSearchParams[]> = {};
+const calls: Calls = {};
 
 const meta = {
   title: 'Templates/TemplateFormDialog',
@@ -56,7 +56,7 @@ export const Add: Story = {
     await submit(d);
     await waitFor(() => expect(calls.add).toHaveLength(1), T);
     const body = calls.add[0];
-    await expect(Object.fromEntries(body)).toMatchObject({
+    await expect(body).toMatchObject({
       clientId: 'b20001',
       smsType: '10',
       templateType: '1',
@@ -80,18 +80,10 @@ export const Edit: Story = {
     await expect(d.getByTestId('template-counter')).toHaveTextContent('变量 1 个');
     calls.edit = [];
     await submit(d);
-    await waitFor(() => expect(calls.edit?.[0]?.get('templateId')).toBe('100012'), T);
+    await waitFor(() => expect(calls.edit?.[0]?.templateId).toBe('100012'), T);
     // only the form's fields are sent, not the row's list columns
-    await expect([...calls.edit[0].keys()].sort()).toEqual([
-      'business',
-      'clientId',
-      'content',
-      'sign',
-      'smsType',
-      'smstype',
-      'templateId',
-      'templateType',
-    ]);
+    const sent = 'business clientId content sign smsType smstype templateId templateType'.split(' ');
+    await expect(Object.keys(calls.edit[0]).sort()).toEqual(sent);
     await expect(await screen.findByText('修改成功，请等待审核', {}, T)).toBeInTheDocument();
   },
 };
@@ -140,8 +132,8 @@ export const SubAccountDirectCharge: Story = {
     calls.add = [];
     await submit(d);
     await waitFor(() => expect(calls.add).toHaveLength(1), T);
-    await expect(calls.add[0].has('clientId')).toBe(false);
-    await expect(calls.add[0].has('smstype')).toBe(false);
+    await expect('clientId' in calls.add[0]).toBe(false);
+    await expect('smstype' in calls.add[0]).toBe(false);
   },
 };
 

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
+import { pathOf } from '@/stories/pageRows';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
@@ -9,12 +10,14 @@ import { timedTasks } from './data';
 
 const calls: Calls = {};
 
+const TIMED = pathOf('sms_timingdeliver');
+
 const meta = {
   title: 'Sending/TimedTaskList',
   component: TimedTaskList,
   decorators: [withApp],
   parameters: {
-    app: { path: '/customer/deliverlayout/timingdeliver', route: '/customer/deliverlayout/timingdeliver' },
+    app: { path: TIMED, route: TIMED },
     ...msw(...consoleApi(), ...sendApi({ calls })),
   },
   beforeEach: clearCalls(calls),
