@@ -4,7 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, dialogNamed, eventually, expectNoRows, popconfirmButton, rowWith, shows } from '@/stories/play';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
 import { sensitiveWords } from './data';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/内容/敏感词',
   component: SensitiveWords,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/words'), ...msw(...contentApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_content_words'), ...msw(...contentApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SensitiveWords>;
 export default meta;
@@ -39,7 +39,7 @@ export const List: Story = {
 
 export const Filtered: Story = {
   name: '按敏感词筛选',
-  parameters: { app: opsApp('/ops/content/words?word=兼职') },
+  parameters: { app: opsAt('ops_content_words', '?word=兼职') },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('高额兼职', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('私彩')).toBeNull();

@@ -4,7 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, dialogNamed, eventually, fieldOf, popconfirmButton, rowWith, shows } from '@/stories/play';
-import { admin, opsApi, opsApp } from '@/stories/opsApi';
+import { admin, opsApi, opsAt } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { passwordDigest } from '@/lib/password';
 import { OperatorRole, OperatorStatus } from '@/generated/schemas';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/运营人员',
   component: OperatorList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/operators'), ...msw(...operatorsApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_operators'), ...msw(...operatorsApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof OperatorList>;
 export default meta;

@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { opsApi, opsAt } from '@/stories/opsApi';
 import { dialogNamed, eventually, fieldOf, popconfirmButton, rowWith, type Scope, shows } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { AuthStatus } from '@/generated/schemas';
@@ -21,7 +21,7 @@ const meta = {
   title: 'Ops/审核/资质认证',
   component: CertificationReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  parameters: { app: opsAt('ops_review_certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CertificationReview>;
 export default meta;
