@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
-import { admin, operations, opsApi, opsApp } from '@/stories/opsApi';
+import { admin, operations, opsApi, opsAt } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { OperatorRole } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
@@ -22,7 +22,7 @@ const meta = {
   ),
   // the menu open, as at 1440 px (the test browser's window is narrower than 1280 px)
   args: { menuCollapsed: false },
-  parameters: { app: opsApp('/ops'), msw: { handlers: opsApi() } },
+  parameters: { app: opsAt('ops_home'), msw: { handlers: opsApi() } },
 } satisfies Meta<typeof OpsLayout>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -104,7 +104,7 @@ export const CountsFailed: Story = {
 /** A 审核员 at 审计日志: the route guard's answer in the shell, why, and the way home. */
 export const Refused: Story = {
   name: '审核员打开审计日志：无权访问',
-  parameters: { app: opsApp('/ops/audit') },
+  parameters: { app: opsAt('ops_audit') },
   render: (args) => (
     <RequireSession>
       <OpsLayout {...args} />
@@ -127,7 +127,7 @@ export const Logout: Story = {
 
 export const NoSession: Story = {
   name: '未登录：去登录页',
-  parameters: { app: opsApp('/ops/review/signs'), msw: { handlers: opsApi({ operator: null }) } },
+  parameters: { app: opsAt('ops_review_signs'), msw: { handlers: opsApi({ operator: null }) } },
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByTestId('login-stand-in', {}, T)).toHaveTextContent(
       '登录页 /login?redirect=%2Fops%2Freview%2Fsigns',

@@ -7,6 +7,7 @@ import { delay, http, type HttpHandler } from 'msw';
 import { OperatorRole, OperatorStatus, type Operator, type ReviewCounts } from '@/generated/schemas';
 import { opsScreens } from '@/ops/screens';
 import { opsAuthProvider } from '@/ops/authProvider';
+import { screenByName } from '@/layout/screens';
 import { branding, fail, ok, sessionTimeout } from './mockApi';
 
 export const reviewer: Operator = {
@@ -77,3 +78,10 @@ export function opsApi(opts: OpsApiOptions = {}): HttpHandler[] {
 
 /** withApp's parameters for a screen of the operator console: its table and auth provider, at `path`. */
 export const opsApp = (path: string) => ({ path, screens: opsScreens, authProvider: opsAuthProvider });
+
+/** withApp's parameters at the operator console's screen `name` (its path from the screen table), then `search` */
+export function opsAt(name: string, search = '') {
+  const entry = screenByName(opsScreens, name);
+  if (!entry) throw new Error(`opsAt: no screen ${name}`);
+  return opsApp(entry.fullPath + search);
+}

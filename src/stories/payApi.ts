@@ -31,55 +31,23 @@ export const payOrder = rowOf<PayOrder>('pay-order')({
   qrCode: QR,
 });
 
+/** an order in `state` (0-5), the list's one of that state: its row number and payment id from the state, no countdown or code once it is over */
+const inState = (state: PayOrder['paymentState'], diff: Partial<PayOrder> = {}) =>
+  payOrder({
+    rowNum: state + 1,
+    paymentId: `P20261125100000000000${String(6 - state).padStart(2, '0')}`,
+    paymentState: state,
+    ...(state > 1 ? { countDownStr: '', qrCode: '' } : {}),
+    ...diff,
+  });
 /** one order in each state (0-5) */
 export const payOrderRows: PayOrder[] = [
-  payOrder({
-    rowNum: 1,
-    paymentId: 'P2026112510000000000006',
-    paymentState: 0,
-    countDownStr: '600',
-  }),
-  payOrder({
-    rowNum: 2,
-    paymentId: 'P2026112510000000000005',
-    paymentState: 1,
-    countDownStr: '300',
-    paymentMode: 1,
-  }),
-  payOrder({
-    rowNum: 3,
-    paymentId: 'P2026112510000000000004',
-    paymentState: 2,
-    countDownStr: '',
-    qrCode: '',
-    orderId: 'SANDBOX2026112510000000000004',
-    paidTimeStr: '2026-11-25 10:01:00',
-  }),
-  payOrder({
-    rowNum: 4,
-    paymentId: 'P2026112510000000000003',
-    paymentState: 3,
-    countDownStr: '',
-    qrCode: '',
-    remark: '用户在支付页取消支付',
-  }),
-  payOrder({
-    rowNum: 5,
-    paymentId: 'P2026112510000000000002',
-    paymentState: 4,
-    countDownStr: '',
-    qrCode: '',
-    remark: '超时未支付，订单已关闭',
-  }),
-  payOrder({
-    rowNum: 6,
-    paymentId: 'P2026112510000000000001',
-    paymentState: 5,
-    countDownStr: '',
-    qrCode: '',
-    orderId: '2026112522001',
-    paidTimeStr: '2026-11-24 09:01:00',
-  }),
+  inState(0, { countDownStr: '600' }),
+  inState(1, { countDownStr: '300', paymentMode: 1 }),
+  inState(2, { orderId: 'SANDBOX2026112510000000000004', paidTimeStr: '2026-11-25 10:01:00' }),
+  inState(3, { remark: '用户在支付页取消支付' }),
+  inState(4, { remark: '超时未支付，订单已关闭' }),
+  inState(5, { orderId: '2026112522001', paidTimeStr: '2026-11-24 09:01:00' }),
 ];
 
 export interface PayApiOptions {

@@ -6,7 +6,7 @@
  *   const row = await rowWith(c, '云讯优选');
  *   await userEvent.click(await popconfirmButton(/通\s*过/));
  */
-import { expect, waitFor, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body } from './withApp';
 
 /** what `within(...)` gives: a canvas, a dialog, a row */
@@ -42,3 +42,17 @@ export const openOptions = () =>
 /** the table in `canvasElement` shows 暂无数据 */
 export const expectNoRows = async (canvasElement: HTMLElement) =>
   expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+
+/** `check` passes within the stories' T (a waitFor) */
+export const eventually = (check: () => unknown) => waitFor(check, T);
+
+/** `text` shows in the page (a toast, a popconfirm, a dialog's message), once it shows */
+export const shows = async (text: string | RegExp) => expect(await body().findByText(text, {}, T)).toBeInTheDocument();
+
+/** a click on the button `name` inside `scope` (a row, a dialog); `scope` may be a promise of the element */
+export const clickIn = async (scope: HTMLElement | Promise<HTMLElement>, name: string | RegExp) =>
+  userEvent.click(within(await scope).getByRole('button', { name }));
+
+/** the table's column titles in `scope` include `titles` (space-separated) */
+export const expectColumns = (scope: Scope, titles: string) =>
+  expect(columns(scope)).toEqual(expect.arrayContaining(titles.split(' ')));

@@ -17,6 +17,7 @@ import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { answering } from './pageRows';
 import { rowOf } from './rows';
+import { positional } from './pageKit';
 import { BUSY } from './listStates';
 import { listOf, type Calls } from './sendApi';
 
@@ -150,33 +151,23 @@ const report = rowOf<ReportRow>('report-row')({
 });
 /** `rows` numbered 1, 2, … in their `rownum` */
 const rownums = <T extends { rownum?: number }>(rows: T[]) => rows.map((r, i) => ({ ...r, rownum: i + 1 }));
+/** a report row's figures: sent, charged, succeeded, failed, unknown, intercepted */
+const figures = positional(report)(
+  'send_num',
+  'chargeTotal',
+  'success_num',
+  'fail_num',
+  'not_known_num',
+  'intercept_num',
+);
+const youhaogou = { clientid: 'b20002', name: '苏州好易购电子商务有限公司' };
 export const preRows: ReportRow[] = rownums([
   report({}),
-  report({ smstype: 4, send_num: 860, chargeTotal: 860, success_num: 850, fail_num: 10, intercept_num: 0 }),
-  report({
-    clientid: 'b20002',
-    name: '苏州好易购电子商务有限公司',
-    smstype: 5,
-    send_num: 3000,
-    chargeTotal: 2900,
-    success_num: 2800,
-    fail_num: 100,
-    not_known_num: 20,
-    intercept_num: 80,
-  }),
+  figures(860, 860, 850, 10, undefined, 0, { smstype: 4 }),
+  figures(3000, 2900, 2800, 100, 20, 80, { ...youhaogou, smstype: 5 }),
 ]);
 export const postRows: ReportRow[] = rownums([
-  report({
-    clientid: 'b20003',
-    name: '杭州后付费客户',
-    paytype: 1,
-    send_num: 500,
-    chargeTotal: 495,
-    success_num: 480,
-    fail_num: 5,
-    not_known_num: 10,
-    intercept_num: 5,
-  }),
+  figures(500, 495, 480, 5, 10, 5, { clientid: 'b20003', name: '杭州后付费客户', paytype: 1 }),
 ]);
 export const dayRows = (): ReportRow[] =>
   rownums(
@@ -206,8 +197,8 @@ export const remainRows: RemainRow[] = rownums([
   pool({ account_balance: 3000, due_time: due(3), dead: 0 }),
   pool({ product_type: 3, operator_code: 1, account_balance: 12000 }),
   pool({
-    client_id: 'b20002',
-    client_name: '苏州好易购电子商务有限公司',
+    client_id: youhaogou.clientid,
+    client_name: youhaogou.name,
     product_type: 1,
     account_balance: 30000,
     due_time: due(200),

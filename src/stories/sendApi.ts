@@ -17,6 +17,7 @@ import {
 import { fail, ok, type Calls } from './mockApi';
 import { answering } from './pageRows';
 import { numbered, rowOf } from './rows';
+import { positional } from './pageKit';
 
 export const sendClients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -76,50 +77,28 @@ const task = rowOf<SendTask>('send-task')({
   repeatNum: 0,
   creator: 'b20001',
 });
-export const taskRows: SendTask[] = numbered([
-  task({
-    id: 9003,
-    uid: 'T202611230003',
-    content: longContent,
-    smstype: 5,
-    submitTotal: 3,
-    chargeNumTotal: 6,
-    status: 2,
-    taskSchedule: 33,
-    sendtime: '2026-11-23 10:20:00',
-    createTimeStr: '2026-11-23 10:20:00',
-  }),
-  task({
-    id: 9002,
-    uid: 'T202611230002',
-    submitTotal: 1200,
-    errNum: 3,
-    repeatNum: 2,
-    chargeNumTotal: 1200,
-    status: 3,
-    taskSchedule: 100,
-    sendtime: '2026-11-23 09:00:00',
-    createTimeStr: '2026-11-23 09:00:00',
-    creator: 'a10001',
-  }),
-  task({
-    id: 9001,
-    uid: 'T202611220001',
-    clientId: 'b20002',
-    content: '【好易购】您的验证码为 482913，5分钟内有效。',
-    sign: '好易购',
-    smstype: 4,
-    fileType: 1,
-    fileName: '会员.xlsx',
-    submitTotal: 50,
-    chargeNumTotal: 50,
-    status: 0,
-    taskSchedule: 0,
-    sendtime: '2026-11-22 18:00:00',
-    createTimeStr: '2026-11-22 18:00:00',
-    creator: 'b20002',
-  }),
-]);
+/** a task's figures: submitted, charged, its status and progress, when it was sent (and created) */
+const figured = positional(task)('id', 'uid', 'submitTotal', 'chargeNumTotal', 'status', 'taskSchedule', 'sendtime');
+const sentAt = (t: SendTask) => ({ ...t, createTimeStr: t.sendtime });
+export const taskRows: SendTask[] = numbered(
+  [
+    figured(9003, 'T202611230003', 3, 6, 2, 33, '2026-11-23 10:20:00', { content: longContent, smstype: 5 }),
+    figured(9002, 'T202611230002', 1200, 1200, 3, 100, '2026-11-23 09:00:00', {
+      errNum: 3,
+      repeatNum: 2,
+      creator: 'a10001',
+    }),
+    figured(9001, 'T202611220001', 50, 50, 0, 0, '2026-11-22 18:00:00', {
+      clientId: 'b20002',
+      content: '【好易购】您的验证码为 482913，5分钟内有效。',
+      sign: '好易购',
+      smstype: 4,
+      fileType: 1,
+      fileName: '会员.xlsx',
+      creator: 'b20002',
+    }),
+  ].map(sentAt),
+);
 
 export const taskDetail = (t: SendTask): SendTask => ({
   ...t,
@@ -141,41 +120,24 @@ const timed = rowOf<TimedTask>('timed-task')({
   getAllPhoneFlag: 1,
   cancelFlag: 1,
 });
+/** a timed task: its id, pieces, send time, submit time and content */
+const timedTask = positional(timed)('taskId', 'chargeNumTotal', 'setSendTimeStr', 'submitTimeStr', 'content');
+/** the business time `n` `unit`s from now, formatted */
+const from = (n: number, unit: 'minute' | 'hour' | 'day') => fmt(businessNow().add(n, unit));
 /** timed tasks: one due in two hours (can be cancelled), one whose time has passed, a cancelled one, a scheduled international send (never cancelled) */
 export const timedRows = (): TimedTask[] =>
   numbered([
-    timed({
-      taskId: 'T202611230010',
-      chargeNumTotal: 2,
-      setSendTimeStr: fmt(businessNow().add(2, 'hour')),
-      content: shipped,
-      submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
-    }),
-    timed({
-      taskId: 'T202611230009',
-      chargeNumTotal: 4,
-      setSendTimeStr: fmt(businessNow().subtract(1, 'minute')),
+    timedTask('T202611230010', 2, from(2, 'hour'), from(-1, 'hour'), shipped),
+    timedTask('T202611230009', 4, from(-1, 'minute'), from(-1, 'day'), '【优品生活】周末特卖，全场五折。回T退订', {
       smstype: 5,
-      content: '【优品生活】周末特卖，全场五折。回T退订',
-      submitTimeStr: fmt(businessNow().subtract(1, 'day')),
     }),
-    timed({
-      taskId: 'T202611200001',
-      chargeNumTotal: 1,
-      setSendTimeStr: '2026-11-20 08:00:00',
-      content: '【优品生活】会员日提醒。',
+    timedTask('T202611200001', 1, '2026-11-20 08:00:00', '2026-11-19 20:00:00', '【优品生活】会员日提醒。', {
       status: 4,
-      submitTimeStr: '2026-11-19 20:00:00',
       getAllPhoneFlag: 0,
       cancelFlag: 0,
     }),
-    timed({
-      taskId: 'T202611230011',
-      chargeNumTotal: 3,
-      setSendTimeStr: fmt(businessNow().add(3, 'hour')),
+    timedTask('T202611230011', 3, from(3, 'hour'), from(-1, 'hour'), '【ACME】Your parcel ships today.', {
       sign: 'ACME',
-      content: '【ACME】Your parcel ships today.',
-      submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
       cancelFlag: 0,
     }),
   ]);
@@ -189,39 +151,23 @@ const record = rowOf<SendRecord>('send-record')({
   dateStr: '2026-11-23 09:00:06',
   smsNum: 1,
 });
+/** a record: its id, number, carrier, province, city and state */
+const recorded = positional(record)('id', 'phone', 'operatorstype', 'provinceName', 'cityName', 'state');
 export const recordRows: SendRecord[] = [
-  record({
-    id: 1,
+  recorded(1, '13800138000', 1, '广东', '广州市', 3, {
     taskId: 'T202611230002',
-    phone: '13800138000',
-    operatorstype: 1,
-    provinceName: '广东',
-    cityName: '广州市',
-    state: 3,
     errorcode: 'DELIVRD',
     report: 'DELIVRD',
     dateStr: '2026-11-23 09:00:05',
   }),
-  record({
-    id: 2,
+  recorded(2, '13012345678', 2, '上海', '上海市', 6, {
     taskId: 'T202611230002',
-    phone: '13012345678',
-    operatorstype: 2,
-    provinceName: '上海',
-    cityName: '上海市',
-    state: 6,
     errorcode: 'UNDELIV',
     report: 'UNDELIV',
   }),
-  record({ id: 3, phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', state: 0 }),
-  record({
-    id: 4,
-    phone: '15912345678',
-    operatorstype: 1,
-    provinceName: '云南',
-    cityName: '昆明市',
+  recorded(3, '18912345678', 3, '江苏', '南京市', 0),
+  recorded(4, '15912345678', 1, '云南', '昆明市', 11, {
     content: '【优品生活】赌博网站',
-    state: 11,
     dateStr: '2026-11-23 09:00:07',
   }),
 ];

@@ -9,6 +9,7 @@ import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 import { PhonePreview } from './PhonePreview';
 import { deliverScreen } from './screens';
+import { eventually, shows } from '@/stories/play';
 
 const calls: Calls = {};
 /** a sub-account's calls, sendApi answering as `opts` says, `first` before them (MSW takes the first that matches) */
@@ -38,7 +39,7 @@ async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
   const dialog = await templatePicker();
   const pick = await within(dialog).findAllByRole('button', { name: /^选\s*择$/ }, T);
   await userEvent.click(pick[0]);
-  await waitFor(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'), T);
+  await eventually(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'));
   await fireEvent.change(c.getByTestId('numbers-input'), { target: { value: numbers } });
 }
 
@@ -47,7 +48,7 @@ export const AgentEmpty: Story = {
   parameters: msw(...consoleApi(), ...sendApi({ calls })),
   play: async ({ canvas: c }) => {
     await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(calls.getclients?.[0]).toMatchObject({ getAll: '1', phoneInoutType: '0' }), T);
+    await eventually(() => expect(calls.getclients?.[0]).toMatchObject({ getAll: '1', phoneInoutType: '0' }));
     await userEvent.click(c.getByTestId('pick-template'));
     await expect((await body().findAllByText('请选择子账号', {}, T)).length).toBeGreaterThan(0);
     await expect(body().queryByText('选择模板', { selector: '.ant-modal-title' })).toBeNull();
@@ -62,11 +63,10 @@ export const AgentForSubAccount: Story = {
     const select = await c.findByTestId('client-select', {}, T);
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByText('b20001-上海优品电商有限公司', {}, T));
-    await waitFor(() => expect(calls.getsmstypes?.at(-1)).toEqual({ clientid: 'b20001' }), T);
+    await eventually(() => expect(calls.getsmstypes?.at(-1)).toEqual({ clientid: 'b20001' }));
     await fill(canvasElement);
-    await waitFor(
-      () => expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }),
-      T,
+    await eventually(() =>
+      expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }),
     );
     await userEvent.click(c.getByTestId('submit'));
     await body().findByTestId('charge-info', {}, T);
@@ -77,12 +77,12 @@ export const AgentForSubAccount: Story = {
 export const SubAccountFilled: Story = {
   name: '子账户：选模板、输入号码',
   play: async ({ canvas: c, canvasElement }) => {
-    await waitFor(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }), T);
+    await eventually(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }));
     await expect(c.queryByTestId('client-select')).toBeNull();
     await fill(canvasElement);
-    await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ state: '1', templateType: '0' }), T);
+    await eventually(() => expect(calls.templates?.[0]).toMatchObject({ state: '1', templateType: '0' }));
     // the template's sign is one of the approved signs: it is the one chosen
-    await waitFor(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'), T);
+    await eventually(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'));
     // 14 characters + sign 4 + 2
     await expect(c.getByTestId('content-counter')).toHaveTextContent('20 / 500');
     await expect(c.getByTestId('content-pieces')).toHaveTextContent('1 条');
@@ -109,9 +109,8 @@ export const InvalidNumbers: Story = {
     await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
     await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
     // 5 = 2 valid (distinct: what is sent) + 2 invalid + 1 repeat
-    await waitFor(
-      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：2无效号码：2重复号码：1'),
-      T,
+    await eventually(() =>
+      expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：2无效号码：2重复号码：1'),
     );
     const listed = c.getByTestId('invalid-numbers');
     await expect(within(listed).getByText('12345')).toBeInTheDocument();
@@ -119,9 +118,8 @@ export const InvalidNumbers: Story = {
     await userEvent.click(c.getByRole('button', { name: /确认号码/ }));
     // the box keeps the distinct valid numbers: the repeat goes too
     await expect(box).toHaveValue('13800138000,13012345678');
-    await waitFor(
-      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0'),
-      T,
+    await eventually(() =>
+      expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0'),
     );
     await expect(c.queryByTestId('invalid-numbers')).toBeNull();
   },
@@ -135,7 +133,7 @@ export const ExportInvalidNumbers: Story = {
     await fireEvent.change(box, { target: { value: '13800138000,12345,1540000000' } });
     const before = calls.importRrrorPhones?.length ?? 0;
     await userEvent.click(await c.findByTestId('export-invalid', {}, T));
-    await waitFor(() => expect(calls.importRrrorPhones?.length).toBe(before + 1), T);
+    await eventually(() => expect(calls.importRrrorPhones?.length).toBe(before + 1));
     await expect(calls.importRrrorPhones?.at(-1)).toMatchObject({ phones: '13800138000,12345,1540000000' });
   },
 };
@@ -200,10 +198,8 @@ export const NoFixedTemplate: Story = {
     await expect(within(empty).getByRole('link', { name: '新增模板' })).toBeInTheDocument();
     // (the dialog may still be opening: no pointer events yet)
     await fireEvent.click(within(empty).getByRole('button', { name: '查看通用模板' }));
-    await waitFor(
-      () =>
-        expect(within(document.body).getByRole('tab', { name: '通用模板' })).toHaveAttribute('aria-selected', 'true'),
-      T,
+    await eventually(() =>
+      expect(within(document.body).getByRole('tab', { name: '通用模板' })).toHaveAttribute('aria-selected', 'true'),
     );
   },
 };
@@ -230,7 +226,7 @@ export const TemplateOfRefusedType: Story = {
     ).toHaveLength(1);
     await userEvent.keyboard('{Escape}');
     // the sign is chosen from the approved ones (the only one is chosen at once)
-    await waitFor(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'), T);
+    await eventually(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'));
   },
 };
 
@@ -251,7 +247,7 @@ export const SignFromList: Story = {
   parameters: subAccountApi({ signs: ['优品生活', '优品商城'] }),
   play: async ({ canvas: c }) => {
     const select = await c.findByTestId('sign-select', {}, T);
-    await waitFor(() => expect(calls.signs?.[0]).toMatchObject({ state: '1', clientid: 'b20001' }), T);
+    await eventually(() => expect(calls.signs?.[0]).toMatchObject({ state: '1', clientid: 'b20001' }));
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByTitle('优品商城', {}, T));
     await expect(select).toHaveTextContent('优品商城');
@@ -264,9 +260,8 @@ export const PreviewSinglePiece: Story = {
   play: async ({ canvas: c, canvasElement }) => {
     await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
     await fill(canvasElement);
-    await waitFor(
-      () => expect(c.getByTestId('preview-text')).toHaveTextContent('【优品生活】您的订单已发货，请注意查收。'),
-      T,
+    await eventually(() =>
+      expect(c.getByTestId('preview-text')).toHaveTextContent('【优品生活】您的订单已发货，请注意查收。'),
     );
     await expect(c.getByTestId('preview-pieces')).toHaveTextContent('20 字，计 1 条（中文短信：70字以内计1条）');
   },
@@ -288,9 +283,8 @@ export const FiveNumbersCountsAgree: Story = {
   name: '号码计数：检测、号码框与计费确认一致（含重复与 12345）',
   play: async ({ canvas: c, canvasElement }) => {
     await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
-    await waitFor(
-      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'),
-      T,
+    await eventually(() =>
+      expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'),
     );
     await userEvent.click(c.getByTestId('submit'));
     const info = await body().findByTestId('charge-info', {}, T);
@@ -299,9 +293,8 @@ export const FiveNumbersCountsAgree: Story = {
     await userEvent.click(body().getByRole('button', { name: /取\s*消/ }));
     await userEvent.click(c.getByTestId('confirm-numbers'));
     await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678,18912345678');
-    await waitFor(
-      () => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：3有效号码：3无效号码：0重复号码：0'),
-      T,
+    await eventually(() =>
+      expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：3有效号码：3无效号码：0重复号码：0'),
     );
   },
 };
@@ -330,7 +323,7 @@ export const ChargeConfirmAndSend: Story = {
         }),
       T,
     );
-    await expect(await body().findByText('提交成功', {}, T)).toBeInTheDocument();
+    await shows('提交成功');
     // cleared, then the task list after about 1 s
     await expect(c.getByTestId('numbers-input')).toHaveValue('');
     await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent(
@@ -359,7 +352,7 @@ export const SubmitLock: Story = {
     await body().findByTestId('charge-info', {}, T);
     await userEvent.click(body().getByRole('button', { name: /取\s*消/ }));
     await userEvent.click(c.getByTestId('submit'));
-    await expect(await body().findByText('3秒内不可重复提交', {}, T)).toBeInTheDocument();
+    await shows('3秒内不可重复提交');
     await expect(calls.chargeInfo).toHaveLength(1);
   },
 };
@@ -372,22 +365,21 @@ export const TimedCreditAlert: Story = {
     await userEvent.click(c.getByText('定时发送'));
     await expect(await c.findByTestId('sendtime', {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit'));
-    await waitFor(
-      () => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/),
-      T,
+    await eventually(() =>
+      expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/),
     );
     // the default is Shanghai's now + 30 min (seconds dropped), whatever the browser's zone
     const ahead = businessTime(calls.checkSubmitTime[0].submitTime as string).diff(businessNow(), 'minute', true);
     await expect(ahead).toBeGreaterThan(20);
     await expect(ahead).toBeLessThanOrEqual(30);
     await userEvent.click(await body().findByRole('button', { name: /确认定时发送/ }, T));
-    await expect(await body().findByText('可用额度不足，是否继续提交？', {}, T)).toBeInTheDocument();
+    await shows('可用额度不足，是否继续提交？');
     await expect(calls.sendTim?.[0]).toMatchObject({
       isCheckAvailableCredit: 1,
       jsmsAccessTimerSms: { clientid: 'b20001', mobilelist: '13800138000,13012345678', sign: '优品生活' },
     });
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(calls.sendTim?.[1]).toMatchObject({ isCheckAvailableCredit: 0 }), T);
+    await eventually(() => expect(calls.sendTim?.[1]).toMatchObject({ isCheckAvailableCredit: 0 }));
     await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent(
       '/customer/deliverlayout/timingdeliver',
     );
@@ -400,9 +392,9 @@ export const ClearWithConfirmation: Story = {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000' } });
     await userEvent.click(c.getByRole('button', { name: /清空号码/ }));
-    await expect(await body().findByText('确定清空号码吗？', {}, T)).toBeInTheDocument();
+    await shows('确定清空号码吗？');
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(box).toHaveValue(''), T);
+    await eventually(() => expect(box).toHaveValue(''));
   },
 };
 
@@ -421,7 +413,7 @@ export const ImportAndCarrierCheck: Story = {
     await userEvent.click(c.getByRole('button', { name: /运营商检测/ }));
     await expect(await c.findByTestId('carrier-counts', {}, T)).toHaveTextContent('移动 2');
     await userEvent.click(c.getByRole('button', { name: /移除/ }));
-    await waitFor(() => expect(box).not.toBeDisabled(), T);
+    await eventually(() => expect(box).not.toBeDisabled());
     await expect(c.queryByTestId('import-result')).toBeNull();
   },
 };
@@ -430,7 +422,7 @@ export const ReEditTimedTask: Story = {
   name: '重新编辑定时任务（?id=）',
   parameters: { app: { path: `${deliverScreen.path}?id=T202611230010` } },
   play: async ({ canvas: c }) => {
-    await waitFor(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }), T);
+    await eventually(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }));
     await expect(await c.findByText('普通短信发送（重新编辑定时任务）', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678');
     await expect(c.getByTestId('sendtime')).toBeInTheDocument();
@@ -443,6 +435,6 @@ export const CarrierChecking: Story = {
   play: async ({ canvas: c }) => {
     await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
     await userEvent.click(c.getByTestId('carrier-check'));
-    await waitFor(() => expect(c.getByTestId('carrier-check')).toHaveTextContent('检测中'), T);
+    await eventually(() => expect(c.getByTestId('carrier-check')).toHaveTextContent('检测中'));
   },
 };

@@ -4,7 +4,7 @@ import { withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, rowWith } from '@/stories/play';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import ArchiveList from './ArchiveList';
 import { recordArchives } from './data';
 import { archiveRows, archivesApi } from './archives.mock';
@@ -16,7 +16,7 @@ const meta = {
   title: 'Ops/发送记录归档',
   component: ArchiveList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/archives'), ...msw(...archivesApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_archives'), ...msw(...archivesApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.list = 0;
   },

@@ -4,7 +4,7 @@ import { T, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, rowWith } from '@/stories/play';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { AuditAction, AuthStatus, OauthStatus, SignState } from '@/generated/schemas';
 import AuditLog from './AuditLog';
@@ -18,7 +18,7 @@ const meta = {
   title: 'Ops/审计日志',
   component: AuditLog,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/audit'), ...msw(...auditApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_audit'), ...msw(...auditApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },

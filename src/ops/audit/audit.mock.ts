@@ -12,49 +12,36 @@ import {
 } from '@/generated/schemas';
 import { listPageOf, ok } from '@/stories/mockApi';
 import { rowOf } from '@/stories/rows';
+import { positional } from '@/stories/pageKit';
 
 /** an entry of reviewer1's about no account, without a remark */
 const entry = rowOf<AuditEntry>('audit-entry')({ operator: 'reviewer1', clientid: '', remark: '' });
+/** an entry: its id, time, action, target (a resource and its id) and account */
+const logged = positional(entry)('id', 'at', 'action', 'target', 'targetId', 'clientid');
+const {
+  CertificationApprove,
+  SignReject,
+  InvoiceStatus: InvoiceStatusChange,
+  OperatorAdd,
+  OperatorLogin,
+} = AuditAction;
 export const auditRows: AuditEntry[] = [
-  entry({
-    id: 907,
-    at: '2026-11-24 10:21:05',
-    action: AuditAction.CertificationApprove,
-    target: 'certifications',
-    targetId: '31',
-    clientid: 'newagent',
+  logged(907, '2026-11-24 10:21:05', CertificationApprove, 'certifications', '31', 'newagent', {
     before: { state: AuthStatus.Pending, oauth_status: OauthStatus.Pending },
     after: { state: AuthStatus.Certified, remark: '' },
   }),
-  entry({
-    id: 906,
-    at: '2026-11-24 10:18:44',
-    action: AuditAction.SignReject,
-    target: 'signs',
-    targetId: '112',
-    clientid: 'client1',
+  logged(906, '2026-11-24 10:18:44', SignReject, 'signs', '112', 'client1', {
     before: { state: SignState.Pending, cause: '' },
     after: { state: SignState.Rejected, cause: '签名须与企业名称或商标一致' },
     remark: '签名须与企业名称或商标一致',
   }),
-  entry({
-    id: 905,
-    at: '2026-11-24 10:02:13',
+  logged(905, '2026-11-24 10:02:13', InvoiceStatusChange, 'invoices', '11', 'client1', {
     operator: 'operator1',
-    action: AuditAction.InvoiceStatus,
-    target: 'invoices',
-    targetId: '11',
-    clientid: 'client1',
     before: { status: InvoiceStatus.Issuing, reason: '', express: '' },
     after: { status: InvoiceStatus.Mailed, reason: '', express: '顺丰速运 SF1098765432' },
   }),
-  entry({
-    id: 904,
-    at: '2026-11-24 09:58:31',
+  logged(904, '2026-11-24 09:58:31', OperatorAdd, 'operators', '5', undefined, {
     operator: 'chief.admin',
-    action: AuditAction.OperatorAdd,
-    target: 'operators',
-    targetId: '5',
     after: {
       id: 5,
       name: 'reviewer2',
@@ -64,14 +51,7 @@ export const auditRows: AuditEntry[] = [
       createdAt: '2026-11-24 09:58:31',
     },
   }),
-  entry({
-    id: 903,
-    at: '2026-11-24 08:58:12',
-    action: AuditAction.OperatorLogin,
-    target: 'operators',
-    targetId: '1',
-    remark: '10.0.3.17',
-  }),
+  logged(903, '2026-11-24 08:58:12', OperatorLogin, 'operators', '1', undefined, { remark: '10.0.3.17' }),
 ];
 
 export interface AuditApiOptions {

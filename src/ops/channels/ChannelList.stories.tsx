@@ -4,7 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, dialogNamed, fieldOf, openOptions, popconfirmButton, rowWith } from '@/stories/play';
-import { admin, opsApi, opsApp } from '@/stories/opsApi';
+import { admin, opsApi, opsAt } from '@/stories/opsApi';
 import { enumLabel, schemas } from '@/schema';
 import { Carrier } from '@/generated/schemas';
 import ChannelList from './ChannelList';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/通道',
   component: ChannelList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/channels'), ...msw(...channelsApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_channels'), ...msw(...channelsApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof ChannelList>;
 export default meta;

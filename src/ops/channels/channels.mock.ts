@@ -4,6 +4,7 @@ import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePrevie
 import { ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
+import { positional } from '@/stories/pageKit';
 
 const counters = {
   workers: 2,
@@ -29,6 +30,16 @@ const channel = rowOf<OperatorChannel>('operator-channel')({
   enabled: true,
   ...counters,
 });
+/** a channel's counters: submitted, accepted, refused, retried, unconfirmed, receipts, latency (ms) */
+const counted = positional(channel)(
+  'submitted',
+  'accepted',
+  'refused',
+  'retried',
+  'unconfirmed',
+  'receipts',
+  'latencyMs',
+);
 export const channelRows: OperatorChannel[] = [
   channel({
     name: 'cmcc-main',
@@ -38,68 +49,40 @@ export const channelRows: OperatorChannel[] = [
     maxPerSecond: 500,
     updatedAt: '2026-11-20 09:00:00',
   }),
-  channel({
+  counted(7_305, 7_301, 4, 0, 0, 7_240, 57, {
     name: 'unicom-telecom',
     where: 'smpp://sys02@10.0.0.2:2775',
     carriers: [Carrier.Unicom, Carrier.Telecom],
     smsTypes: [SmsType.VerificationCode, SmsType.Notification],
     updatedAt: '2026-11-21 14:30:00',
-    submitted: 7_305,
-    accepted: 7_301,
-    refused: 4,
-    retried: 0,
-    unconfirmed: 0,
-    receipts: 7_240,
-    latencyMs: 57,
   }),
-  channel({
+  counted(1_204, 1_180, 24, 6, 0, 1_170, 88, {
     name: 'backup',
     where: 'smpp://backup@10.0.0.9:2775',
     priority: 1,
     enabled: false,
     updatedAt: '2026-11-24 08:12:40',
     bound: 0,
-    submitted: 1_204,
-    accepted: 1_180,
-    refused: 24,
-    retried: 6,
-    unconfirmed: 0,
-    receipts: 1_170,
-    latencyMs: 88,
     statsAt: '2026-11-24 08:12:30',
   }),
-  channel({
+  counted(96, 96, 0, 0, 0, 90, 212, {
     name: 'intl',
     where: 'smpps://intl77@intl.example.com:3550',
     source: ChannelSource.File,
     international: true,
     maxPerSecond: 50,
     bound: 1,
-    submitted: 96,
-    accepted: 96,
-    refused: 0,
-    retried: 0,
-    unconfirmed: 0,
-    receipts: 90,
-    latencyMs: 212,
   }),
 ];
 
 /** a fresh platform: no channel, everything over the embedded simulator */
-export const defaultLinkRow: OperatorChannel = channel({
+export const defaultLinkRow: OperatorChannel = counted(12, 12, 0, 0, 0, 11, 6, {
   name: '',
   where: '内置模拟器',
   source: ChannelSource.Default,
   international: true,
   workers: 1,
   bound: 1,
-  submitted: 12,
-  accepted: 12,
-  refused: 0,
-  retried: 0,
-  unconfirmed: 0,
-  receipts: 11,
-  latencyMs: 6,
 });
 
 export const routeAnswer: RoutePreview = {

@@ -4,7 +4,7 @@ import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
 import { columns, dialogNamed, expectNoRows, popconfirmButton, rowWith } from '@/stories/play';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import NoticeAdmin from './NoticeAdmin';
 import { contentApi } from './content.mock';
 import { operatorNotices } from './data';
@@ -16,7 +16,7 @@ const meta = {
   title: 'Ops/内容/平台公告',
   component: NoticeAdmin,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/notices'), ...msw(...contentApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_content_notices'), ...msw(...contentApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof NoticeAdmin>;
 export default meta;

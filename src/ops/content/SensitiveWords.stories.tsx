@@ -3,8 +3,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { columns, dialogNamed, expectNoRows, popconfirmButton, rowWith } from '@/stories/play';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { columns, dialogNamed, eventually, expectNoRows, popconfirmButton, rowWith, shows } from '@/stories/play';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import SensitiveWords from './SensitiveWords';
 import { contentApi, FILE_COUNT } from './content.mock';
 import { sensitiveWords } from './data';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/内容/敏感词',
   component: SensitiveWords,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/content/words'), ...msw(...contentApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_content_words'), ...msw(...contentApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SensitiveWords>;
 export default meta;
@@ -39,7 +39,7 @@ export const List: Story = {
 
 export const Filtered: Story = {
   name: '按敏感词筛选',
-  parameters: { app: opsApp('/ops/content/words?word=兼职') },
+  parameters: { app: opsAt('ops_content_words', '?word=兼职') },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('高额兼职', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('私彩')).toBeNull();
@@ -56,12 +56,11 @@ export const Add: Story = {
     const dialog = await dialogNamed('添加敏感词');
     await userEvent.type(await wordsField(dialog), '网络赌博{enter}刷单返利{enter}# 以下为诈骗类{enter}冒充客服');
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
-    await waitFor(
-      () => expect(calls['words/add']?.[0]).toEqual({ words: '网络赌博\n刷单返利\n# 以下为诈骗类\n冒充客服' }),
-      T,
+    await eventually(() =>
+      expect(calls['words/add']?.[0]).toEqual({ words: '网络赌博\n刷单返利\n# 以下为诈骗类\n冒充客服' }),
     );
-    await expect(await body().findByText('已添加 2 个，1 个已存在', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(calls['words/list']?.length).toBeGreaterThan(before), T);
+    await shows('已添加 2 个，1 个已存在');
+    await eventually(() => expect(calls['words/list']?.length).toBeGreaterThan(before));
   },
 };
 
@@ -107,8 +106,8 @@ export const ImportFile: Story = {
     const dialog = await dialogNamed('添加敏感词');
     await waitFor(async () => expect(await wordsField(dialog)).toHaveValue('贷款\n套现\n'), T);
     await userEvent.click(dialog.getByRole('button', { name: /添\s*加/ }));
-    await waitFor(() => expect(calls['words/add']?.[0]).toEqual({ words: '贷款\n套现\n' }), T);
-    await expect(await body().findByText('已添加 2 个', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls['words/add']?.[0]).toEqual({ words: '贷款\n套现\n' }));
+    await shows('已添加 2 个');
   },
 };
 
@@ -120,7 +119,7 @@ export const ImportTooLarge: Story = {
       canvasElement.querySelector('input[type=file]') as HTMLInputElement,
       new File(['词\n'.repeat(300_000)], 'big.txt', { type: 'text/plain' }),
     );
-    await expect(await body().findByText('内容过长，请分批添加', {}, T)).toBeInTheDocument();
+    await shows('内容过长，请分批添加');
     await expect(body().queryByRole('dialog')).toBeNull();
   },
 };
@@ -130,10 +129,10 @@ export const Remove: Story = {
   play: async ({ canvas: c }) => {
     const row = await rowWith(c, '私彩');
     await userEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
-    await expect(await body().findByText('确定删除敏感词“私彩”吗？', {}, T)).toBeInTheDocument();
+    await shows('确定删除敏感词“私彩”吗？');
     await userEvent.click(await popconfirmButton(/删\s*除/));
-    await waitFor(() => expect(calls['words/remove']?.[0]).toEqual({ id: 9 }), T);
-    await expect(await body().findByText('删除成功', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls['words/remove']?.[0]).toEqual({ id: 9 }));
+    await shows('删除成功');
   },
 };
 

@@ -1,10 +1,19 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, userEvent, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { columns, dialogNamed, fieldOf, popconfirmButton, type Scope } from '@/stories/play';
-import { operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
+import {
+  clickIn,
+  dialogNamed,
+  eventually,
+  expectColumns,
+  fieldOf,
+  popconfirmButton,
+  type Scope,
+  shows,
+} from '@/stories/play';
+import { operations, opsApi, opsAt, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { AccountStatus } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
@@ -22,7 +31,7 @@ const meta = {
   title: 'Ops/客户',
   component: CustomerList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/customers'), ...msw(...customerApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_customers'), ...msw(...customerApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CustomerList>;
 export default meta;
@@ -61,25 +70,13 @@ export const List: Story = {
     await expect(frozen).toHaveTextContent(enumLabel('account-status', AccountStatus.Frozen)!);
     await expect(within(frozen).getByRole('button', { name: '解冻' })).toBeInTheDocument();
     await expect(within(frozen).queryByRole('button', { name: '冻结' })).toBeNull();
-    await expect(columns(c)).toEqual(
-      expect.arrayContaining([
-        '账户',
-        '用户类型',
-        '所属代理商',
-        '名称',
-        '余额',
-        '状态',
-        '认证状态',
-        '创建时间',
-        '操作',
-      ]),
-    );
+    await expectColumns(c, '账户 用户类型 所属代理商 名称 余额 状态 认证状态 创建时间 操作');
   },
 };
 
 export const Filtered: Story = {
   name: '筛选（地址栏）',
-  parameters: { app: opsApp('/ops/customers?userType=2&search=b200') },
+  parameters: { app: opsAt('ops_customers', '?userType=2&search=b200') },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('b20031', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('杭州信达网络科技有限公司')).toBeNull();
@@ -110,15 +107,15 @@ export const Refused: Story = {
 export const Freeze: Story = {
   name: '冻结（备注）',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
+    await clickIn(rowOf(c, 'a10023'), '冻结');
     const dialog = await dialogNamed('冻结账户 a10023');
     await expect(dialog.getByTestId('freeze-note')).toHaveTextContent('所有登录立即结束');
     await userEvent.type(await fieldOf(dialog, /备注/), '  投诉核查  ');
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /冻\s*结/ }));
-    await waitFor(() => expect(calls.freeze?.[0]).toEqual({ clientid: 'a10023', remark: '投诉核查' }), T);
-    await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls.freeze?.[0]).toEqual({ clientid: 'a10023', remark: '投诉核查' }));
+    await shows('冻结成功');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
@@ -126,26 +123,26 @@ export const FreezeRefused: Story = {
   name: '冻结被拒绝',
   parameters: refusing('freeze', 409, '只有正常状态的账户可以冻结'),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: '冻结' }));
+    await clickIn(rowOf(c, 'a10023'), '冻结');
     const dialog = await dialogNamed('冻结账户 a10023');
     await fieldOf(dialog, /备注/);
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /冻\s*结/ }));
     await expect(await dialog.findByTestId('customer-refusal', {}, T)).toHaveTextContent('只有正常状态的账户可以冻结');
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
 export const Unfreeze: Story = {
   name: '解冻',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
+    await clickIn(rowOf(c, 'b20002'), '解冻');
     const dialog = await dialogNamed('解冻账户 b20002');
     await expect(dialog.queryByTestId('freeze-note')).toBeNull();
     await userEvent.type(await fieldOf(dialog, /备注/), '核查完毕');
     await userEvent.click(dialog.getByRole('button', { name: /解\s*冻/ }));
-    await waitFor(() => expect(calls.unfreeze?.[0]).toEqual({ clientid: 'b20002', remark: '核查完毕' }), T);
-    await expect(await body().findByText('解冻成功', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls.unfreeze?.[0]).toEqual({ clientid: 'b20002', remark: '核查完毕' }));
+    await shows('解冻成功');
   },
 };
 
@@ -153,7 +150,7 @@ export const UnfreezeRefused: Story = {
   name: '解冻被拒绝',
   parameters: refusing('unfreeze', 409, '只有冻结状态的账户可以解冻'),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: '解冻' }));
+    await clickIn(rowOf(c, 'b20002'), '解冻');
     const dialog = await dialogNamed('解冻账户 b20002');
     await fieldOf(dialog, /备注/);
     await userEvent.click(dialog.getByRole('button', { name: /解\s*冻/ }));
@@ -164,13 +161,13 @@ export const UnfreezeRefused: Story = {
 export const Unlock: Story = {
   name: '解除锁定',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
-    await expect(await body().findByText('确定解除账户 b20031 的登录锁定吗？', {}, T)).toBeInTheDocument();
+    await clickIn(rowOf(c, 'b20031'), '解除锁定');
+    await shows('确定解除账户 b20031 的登录锁定吗？');
     const before = listCalls();
     await userEvent.click(await popconfirmButton(/解除锁定/));
-    await waitFor(() => expect(calls.unlock?.[0]).toEqual({ clientid: 'b20031' }), T);
-    await expect(await body().findByText('已解除登录锁定', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls.unlock?.[0]).toEqual({ clientid: 'b20031' }));
+    await shows('已解除登录锁定');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
@@ -178,11 +175,11 @@ export const UnlockRefused: Story = {
   name: '解除锁定被拒绝',
   parameters: refusing('unlock', 404, '账户不存在'),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20031')).getByRole('button', { name: '解除锁定' }));
+    await clickIn(rowOf(c, 'b20031'), '解除锁定');
     const before = listCalls();
     await userEvent.click(await popconfirmButton(/解除锁定/));
-    await expect(await body().findByText('账户不存在', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await shows('账户不存在');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
@@ -190,14 +187,14 @@ export const UnlockRefused: Story = {
 export const ResetPassword: Story = {
   name: '重置密码',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'a10023')).getByRole('button', { name: /更多/ }));
+    await clickIn(rowOf(c, 'a10023'), /更多/);
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(
       '发送至该账户的邮箱 ops@xinda.example.com',
     );
     await userEvent.click(body().getByRole('button', { name: '重置密码' }));
-    await waitFor(() => expect(calls['reset-password']?.[0]).toEqual({ clientid: 'a10023' }), T);
-    await expect(await body().findByText('新密码已发送至 ops@xinda.example.com', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls['reset-password']?.[0]).toEqual({ clientid: 'a10023' }));
+    await shows('新密码已发送至 ops@xinda.example.com');
   },
 };
 
@@ -205,19 +202,19 @@ export const ResetPasswordRefused: Story = {
   name: '重置密码被拒绝（没有邮箱）',
   parameters: refusing('reset-password', 400, '该账户没有邮箱，无法发送新密码'),
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
+    await clickIn(rowOf(c, 'b20002'), /更多/);
     await userEvent.click(await body().findByRole('menuitem', { name: '重置密码' }, T));
     await expect(await body().findByTestId('reset-confirm', {}, T)).toHaveTextContent(/发送至该账户的邮箱，/);
     const before = listCalls();
     await userEvent.click(body().getByRole('button', { name: '重置密码' }));
-    await expect(await body().findByText('该账户没有邮箱，无法发送新密码', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await shows('该账户没有邮箱，无法发送新密码');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
 const openCredit = async (canvasElement: HTMLElement, clientid = 'a10023') => {
   const c = within(canvasElement);
-  await userEvent.click(within(await rowOf(c, clientid)).getByRole('button', { name: '调整额度' }));
+  await clickIn(rowOf(c, clientid), '调整额度');
   return dialogNamed(`调整额度：${clientid}`);
 };
 
@@ -240,11 +237,10 @@ export const Credit: Story = {
       '确定为代理商 a10023 降低额度 200.50 元吗？',
     );
     await userEvent.click(await creditConfirmButton());
-    await waitFor(
-      () => expect(calls.credit?.[0]).toEqual({ clientid: 'a10023', amount: '-200.50', remark: '多充退回' }),
-      T,
+    await eventually(() =>
+      expect(calls.credit?.[0]).toEqual({ clientid: 'a10023', amount: '-200.50', remark: '多充退回' }),
     );
-    await expect(await body().findByText('已记账，当前余额 12599.50 元', {}, T)).toBeInTheDocument();
+    await shows('已记账，当前余额 12599.50 元');
   },
 };
 
@@ -274,14 +270,14 @@ export const CreditRefused: Story = {
     const before = listCalls();
     await userEvent.click(await creditConfirmButton());
     await expect(await dialog.findByTestId('credit-refusal', {}, T)).toHaveTextContent('余额不足，当前余额 5.00 元');
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
 /** 更多 › 以该账户登录 of a row: its dialog */
 const openLoginAs = async (canvasElement: HTMLElement, clientid: string) => {
   const c = within(canvasElement);
-  await userEvent.click(within(await rowOf(c, clientid)).getByRole('button', { name: /更多/ }));
+  await clickIn(rowOf(c, clientid), /更多/);
   await userEvent.click(await body().findByRole('menuitem', { name: '以该账户登录' }, T));
   return dialogNamed(`以该账户登录：${clientid}`);
 };
@@ -307,15 +303,14 @@ export const LoginAs: Story = {
     await expect(calls['login-as']).toBeUndefined();
     await userEvent.type(reason, '客户反馈发送失败，核查其设置');
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
-    await waitFor(
-      () => expect(calls['login-as']?.[0]).toEqual({ clientid: 'b20031', remark: '客户反馈发送失败，核查其设置' }),
-      T,
+    await eventually(() =>
+      expect(calls['login-as']?.[0]).toEqual({ clientid: 'b20031', remark: '客户反馈发送失败，核查其设置' }),
     );
-    await waitFor(() => expect(calls.enter?.[0]).toEqual({ token: LOGIN_AS_TOKEN }), T);
-    await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls.enter?.[0]).toEqual({ token: LOGIN_AS_TOKEN }));
+    await shows('登录成功');
     // the browser's note: an account's session now, so the accounts' console keeps it
     await expect(sessionKind.get()).toBe('account');
-    await waitFor(() => expect(opened.n).toBe(1), T);
+    await eventually(() => expect(opened.n).toBe(1));
   },
 };
 
@@ -329,7 +324,7 @@ export const LoginAsRefused: Story = {
     const before = listCalls();
     await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
     await expect(await dialog.findByTestId('login-as-refusal', {}, T)).toHaveTextContent('账户已冻结，请先解冻');
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
     await expect(calls.enter).toBeUndefined();
     await expect(sessionKind.get()).not.toBe('account');
     await expect(opened.n).toBe(0);
@@ -354,7 +349,7 @@ export const LoginAsEnterRefused: Story = {
 export const LoginAsFrozen: Story = {
   name: '以该账户登录：冻结的账户不可用',
   play: async ({ canvas: c }) => {
-    await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
+    await clickIn(rowOf(c, 'b20002'), /更多/);
     await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute(
       'aria-disabled',
       'true',

@@ -4,55 +4,38 @@ import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCusto
 import { fail, listPageOf, ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
+import { positional } from '@/stories/pageKit';
 
-const customer = rowOf<OperatorCustomer>('operator-customer')({
-  userType: UserType.SubAccount,
-  agent: 'a10023',
-  operationMode: OperationMode.Package,
-  status: AccountStatus.Active,
-  oauthStatus: OauthStatus.Certified,
-  locked: false,
-});
+const customer = positional(
+  rowOf<OperatorCustomer>('operator-customer')({
+    userType: UserType.SubAccount,
+    agent: 'a10023',
+    operationMode: OperationMode.Package,
+    status: AccountStatus.Active,
+    oauthStatus: OauthStatus.Certified,
+    locked: false,
+  }),
+)('clientid', 'name', 'mobile', 'balance', 'createTime');
 const agent = { userType: UserType.Agent, agent: '' };
 export const customerRows: OperatorCustomer[] = [
-  customer({
+  customer('a10023', '杭州信达网络科技有限公司', '13912345678', '12800.00', '2026-10-08 10:22:31', {
     ...agent,
-    clientid: 'a10023',
-    name: '杭州信达网络科技有限公司',
-    mobile: '13912345678',
     email: 'ops@xinda.example.com',
-    balance: '12800.00',
-    createTime: '2026-10-08 10:22:31',
   }),
-  customer({
-    clientid: 'b20031',
-    name: '晓明花店',
-    mobile: '13712340031',
+  customer('b20031', '晓明花店', '13712340031', '356.40', '2026-11-02 15:40:09', {
     email: 'chen@huadian.example.com',
-    balance: '356.40',
     locked: true,
-    createTime: '2026-11-02 15:40:09',
   }),
-  customer({
-    clientid: 'b20002',
-    name: '易购优选',
-    mobile: '13612340002',
+  customer('b20002', '易购优选', '13612340002', '0.00', '2026-10-21 09:05:44', {
     email: '',
-    balance: '0.00',
     status: AccountStatus.Frozen,
     oauthStatus: OauthStatus.Pending,
-    createTime: '2026-10-21 09:05:44',
   }),
-  customer({
+  customer('a10011', '上海优品电商有限公司', '13512340011', '5.00', '2026-09-14 18:30:00', {
     ...agent,
-    clientid: 'a10011',
-    name: '上海优品电商有限公司',
-    mobile: '13512340011',
     email: 'finance@youpin.example.com',
     operationMode: OperationMode.DirectCharge,
-    balance: '5.00',
     oauthStatus: OauthStatus.Uncertified,
-    createTime: '2026-09-14 18:30:00',
   }),
 ];
 

@@ -1,14 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import OpsHome from './OpsHome';
 
 const meta = {
   title: 'Ops/工作台',
   component: OpsHome,
   decorators: [withApp],
-  parameters: { layout: 'padded', app: opsApp('/ops'), msw: { handlers: opsApi() } },
+  parameters: { layout: 'padded', app: opsAt('ops_home'), msw: { handlers: opsApi() } },
 } satisfies Meta<typeof OpsHome>;
 export default meta;
 type Story = StoryObj<typeof meta>;

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
-import { operations, opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsAt } from '@/stories/opsApi';
 import Monitor from './Monitor';
 import { emptySeries, monitorApi, monitorSeries } from './monitor.mock';
 
@@ -13,7 +13,7 @@ const meta = {
   title: 'Ops/监控',
   component: Monitor,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/monitor'), ...msw(...monitorApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_monitor'), ...msw(...monitorApi({ calls }), ...shell) },
   beforeEach: () => {
     calls.length = 0;
   },
@@ -100,7 +100,7 @@ export const Day: Story = {
 
 export const DayFromAddress: Story = {
   name: '最近一天（地址中的范围）',
-  parameters: { app: opsApp('/ops/monitor?range=day') },
+  parameters: { app: opsAt('ops_monitor', '?range=day') },
   play: async ({ canvasElement }) => {
     await expect(
       await within(canvasElement).findByRole('img', { name: '最近一天每分钟受理、提交、成功、失败条数' }, T),

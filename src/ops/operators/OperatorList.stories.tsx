@@ -3,8 +3,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { columns, dialogNamed, fieldOf, popconfirmButton, rowWith } from '@/stories/play';
-import { admin, opsApi, opsApp } from '@/stories/opsApi';
+import { columns, dialogNamed, eventually, fieldOf, popconfirmButton, rowWith, shows } from '@/stories/play';
+import { admin, opsApi, opsAt } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { passwordDigest } from '@/lib/password';
 import { OperatorRole, OperatorStatus } from '@/generated/schemas';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/运营人员',
   component: OperatorList,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/operators'), ...msw(...operatorsApi({ calls }), ...shell) },
+  parameters: { app: opsAt('ops_operators'), ...msw(...operatorsApi({ calls }), ...shell) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof OperatorList>;
 export default meta;
@@ -87,9 +87,9 @@ export const Add: Story = {
     await expect(result.getByRole('table')).toHaveTextContent('new.reviewer');
     await expect(result.getByRole('table')).toHaveTextContent('未开启');
     await expect(result.queryByTestId('totp-secret')).toBeNull();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
     await userEvent.click(body().getByRole('button', { name: /^关\s*闭$/ }));
-    await waitFor(() => expect(body().queryByRole('dialog', { name: '新增运营人员' })).toBeNull(), T);
+    await eventually(() => expect(body().queryByRole('dialog', { name: '新增运营人员' })).toBeNull());
   },
 };
 
@@ -99,19 +99,18 @@ export const AddAdmin: Story = {
     const dialog = await openAdd(canvasElement);
     await userEvent.click(dialog.getByRole('radio', { name: enumLabel('operator-role', OperatorRole.Admin)! }));
     // on by default for a 管理员
-    await waitFor(() => expect(dialog.getByRole('checkbox', { name: /动态验证码/ })).toBeChecked(), T);
+    await eventually(() => expect(dialog.getByRole('checkbox', { name: /动态验证码/ })).toBeChecked());
     await fill(dialog, 'second.admin', 'Admin12345');
     await userEvent.click(dialog.getByRole('button', { name: /新\s*增/ }));
-    await waitFor(
-      () => expect(calls.add?.[0]).toMatchObject({ name: 'second.admin', role: OperatorRole.Admin, totp: true }),
-      T,
+    await eventually(() =>
+      expect(calls.add?.[0]).toMatchObject({ name: 'second.admin', role: OperatorRole.Admin, totp: true }),
     );
     const result = within(await body().findByTestId('operator-added', {}, T));
     await expect(result.getByText('动态验证码密钥只显示这一次')).toBeInTheDocument();
     await expect(result.getByRole('table')).toHaveTextContent('已开启');
     await expect(result.getByTestId('totp-secret')).toHaveTextContent(TOTP_SECRET);
     await expect(result.getByTestId('totp-uri')).toHaveTextContent(/^otpauth:\/\/totp\//);
-    await waitFor(() => expect(result.getByTestId('totp-qrcode').querySelector('canvas')).not.toBeNull(), T);
+    await eventually(() => expect(result.getByTestId('totp-qrcode').querySelector('canvas')).not.toBeNull());
     await expect(body().getByRole('button', { name: '我已保存，关闭' })).toBeInTheDocument();
   },
 };
@@ -147,14 +146,12 @@ export const Disable: Story = {
   name: '停用',
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowWith(c, 'operator1')).getByRole('button', { name: /停\s*用/ }));
-    await expect(
-      await body().findByText('确定停用 operator1 吗？其登录立即结束，且不能再登录。', {}, T),
-    ).toBeInTheDocument();
+    await shows('确定停用 operator1 吗？其登录立即结束，且不能再登录。');
     const before = listCalls();
     await userEvent.click(await popconfirmButton(/停\s*用/));
-    await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 2, status: OperatorStatus.Disabled }), T);
-    await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls.status?.[0]).toEqual({ id: 2, status: OperatorStatus.Disabled }));
+    await shows('状态已更新');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 
@@ -163,8 +160,8 @@ export const Enable: Story = {
   play: async ({ canvas: c }) => {
     await userEvent.click(within(await rowWith(c, 'former.staff')).getByRole('button', { name: /启\s*用/ }));
     await userEvent.click(await popconfirmButton(/启\s*用/));
-    await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 4, status: OperatorStatus.Active }), T);
-    await expect(await body().findByText('状态已更新', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls.status?.[0]).toEqual({ id: 4, status: OperatorStatus.Active }));
+    await shows('状态已更新');
   },
 };
 
@@ -176,9 +173,9 @@ export const DisableSelfRefused: Story = {
     await userEvent.click(within(await rowWith(c, 'chief.admin')).getByRole('button', { name: /停\s*用/ }));
     const before = listCalls();
     await userEvent.click(await popconfirmButton(/停\s*用/));
-    await waitFor(() => expect(calls.status?.[0]).toEqual({ id: 3, status: OperatorStatus.Disabled }), T);
-    await expect(await body().findByText('不能停用自己', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls.status?.[0]).toEqual({ id: 3, status: OperatorStatus.Disabled }));
+    await shows('不能停用自己');
+    await eventually(() => expect(listCalls()).toBeGreaterThan(before));
   },
 };
 

@@ -3,8 +3,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { opsApi, opsApp } from '@/stories/opsApi';
-import { dialogNamed, fieldOf, rowWith, popconfirmButton, type Scope } from '@/stories/play';
+import { opsApi, opsAt } from '@/stories/opsApi';
+import { dialogNamed, eventually, fieldOf, popconfirmButton, rowWith, type Scope, shows } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { AuthStatus } from '@/generated/schemas';
 import CertificationReview from './CertificationReview';
@@ -21,7 +21,7 @@ const meta = {
   title: 'Ops/审核/资质认证',
   component: CertificationReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  parameters: { app: opsAt('ops_review_certifications'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof CertificationReview>;
 export default meta;
@@ -54,7 +54,7 @@ export const All: Story = {
   play: async ({ canvas: c }) => {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.click(c.getByRole('switch', { name: '只看待审核' }));
-    await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }), T);
+    await eventually(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }));
     await expect(await c.findByText('杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：营业执照图片不清晰，请上传原件照片');
     const decided = await rowWith(c, '上海优品电商有限公司');
@@ -69,11 +69,10 @@ export const ByAccount: Story = {
     await c.findByText('深圳市张伟网络科技有限公司', {}, T);
     await userEvent.type(c.getByPlaceholderText('账户'), ' b20031 ');
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(
-      () => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: true, clientid: 'b20031' }),
-      T,
+    await eventually(() =>
+      expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: true, clientid: 'b20031' }),
     );
-    await waitFor(() => expect(c.queryByText('深圳市张伟网络科技有限公司')).toBeNull(), T);
+    await eventually(() => expect(c.queryByText('深圳市张伟网络科技有限公司')).toBeNull());
     await expect(c.getByText('陈晓明')).toBeInTheDocument();
   },
 };
@@ -84,7 +83,7 @@ export const ImagePreview: Story = {
   play: async ({ canvas: c }) => {
     const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getAllByText('预览')[0]);
-    await waitFor(() => expect(document.querySelector('.ant-image-preview-img')).not.toBeNull(), T);
+    await eventually(() => expect(document.querySelector('.ant-image-preview-img')).not.toBeNull());
     await expect(document.querySelector('.ant-image-preview-img')).toHaveAttribute(
       'src',
       '/api/operator/files/2026/11/front.png',
@@ -98,13 +97,13 @@ export const Approve: Story = {
   play: async ({ canvas: c }) => {
     const row = await rowWith(c, '深圳市张伟网络科技有限公司'); // newagent's
     await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
-    await expect(await body().findByText('确定通过newagent 的资质认证吗？', {}, T)).toBeInTheDocument();
+    await shows('确定通过newagent 的资质认证吗？');
     const before = calls['certifications/list']?.length ?? 0;
     await userEvent.click(await popconfirmButton(/通\s*过/));
-    await waitFor(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: true }), T);
-    await expect(await body().findByText('已通过', {}, T)).toBeInTheDocument();
+    await eventually(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: true }));
+    await shows('已通过');
     // the list is asked again (and the menu's counts)
-    await waitFor(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before));
   },
 };
 
@@ -136,8 +135,8 @@ export const RejectDialog: Story = {
         }),
       T,
     );
-    await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(body().queryByRole('dialog', { name: '驳回newagent 的资质认证' })).toBeNull(), T);
+    await shows('已驳回');
+    await eventually(() => expect(body().queryByRole('dialog', { name: '驳回newagent 的资质认证' })).toBeNull());
   },
 };
 
@@ -153,7 +152,7 @@ export const RejectRefused: Story = {
     const before = calls['certifications/list']?.length ?? 0;
     await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
     await expect(await dialog.findByTestId('reject-refusal', {}, T)).toHaveTextContent('已审核（operator1）');
-    await waitFor(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before), T);
+    await eventually(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before));
   },
 };
 

@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { opsApi, opsAt } from '@/stories/opsApi';
 import { dialogNamed, expectNoRows, openOptions, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { InvoiceStatus } from '@/generated/schemas';
@@ -18,7 +18,7 @@ const meta = {
   title: 'Ops/审核/发票',
   component: InvoiceReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/invoices'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  parameters: { app: opsAt('ops_review_invoices'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof InvoiceReview>;
 export default meta;
@@ -152,7 +152,7 @@ export const Refused: Story = {
 
 export const All: Story = {
   name: '全部（含已邮寄）',
-  parameters: { app: opsApp('/ops/review/invoices?pending=false') },
+  parameters: { app: opsAt('ops_review_invoices', '?pending=false') },
   play: async ({ canvas: c }) => {
     const row = await rowWith(c, 'FP202611200001');
     await expect(within(row).getByText('顺丰速运 SF1234567890')).toBeInTheDocument();

@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { opsApi, opsAt } from '@/stories/opsApi';
 import { columns, dialogNamed, expectNoRows, fieldOf, popconfirmButton, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { SignState } from '@/generated/schemas';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/审核/签名',
   component: SignReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/signs'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  parameters: { app: opsAt('ops_review_signs'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof SignReview>;
 export default meta;
@@ -39,7 +39,7 @@ export const Pending: Story = {
 
 export const All: Story = {
   name: '全部（含已审核）',
-  parameters: { app: opsApp('/ops/review/signs?pending=false') },
+  parameters: { app: opsAt('ops_review_signs', '?pending=false') },
   play: async ({ canvas: c }) => {
     // the address bar's filter (a reload keeps it)
     await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();

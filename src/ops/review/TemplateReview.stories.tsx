@@ -3,7 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { T, body, clearCalls, withApp } from '@/stories/withApp';
 import { msw } from '@/stories/mockApi';
 import { listStates } from '@/stories/listStates';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { opsApi, opsAt } from '@/stories/opsApi';
 import { dialogNamed, expectNoRows, fieldOf, popconfirmButton, rowWith, type Scope } from '@/stories/play';
 import { enumLabel } from '@/schema';
 import { TemplateAuditState, TemplateType } from '@/generated/schemas';
@@ -19,7 +19,7 @@ const meta = {
   title: 'Ops/审核/模板',
   component: TemplateReview,
   decorators: [withApp],
-  parameters: { app: opsApp('/ops/review/templates'), ...msw(...reviewApi({ calls }), ...opsApi()) },
+  parameters: { app: opsAt('ops_review_templates'), ...msw(...reviewApi({ calls }), ...opsApi()) },
   beforeEach: clearCalls(calls),
 } satisfies Meta<typeof TemplateReview>;
 export default meta;
@@ -36,7 +36,7 @@ export const Pending: Story = {
 
 export const All: Story = {
   name: '全部（含已审核）',
-  parameters: { app: opsApp('/ops/review/templates?pending=false') },
+  parameters: { app: opsAt('ops_review_templates', '?pending=false') },
   play: async ({ canvas: c }) => {
     await expect(await c.findByText('点击领取百万红包 http://bit.ly/xxxx', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：含短链接且未标明退订方式');

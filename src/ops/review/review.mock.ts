@@ -17,6 +17,7 @@ import {
 import { listPageOf, ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
 import { rowOf } from '@/stories/rows';
+import { positional } from '@/stories/pageKit';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
 const licence = (title: string, colour: string) =>
@@ -37,152 +38,99 @@ const certification = rowOf<ReviewCertification>('review-certification')({
   reviewedAt: '',
   reviewedBy: '',
 });
+/** who reviewed a row (and when) */
+const reviewed = (by: string, at?: string) => ({ reviewedBy: by, ...(at ? { reviewedAt: at } : {}) });
+const certified = positional(certification)('id', 'clientid', 'company', 'idNbr', 'submittedAt');
 export const certificationRows: ReviewCertification[] = [
-  certification({
-    id: 31,
-    clientid: 'newagent',
-    company: '深圳市张伟网络科技有限公司',
-    idNbr: '91440300MA5G1234XY',
-    submittedAt: '2026-11-24 09:12:03',
-  }),
-  certification({
-    id: 29,
-    clientid: 'b20031',
+  certified(31, 'newagent', '深圳市张伟网络科技有限公司', '91440300MA5G1234XY', '2026-11-24 09:12:03'),
+  certified(29, 'b20031', '陈晓明', '110101199003074518', '2026-11-24 10:40:51', {
     userType: UserType.SubAccount,
     certType: CertType.Personal,
-    company: '陈晓明',
-    idNbr: '110101199003074518',
     images: files('id.png'),
-    submittedAt: '2026-11-24 10:40:51',
   }),
-  certification({
-    id: 27,
-    clientid: 'a10023',
-    company: '杭州信达网络科技有限公司',
-    idNbr: '91330106MA2B7K8Q1C',
+  certified(27, 'a10023', '杭州信达网络科技有限公司', '91330106MA2B7K8Q1C', '2026-11-22 15:03:44', {
     images: files('front.png'),
     state: AuthStatus.Rejected,
     remark: '营业执照图片不清晰，请上传原件照片',
-    submittedAt: '2026-11-22 15:03:44',
-    reviewedAt: '2026-11-22 16:20:10',
-    reviewedBy: 'reviewer1',
+    ...reviewed('reviewer1', '2026-11-22 16:20:10'),
   }),
-  certification({
-    id: 24,
-    clientid: 'a10011',
-    company: '上海优品电商有限公司',
-    idNbr: '91310115MA1K4XYZ2P',
+  certified(24, 'a10011', '上海优品电商有限公司', '91310115MA1K4XYZ2P', '2026-11-20 11:15:09', {
     state: AuthStatus.Certified,
-    submittedAt: '2026-11-20 11:15:09',
-    reviewedAt: '2026-11-20 14:02:37',
-    reviewedBy: 'operator1',
+    ...reviewed('operator1', '2026-11-20 14:02:37'),
   }),
 ];
 
-const sign = rowOf<ReviewSign>('review-sign')({
-  clientid: 'b20002',
-  state: SignState.Pending,
-  cause: '',
-  reviewedBy: '',
-});
+const sign = positional(
+  rowOf<ReviewSign>('review-sign')({ clientid: 'b20002', state: SignState.Pending, cause: '', reviewedBy: '' }),
+)('id', 'sign', 'remarks', 'createTime', 'clientid');
 export const signRows: ReviewSign[] = [
-  sign({ id: 112, clientid: 'client1', sign: '云讯优选', remarks: '会员营销', createTime: '2026-11-24 09:30:00' }),
-  sign({ id: 113, clientid: 'b20031', sign: '晓明花店', remarks: '订单通知', createTime: '2026-11-24 11:02:18' }),
-  sign({
-    id: 104,
-    sign: '易购优选',
-    remarks: '新品牌，商标注册中',
+  sign(112, '云讯优选', '会员营销', '2026-11-24 09:30:00', 'client1'),
+  sign(113, '晓明花店', '订单通知', '2026-11-24 11:02:18', 'b20031'),
+  sign(104, '易购优选', '新品牌，商标注册中', '2026-11-10 16:03:11', undefined, {
     state: SignState.Rejected,
     cause: '签名与企业名称不符，请补充商标注册证或授权书',
-    createTime: '2026-11-10 16:03:11',
-    reviewedBy: 'reviewer1',
+    ...reviewed('reviewer1'),
   }),
-  sign({
-    id: 101,
-    sign: '好易购',
-    remarks: '订单及物流通知',
+  sign(101, '好易购', '订单及物流通知', '2026-10-12 14:20:08', undefined, {
     state: SignState.Approved,
-    createTime: '2026-10-12 14:20:08',
-    reviewedBy: 'operator1',
+    ...reviewed('operator1'),
   }),
 ];
 
-const template = rowOf<ReviewTemplate>('review-template')({
-  clientid: 'client1',
-  sign: '好易购',
-  templateType: TemplateType.Variable,
-  state: TemplateAuditState.Pending,
-  remark: '',
-  reviewedBy: '',
-});
-export const templateRows: ReviewTemplate[] = [
-  template({ id: 58, content: '您的订单{1}已发货，快递单号{2}，请注意查收。', createTime: '2026-11-24 08:45:10' }),
-  template({
-    id: 59,
-    content: '双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订',
-    templateType: TemplateType.Fixed,
-    createTime: '2026-11-24 09:05:33',
+const template = positional(
+  rowOf<ReviewTemplate>('review-template')({
+    clientid: 'client1',
+    sign: '好易购',
+    templateType: TemplateType.Variable,
+    state: TemplateAuditState.Pending,
+    remark: '',
+    reviewedBy: '',
   }),
-  template({
-    id: 51,
+)('id', 'content', 'createTime', 'templateType');
+const { Fixed } = TemplateType;
+export const templateRows: ReviewTemplate[] = [
+  template(58, '您的订单{1}已发货，快递单号{2}，请注意查收。', '2026-11-24 08:45:10'),
+  template(59, '双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', '2026-11-24 09:05:33', Fixed),
+  template(51, '您的验证码为{1}，5分钟内有效，请勿泄露给他人。', '2026-11-18 10:00:00', undefined, {
     clientid: 'b20031',
     sign: '晓明花店',
-    content: '您的验证码为{1}，5分钟内有效，请勿泄露给他人。',
     state: TemplateAuditState.Approved,
-    createTime: '2026-11-18 10:00:00',
-    reviewedBy: 'reviewer1',
+    ...reviewed('reviewer1'),
   }),
-  template({
-    id: 47,
+  template(47, '点击领取百万红包 http://bit.ly/xxxx', '2026-11-15 13:22:41', Fixed, {
     clientid: 'b20002',
     sign: '易购优选',
-    content: '点击领取百万红包 http://bit.ly/xxxx',
-    templateType: TemplateType.Fixed,
     state: TemplateAuditState.Rejected,
     remark: '含短链接且未标明退订方式',
-    createTime: '2026-11-15 13:22:41',
-    reviewedBy: 'operator1',
+    ...reviewed('operator1'),
   }),
 ];
 
-const invoice = rowOf<ReviewInvoice>('review-invoice')({
-  clientid: 'agent1',
-  invoiceType: InvoiceType.ElectronicVatSpecial,
-  invoiceHead: '深圳市云讯通信有限公司',
-  status: InvoiceStatus.Pending,
-  reason: '',
-  express: '',
-  reviewedBy: '',
-});
-export const invoiceRows: ReviewInvoice[] = [
-  invoice({
-    id: 12,
-    invoiceNo: 'FP202611240001',
-    invoiceAmount: '12800.00',
-    next: [InvoiceStatus.Rejected, InvoiceStatus.Issuing],
-    createTime: '2026-11-24 10:05:00',
+const invoice = positional(
+  rowOf<ReviewInvoice>('review-invoice')({
+    clientid: 'agent1',
+    invoiceType: InvoiceType.ElectronicVatSpecial,
+    invoiceHead: '深圳市云讯通信有限公司',
+    status: InvoiceStatus.Pending,
+    reason: '',
+    express: '',
+    reviewedBy: '',
   }),
-  invoice({
-    id: 11,
-    invoiceNo: 'FP202611230002',
+)('id', 'invoiceNo', 'invoiceAmount', 'next', 'createTime');
+const { Rejected, Issuing, Mailed, Returned } = InvoiceStatus;
+export const invoiceRows: ReviewInvoice[] = [
+  invoice(12, 'FP202611240001', '12800.00', [Rejected, Issuing], '2026-11-24 10:05:00'),
+  invoice(11, 'FP202611230002', '500.00', [Rejected, Mailed], '2026-11-23 15:40:12', {
     clientid: 'client1',
     invoiceType: InvoiceType.ElectronicNormal,
-    invoiceAmount: '500.00',
+    status: Issuing,
     invoiceHead: '苏州好易购电子商务有限公司',
-    status: InvoiceStatus.Issuing,
-    next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed],
-    createTime: '2026-11-23 15:40:12',
-    reviewedBy: 'reviewer1',
+    ...reviewed('reviewer1'),
   }),
-  invoice({
-    id: 9,
-    invoiceNo: 'FP202611200001',
-    invoiceAmount: '6000.00',
-    status: InvoiceStatus.Mailed,
-    next: [InvoiceStatus.Returned],
+  invoice(9, 'FP202611200001', '6000.00', [Returned], '2026-11-20 09:12:00', {
+    status: Mailed,
     express: '顺丰速运 SF1234567890',
-    createTime: '2026-11-20 09:12:00',
-    reviewedBy: 'operator1',
+    ...reviewed('operator1'),
   }),
 ];
 

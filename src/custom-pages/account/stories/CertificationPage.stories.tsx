@@ -7,6 +7,7 @@ import { fail } from '@/stories/mockApi';
 import CertificationPage, { ReCertificationPage } from '../CertificationPage';
 import { pathOf } from '@/stories/pageRows';
 import { PNG, accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
+import { eventually, shows } from '@/stories/play';
 
 const posted: Record<string, Record<string, string>[]> = {};
 const AUTH = pathOf('account_info_auth');
@@ -39,9 +40,9 @@ async function acceptAgreements(c: ReturnType<typeof within>) {
   for (const box of c.getAllByRole('checkbox')) {
     await userEvent.click(box);
     await userEvent.click(await body().findByRole('button', { name: '已阅读并同意' }, T));
-    await waitFor(() => expect(box).toBeChecked(), T);
+    await eventually(() => expect(box).toBeChecked());
     // the dialog gone (it gives the focus back to the checkbox when its animation ends)
-    await waitFor(() => expect(body().queryByRole('dialog')).toBeNull(), T);
+    await eventually(() => expect(body().queryByRole('dialog')).toBeNull());
   }
 }
 
@@ -99,10 +100,10 @@ export const TooLongValues: Story = {
     const idNbr = c.getByLabelText('证件号码');
     await userEvent.click(company);
     await userEvent.paste('公'.repeat(61));
-    await waitFor(() => expect(company).toHaveValue('公'.repeat(61)), T);
+    await eventually(() => expect(company).toHaveValue('公'.repeat(61)));
     await userEvent.click(idNbr);
     await userEvent.paste('1'.repeat(21));
-    await waitFor(() => expect(idNbr).toHaveValue('1'.repeat(21)), T);
+    await eventually(() => expect(idNbr).toHaveValue('1'.repeat(21)));
     await userEvent.click(c.getByRole('button', { name: '提交认证' }));
     await expect(await c.findByText('公司长度不能大于60个字符', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('证件号码长度不能大于20个字符', {}, T)).toBeInTheDocument();
@@ -132,7 +133,7 @@ export const SubmitShowsPending: Story = {
     );
     await acceptAgreements(c);
     await userEvent.click(c.getByRole('button', { name: '提交认证' }));
-    await expect(await body().findByText('提交成功，请等待审核', {}, T)).toBeInTheDocument();
+    await shows('提交成功，请等待审核');
     await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
     await expect(posted['cer/add']?.at(-1)).toEqual({
       id_type: '6',
@@ -151,10 +152,8 @@ export const UploadRefusedByServer: Story = {
   play: async ({ canvas: c, canvasElement }) => {
     await c.findByTestId('certification-form', {}, T);
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('fake.png'));
-    await expect(
-      await body().findByText('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片', {}, T),
-    ).toBeInTheDocument();
-    await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item').length).toBe(0), T);
+    await shows('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片');
+    await eventually(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item').length).toBe(0));
   },
 };
 
@@ -164,7 +163,7 @@ export const UploadTooLarge: Story = {
     await c.findByTestId('certification-form', {}, T);
     const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, big);
-    await expect(await body().findByText('图片上传失败：图片大小不能超过2M', {}, T)).toBeInTheDocument();
+    await shows('图片上传失败：图片大小不能超过2M');
   },
 };
 
@@ -251,7 +250,7 @@ export const PreviewFailed: Story = {
     },
   },
   play: async ({ canvas: c }) => {
-    await waitFor(() => expect(c.getAllByText('图片预览失败')).toHaveLength(2), T);
+    await eventually(() => expect(c.getAllByText('图片预览失败')).toHaveLength(2));
   },
 };
 
@@ -299,9 +298,8 @@ export const SelectWithoutPlaceholderChoice: Story = {
     const options = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
     await expect(options).toEqual(['三证合一', '四证合一', '组织机构证']);
     await userEvent.click(body().getByTitle('四证合一'));
-    await waitFor(
-      () => expect(canvasElement.querySelector('.ant-select-selection-item')).toHaveTextContent('四证合一'),
-      T,
+    await eventually(() =>
+      expect(canvasElement.querySelector('.ant-select-selection-item')).toHaveTextContent('四证合一'),
     );
     const warned = loggedMessages(console.error as unknown as { mock: { calls: unknown[][] } }).filter((m) =>
       /is not one of the values in the enum/.test(m),
