@@ -16,8 +16,7 @@ import type {
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { answering } from './pageRows';
-import { rowOf } from './rows';
-import { positional } from './pageKit';
+import { positional, rowOf } from './rows';
 import { BUSY } from './listStates';
 import { listOf, type Calls } from './sendApi';
 

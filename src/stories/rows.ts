@@ -56,13 +56,44 @@ export const rowOf =
 export const numbered = <T extends { rowNum?: number }>(rows: T[]): T[] =>
   rows.map((r, i) => ({ ...r, rowNum: i + 1 }));
 
+/** the words of a space-separated list, as a tuple type ('id sign state' → ['id', 'sign', 'state']) */
+type Words<S extends string> = S extends `${infer H} ${infer R}` ? [H, ...Words<R>] : [S];
+/** a row of a table with the columns `K`: each value of its column's type, the last ones left out at will */
+type Cells<T, K extends readonly string[]> = { [I in keyof K]?: K[I] extends keyof T ? T[K[I]] : never };
+
 /**
- * The rows of a table: `columns` names its columns ('id sign state'), each array gives one row's
- * values in that order, a shorter row leaving out the last columns (a fixture of many rows, one line each).
+ * The rows of a table of `T`: `columns` names its columns ('id sign state': fields of `T`), each
+ * array gives one row's values in that order, each of its field's type, a shorter row leaving out
+ * the last columns (a fixture of many rows, one line each; what a row leaves out, the entity's row
+ * builder fills in).
  *
- *   table<Sign>('id sign state', [105, '苏州好易购', 0], [104, '易购优选', 2]).map((r) => sign(r))
+ *   table<Sign>()()('id sign state', [105, '苏州好易购', 0], [104, '易购优选', 2]).map((r) => sign(r))
  */
-export const table = <T extends object>(columns: string, ...rows: unknown[][]): T[] => {
-  const keys = columns.split(' ');
-  return rows.map((r) => Object.fromEntries(r.map((v, i) => [keys[i], v])) as T);
-};
+export const table =
+  <T extends object>() =>
+  <S extends string>(
+    columns: S & (Words<S>[number] extends keyof T ? unknown : never),
+    ...rows: Cells<T, Words<S>>[]
+  ): T[] => {
+    const keys = columns.split(' ');
+    return rows.map((r) => Object.fromEntries((r as unknown[]).map((v, i) => [keys[i], v])) as T);
+  };
+
+/**
+ * `positional(make)(...fields)`: a builder of a list's rows, one call each, taking the values of
+ * `fields` in their order (`undefined`, or fewer values, keeps the default of `make`: the entity's
+ * row builder, rowOf, with its defaults and enum labels), then optionally an object of further fields.
+ *
+ *   const sign = positional(rowOf<ReviewSign>('review-sign')({ state: SignState.Pending }))('id', 'sign', 'createTime');
+ *   export const signRows = [sign(112, '云讯优选', '2026-11-24 09:30:00'), sign(104, '易购优选', '2026-11-10 16:03:11', { state: SignState.Rejected })];
+ */
+export const positional =
+  <T extends object>(make: (diff: never) => T) =>
+  <const K extends readonly (keyof T)[]>(...fields: K) =>
+  (...values: [...{ [I in keyof K]?: T[K[I]] }, more?: Partial<T>]): T => {
+    const diff: Record<PropertyKey, unknown> = {};
+    fields.forEach((f, i) => {
+      if (values[i] !== undefined) diff[f] = values[i];
+    });
+    return make({ ...diff, ...(values[fields.length] as Partial<T> | undefined) } as never);
+  };

@@ -16,8 +16,7 @@ import {
 } from '@/generated/schemas';
 import { fail, ok, type Calls } from './mockApi';
 import { answering } from './pageRows';
-import { numbered, rowOf } from './rows';
-import { positional } from './pageKit';
+import { numbered, positional, rowOf } from './rows';
 
 export const sendClients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },

@@ -11,8 +11,7 @@ import {
   type AuditEntry,
 } from '@/generated/schemas';
 import { listPageOf, ok } from '@/stories/mockApi';
-import { rowOf } from '@/stories/rows';
-import { positional } from '@/stories/pageKit';
+import { positional, rowOf } from '@/stories/rows';
 
 /** an entry of reviewer1's about no account, without a remark */
 const entry = rowOf<AuditEntry>('audit-entry')({ operator: 'reviewer1', clientid: '', remark: '' });

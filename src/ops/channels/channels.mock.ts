@@ -3,8 +3,7 @@ import type { HttpHandler } from 'msw';
 import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
 import { ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
-import { rowOf } from '@/stories/rows';
-import { positional } from '@/stories/pageKit';
+import { positional, rowOf } from '@/stories/rows';
 
 const counters = {
   workers: 2,

@@ -3,8 +3,7 @@ import type { HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
 import { fail, listPageOf, ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
-import { rowOf } from '@/stories/rows';
-import { positional } from '@/stories/pageKit';
+import { positional, rowOf } from '@/stories/rows';
 
 const customer = positional(
   rowOf<OperatorCustomer>('operator-customer')({

@@ -16,8 +16,7 @@ import {
 } from '@/generated/schemas';
 import { listPageOf, ok, type Calls } from '@/stories/mockApi';
 import { answering, refusedOr, type Refusal } from '@/stories/pageRows';
-import { rowOf } from '@/stories/rows';
-import { positional } from '@/stories/pageKit';
+import { positional, rowOf } from '@/stories/rows';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
 const licence = (title: string, colour: string) =>

@@ -10,7 +10,7 @@ import { creditHistories, ownBill } from './data';
 /** a line of the agent's own ledger (no order, no payment, not an operator's) */
 const billRow = rowOf<OwnBillRow>(ownBill.entity)({ order_id: '', paymentId: '', admin_name: '' });
 const TASK = 'T20261124093000123456';
-export const billRows: OwnBillRow[] = table<OwnBillRow>(
+export const billRows: OwnBillRow[] = table<OwnBillRow>()(
   'id financial_type payment_type amount_str balance_str remark create_time order_id',
   [5310, 0, 11, '5000.00', '48499.50', '支付宝充值', '2026-11-25 10:12:05', 'P202611250001'],
   [5288, 1, 12, '-1200.00', '43499.50', '首次充值', '2026-11-24 16:40:11', 'c3f1a2d4'],
@@ -22,7 +22,7 @@ Object.assign(billRows[0], { paymentId: billRows[0].order_id });
 Object.assign(billRows[1], { admin_name: 'a10001' });
 
 const creditRow = rowOf<CreditHistoryRow>(creditHistories.entity)({ endTIme: '', remark: '' });
-export const creditRows: CreditHistoryRow[] = table<CreditHistoryRow>(
+export const creditRows: CreditHistoryRow[] = table<CreditHistoryRow>()(
   'id payment_type amount balance beginTime endTIme remark',
   [5012, 10, '-300.00', '44400.00', '2026-11-20 09:00:00'],
   [4020, 9, '44700.00', '44700.00', '2026-11-01 09:00:00', '2026-11-20 09:00:00', '年度授信'],

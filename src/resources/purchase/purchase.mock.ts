@@ -20,7 +20,7 @@ import { resourceApi } from '@/stories/resourceApi';
 import * as data from './data';
 
 /** the products on sale everywhere (their type's and carrier's labels from their enums), each for `days` days */
-export const products: Product[] = table<Product & { days: number }>(
+export const products: Product[] = table<Product & { days: number }>()(
   'product_id product_name product_code product_type operator_code unit_price discount discountPriceStr days',
   [1, '行业短信 1万条', 'HY-QW-1W', 0, 0, '0.0450', '95.00', '0.0428', 365],
   [2, '营销短信 1万条', 'YX-QW-1W', 1, 0, '0.0550', '90.00', '0.0495', 365],
@@ -42,7 +42,7 @@ const smsBill = rowOf<SmsBill>(data.smsBills.entity)({
   order_type: 0,
 });
 /** a bill of products[p] */
-export const smsBills: SmsBill[] = table<SmsBill & { p: number }>(
+export const smsBills: SmsBill[] = table<SmsBill & { p: number }>()(
   'order_id p order_amount sms_balance_change_amount create_time due_time',
   ['20261125100000123456', 0, '427.50', '10000条', '2026-11-25 10:00:00', '2027-11-25 10:00:00'],
   ['20261124090000654321', 3, '100.00', '100元', '2026-11-24 09:00:00', '2028-11-23 09:00:00'],
@@ -53,7 +53,7 @@ export const smsBills: SmsBill[] = table<SmsBill & { p: number }>(
 
 const rebateBill = rowOf<RebateBill>(data.rebateBills.entity)({});
 const order = smsBills[0].order_id;
-export const rebateRows: RebateBill[] = table<RebateBill>(
+export const rebateRows: RebateBill[] = table<RebateBill>()(
   'financial_type payment_type_str balance balance_after order_id remark create_time',
   [1, '购买短信抵扣', '-50.00', '0.00', order, `购买短信抵扣 订单${order}`, '2026-11-25 10:00:00'],
   [0, '返点', '50.00', '50.00', '', '2026年第三季度返点', '2026-10-01 09:00:00'],
@@ -81,21 +81,21 @@ const directRecord = rowOf<DirectPurchaseRecord>(data.directPurchaseRecords.enti
   realname: '上海优品电商有限公司',
   consumerDate: '2026-11-25',
 });
-export const directRecords: DirectPurchaseRecord[] = table<DirectPurchaseRecord>(
+export const directRecords: DirectPurchaseRecord[] = table<DirectPurchaseRecord>()(
   'payment_type amount create_time remark',
   [BillPaymentType.SubAccountRecharge, '500.00', '2026-11-25 10:00:00', '月度充值'],
   [BillPaymentType.SubAccountConsumption, '-12.35', '2026-11-25 11:00:00', '短信发送 任务T202611250001'],
 ).map((r, i) => directRecord({ ...r, rownum: i + 1 }));
 
 /** a pool of nationwide messages */
-export const pools: Pool[] = table<Pool>(
+export const pools: Pool[] = table<Pool>()(
   'client_id client_name product_type_str sms_unitprice account_balance due_time dead',
   ['a10001', '深圳云讯科技有限公司', '通知', '0.0437', '500条', '2026-11-30 10:00:00', 0],
   ['b20001', '上海优品电商有限公司', '行业', '0.0428', '10000条', '2027-11-25 10:00:00', 1],
 ).map((r, i) => ({ operator_code_str: '全网', area_code_str: '全国', ...r, rownum: i + 1 }));
 
 /** a country's price: its code and name are its prefix and Chinese name */
-export const gjPrices: InternationalPrice[] = table<InternationalPrice>(
+export const gjPrices: InternationalPrice[] = table<InternationalPrice>()(
   'intername areaname prefix intercode fee',
   ['United States', '美国', '1', 'US', '0.0800'],
   ['Japan', '日本', '81', 'JP', '0.3500'],

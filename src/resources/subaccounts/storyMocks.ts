@@ -36,7 +36,7 @@ const monthly: Partial<SubAccountRow> = {
 };
 
 /** the four accounts: c7k2mq prepaid with its own prices, n4tb8w frozen, w9hx3p and u3nd7e monthly, not the agent's own */
-export const rows: SubAccountRow[] = table<SubAccountRow>(
+export const rows: SubAccountRow[] = table<SubAccountRow>()(
   'client_id client_name email mobile create_time',
   ['c7k2mq', '苏州好易购电子商务有限公司', 'ops@haoyigou.example', '13900139001', '2026-11-02 10:15:00'],
   ['n4tb8w', '南京甜心烘焙坊', 'tianxin@example.com', '13900139002', '2026-10-21 09:00:00'],
