@@ -56,11 +56,15 @@ export function listHandler(r: DataResource, state: ListState): HttpHandler {
  */
 export function listReply<T>(r: DataResource, rows: T[] | (() => T[])): HttpHandler {
   return listEndpoint(r, async ({ request }) => {
-    const list = typeof rows === 'function' ? rows() : rows;
-    if (r.list?.paging === 'none') return ok(list);
     const p = { ...Object.fromEntries(new URL(request.url).searchParams), ...(await paramsOf(request)) };
-    return ok(listPageOf(list, { currentPage: p.currentPage ?? p.page, pageRowCount: p.pageRowCount ?? p.rows }));
+    return ok(listAnswer(r, typeof rows === 'function' ? rows() : rows, p));
   });
+}
+
+/** `r`'s list answer of `rows` for the request's parameters `p`: the page it asks for, or every row when the endpoint is not paged */
+export function listAnswer<T>(r: DataResource, rows: T[], p: Record<string, any>) {
+  if (r.list?.paging === 'none') return rows;
+  return listPageOf(rows, { currentPage: p.currentPage ?? p.page, pageRowCount: p.pageRowCount ?? p.rows });
 }
 
 interface StateStory {

@@ -7,8 +7,8 @@ import { delay, http, type HttpHandler } from 'msw';
 import { OperatorRole, OperatorStatus, type Operator, type ReviewCounts } from '@/generated/schemas';
 import { opsScreens } from '@/ops/screens';
 import { opsAuthProvider } from '@/ops/authProvider';
-import { screenByName } from '@/layout/screens';
 import { branding, fail, ok, sessionTimeout } from './mockApi';
+import { pathOf } from './pageRows';
 
 export const reviewer: Operator = {
   id: 1,
@@ -80,8 +80,4 @@ export function opsApi(opts: OpsApiOptions = {}): HttpHandler[] {
 export const opsApp = (path: string) => ({ path, screens: opsScreens, authProvider: opsAuthProvider });
 
 /** withApp's parameters at the operator console's screen `name` (its path from the screen table), then `search` */
-export function opsAt(name: string, search = '') {
-  const entry = screenByName(opsScreens, name);
-  if (!entry) throw new Error(`opsAt: no screen ${name}`);
-  return opsApp(entry.fullPath + search);
-}
+export const opsAt = (name: string, search = '') => opsApp(pathOf(name, search, opsScreens));

@@ -6,12 +6,13 @@
 import { http, type HttpHandler } from 'msw';
 import { screenByName } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
+import type { ScreenTable } from '@/layout/declarations';
 import { fail, ok, paramsOf, type Calls } from './mockApi';
 
 type Reply = (p: Record<string, any>) => unknown;
 /**
  * `get(path, name, reply)` / `post(...)`: the handler of `/api${path}` keeping the call's parameters
- * (a GET's query, a POST's form or JSON) under calls[name] and answering `reply(params)`: ok(value),
+ * (its query and its form or JSON body) under calls[name] and answering `reply(params)`: ok(value),
  * or the Response itself when it is one.
  */
 export function answering(calls?: Calls) {
@@ -19,7 +20,7 @@ export function answering(calls?: Calls) {
     (method: 'get' | 'post') =>
     (path: string, name: string, reply: Reply): HttpHandler =>
       http[method](`/api${path}`, async ({ request }) => {
-        const p = method === 'get' ? Object.fromEntries(new URL(request.url).searchParams) : await paramsOf(request);
+        const p = { ...Object.fromEntries(new URL(request.url).searchParams), ...(await paramsOf(request)) };
         if (calls) (calls[name] ??= []).push(p);
         const answer = await reply(p);
         return answer instanceof Response ? answer : ok(answer);
@@ -35,9 +36,9 @@ export interface Refusal {
 /** the answer refusing with `r` when a story gives one, else `answer()`: `post(path, name, () => refusedOr(o.refuse, () => ok(null, '已保存')))` */
 export const refusedOr = (r: Refusal | undefined, answer: () => unknown) => (r ? fail(r.code, r.msg) : answer());
 
-/** the app path of the accounts' console's screen `name` (its full path in the screen table), then `search` */
-export function pathOf(name: string, search = ''): string {
-  const entry = screenByName(consoleScreens, name);
+/** the app path of the screen `name` (its full path in `screens`: the accounts' console's by default), then `search` */
+export function pathOf(name: string, search = '', screens: ScreenTable = consoleScreens): string {
+  const entry = screenByName(screens, name);
   if (!entry) throw new Error(`pathOf: no screen ${name}`);
   return entry.fullPath + search;
 }

@@ -7,10 +7,12 @@
  *   resourceApi(signs, { rows: signRows, calls, where: (r, f) => !f.sign || r.sign.includes(f.sign),
  *     create: () => ok({ id: 200 }, '添加成功，请等待审核'), exportTo: ['/sign/export', '签名.xlsx'] })
  */
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { DataResource } from '@/layout/declarations';
 import type { Endpoint } from '@/providers/dataProvider';
-import { listPageOf, ok, paramsOf, xlsxReply, type Calls } from './mockApi';
+import { listAnswer } from './listStates';
+import { xlsxReply, type Calls } from './mockApi';
+import { answering } from './pageRows';
 
 type Params = Record<string, any>;
 /** an answer: a Response as it is, else ok(value) */
@@ -33,15 +35,9 @@ export interface ResourceApiOptions<T> {
   extra?: (rows: T[]) => object;
 }
 
-/** the handler of `ep` (under /api; GET when its method says, else POST) keeping its parameters and answering `reply` */
+/** the handler of `ep` (under /api; GET when its method says, else POST) keeping its parameters and answering `reply` (pageRows' answering) */
 export function endpointHandler(ep: Endpoint, calls: Calls | undefined, reply: Reply, method = ep.method ?? 'form') {
-  const name = ep.url.split('/').at(-1)!;
-  return http[method === 'get' ? 'get' : 'post'](`/api${ep.url}`, async ({ request }) => {
-    const p = { ...Object.fromEntries(new URL(request.url).searchParams), ...(await paramsOf(request)) };
-    if (calls) (calls[name] ??= []).push(p);
-    const answer = await reply(p);
-    return answer instanceof Response ? answer : ok(answer);
-  });
+  return answering(calls)[method === 'get' ? 'get' : 'post'](ep.url, ep.url.split('/').at(-1)!, reply);
 }
 
 export function resourceApi<T>(r: DataResource, o: ResourceApiOptions<T>): HttpHandler[] {
@@ -49,9 +45,8 @@ export function resourceApi<T>(r: DataResource, o: ResourceApiOptions<T>): HttpH
   const list = (p: Params) => {
     const all = typeof o.rows === 'function' ? o.rows() : o.rows;
     const rows = o.where ? all.filter((row) => o.where!(row, p)) : all;
-    if (r.list?.paging === 'none') return rows;
-    const paged = listPageOf(rows, { currentPage: p.currentPage ?? p.page, pageRowCount: p.pageRowCount ?? p.rows });
-    return { ...paged, ...o.extra?.(rows) };
+    const answer = listAnswer(r, rows, p);
+    return Array.isArray(answer) ? answer : { ...answer, ...o.extra?.(rows) };
   };
   const more = (['one', 'create', 'update', 'deleteOne'] as const).flatMap((k) => {
     const ep = r[k];
