@@ -12,7 +12,7 @@ import registerForm from '../../schemas/forms/register.json';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SKIP =
-  /(\.stories\.tsx?|\/src\/stories\/|[Mm]ocks\.ts|[.-]mocks?\.ts|mockTemplates\.ts|fixtures\.ts|\/generated\/|\/seed\.ts|\/cli\/)/;
+  /(\.stories\.tsx?|\/src\/stories\/|[Mm]ocks\.ts|[.-]mocks?\.ts|fixtures\.ts|\/generated\/|\/seed\.ts|\/cli\/)/;
 
 function sources(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

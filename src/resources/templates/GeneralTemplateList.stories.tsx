@@ -4,7 +4,7 @@ import { T, withApp } from '@/stories/withApp';
 import { listStates } from '@/stories/listStates';
 import { consoleApi, subAccount, msw, type Calls } from '@/stories/mockApi';
 import { GeneralTemplateList } from './GeneralTemplateList';
-import { templateApi } from './mockTemplates';
+import { templateApi } from './templates.mock';
 import { generalTemplates } from './data';
 
 const calls: Calls = {};

@@ -9,7 +9,7 @@ import { agentPackageMode, consoleApi, subAccount, msw, type Calls } from '@/sto
 import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
-import { smartTemplates, templateApi } from './mockTemplates';
+import { smartTemplates, templateApi } from './templates.mock';
 import { templates } from './data';
 import { YesNo } from '@/generated/schemas';
 

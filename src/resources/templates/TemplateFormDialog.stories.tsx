@@ -4,7 +4,7 @@ import { T, withApp } from '@/stories/withApp';
 import { http } from 'msw';
 import { consoleApi, listPageOf, ok, msw, type Calls } from '@/stories/mockApi';
 import { TemplateFormDialog } from './TemplateFormDialog';
-import { sensitiveRefusal, smartTemplates, templateApi } from './mockTemplates';
+import { sensitiveRefusal, smartTemplates, templateApi } from './templates.mock';
 
 /** the approved signs of each account (/sign/list by clientid): b20001 two, b20002 none, the others two */
 const signList = http.post('/api/sign/list', async ({ request }) => {

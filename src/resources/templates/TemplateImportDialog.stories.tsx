@@ -3,7 +3,7 @@ import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { T, withApp } from '@/stories/withApp';
 import { consoleApi, msw } from '@/stories/mockApi';
 import { TemplateImportDialog } from './TemplateImportDialog';
-import { importAnswer, importRefusal, templateApi } from './mockTemplates';
+import { importAnswer, importRefusal, templateApi } from './templates.mock';
 
 const meta = {
   title: 'Templates/TemplateImportDialog',
