@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test: every stage, stopping at the first that fails, then each stage's time. The type check
-# and the lint run side by side (each single-threaded, on a machine of two cores or more); the
-# other stages one after another, each using the cores itself.
+# and the lint run side by side (see below); the other stages one after another, each using the
+# cores itself.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 times=()
@@ -10,23 +10,30 @@ record() { # stage, start, exit status
   times+=("$(printf '%-14s %5d s%s' "$1" $(($(date +%s) - $2)) "$([ "$3" -ne 0 ] && echo '  FAILED')")")
 }
 
-# typecheck and lint at once, their output shown one after the other; the lint's type-aware rules
-# read the generated files, so they are made first (typecheck's own `npm run gen` then finds them
-# up to date and writes nothing)
+# the type check, ESLint and Prettier at once (the lint is the last two), their output shown one
+# after the other; the lint's type-aware rules read the generated files, so they are made first
+# (typecheck's own `npm run gen` then finds them up to date and writes nothing). The type check is
+# TypeScript 7's native compiler (package typescript-native; it uses both cores for a while),
+# ESLint and Prettier are one thread each.
 start=$(date +%s)
 npm run -s gen || status=$?
 logs=$(mktemp -d)
 npm run -s typecheck >"$logs/typecheck" 2>&1 &
 tc=$!
-npm run -s lint >"$logs/lint" 2>&1 &
-li=$!
+npm run -s lint:code >"$logs/eslint" 2>&1 &
+es=$!
+npm run -s format:check >"$logs/prettier" 2>&1 &
+pr=$!
 wait $tc
 tc_status=$?
 record typecheck "$start" $tc_status
-wait $li
-li_status=$?
+wait $es
+es_status=$?
+wait $pr
+pr_status=$?
+li_status=$((es_status || pr_status))
 record lint "$start" $li_status
-cat "$logs/typecheck" "$logs/lint"
+cat "$logs/typecheck" "$logs/eslint" "$logs/prettier"
 rm -rf "$logs"
 [ $tc_status -ne 0 ] && status=$tc_status
 [ $li_status -ne 0 ] && status=$li_status

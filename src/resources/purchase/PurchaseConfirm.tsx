@@ -60,7 +60,7 @@ export function PurchaseConfirm({
       destroyOnHidden
       data-testid="purchase-confirm"
     >
-      <Table
+      <Table<(typeof priced)[number]>
         rowKey={(r) => r.productId}
         size="small"
         pagination={false}
